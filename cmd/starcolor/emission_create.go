@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/sqlite"
+)
+
+func emissionCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("emission create", "--id ID --price P --blocks N [--seed HEX] [--seed-out FILE]",
+		`Creates an immutable emission of N blocks at price P (in euros), each block holding the
+prize table of the regulation exactly, in an order drawn from a cryptographically secure
+generator, and committed by the RFC 6962 root of its audit lines. Creation is atomic: an
+interrupted run leaves nothing behind.`, stderr)
+	db := dbFlag(fs)
+	id := fs.String("id", "", "the emission's `id` (letters, digits, '.', '_', '-')")
+	price := fs.String("price", "", "the price of a unit in `euros`: 1, 2 or 3")
+	blocks := fs.Int("blocks", 0, "the `number` of blocks of units")
+	seedHex := fs.String("seed", "", "64 hex digits of seed, to rebuild an emission bit for bit (default: from crypto/rand)")
+	seedOut := fs.String("seed-out", "", "write the seed to this new `file` (mode 0600), for escrow")
+	version := fs.String("definition", gamedef.Default, "the game definition `version`")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	if err := emission.CheckID(*id); err != nil {
+		return usageError(fs, "%v", err)
+	}
+	def, err := gamedef.Lookup(*version)
+	if err != nil {
+		return err
+	}
+	cents, err := parseEUR(*price)
+	if err != nil {
+		return usageError(fs, "--price: %v", err)
+	}
+	if _, err := def.Table(cents); err != nil {
+		return err
+	}
+	if *blocks <= 0 {
+		return usageError(fs, "--blocks %d: an emission has at least one block", *blocks)
+	}
+	var seed [emission.SeedSize]byte
+	if *seedHex != "" {
+		raw, err := hex.DecodeString(*seedHex)
+		if err != nil || len(raw) != emission.SeedSize {
+			return usageError(fs, "--seed must be %d hex digits", 2*emission.SeedSize)
+		}
+		copy(seed[:], raw)
+	} else {
+		rand.Read(seed[:])
+	}
+	if *seedOut != "" {
+		if err := writeNew(*seedOut, hex.EncodeToString(seed[:])+"\n"); err != nil {
+			return err
+		}
+	}
+
+	store, err := sqlite.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	table, _ := def.Table(cents)
+	e := &emission.Emission{ID: *id, Price: cents, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
+	bar := newProgressBar(stderr, "emission "+*id)
+	start := time.Now()
+	err = store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: cents, Blocks: *blocks, Seed: seed}, put, bar.Update)
+	})
+	bar.Done()
+	if err != nil {
+		if *seedOut != "" {
+			os.Remove(*seedOut)
+		}
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted: nothing was written")
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "emission %s: %d block(s) of %d units at %s, created in %s\n", e.ID, len(e.Blocks),
+		def.BlockUnits, gamedef.FormatEUR(cents), time.Since(start).Round(time.Millisecond))
+	for _, b := range e.Blocks {
+		fmt.Fprintf(stdout, "  block %d root %x\n", b.Index, b.Root)
+	}
+	return nil
+}
+
+// parseEUR reads a price in euros ("2", "2.50" or "2,50") as cents, without floating point.
+func parseEUR(s string) (int64, error) {
+	s = strings.TrimSpace(strings.Replace(s, ",", ".", 1))
+	if s == "" {
+		return 0, errors.New("a price in euros is required")
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) > 2 {
+		return 0, fmt.Errorf("%q has more than two decimals", s)
+	}
+	w, err := strconv.ParseUint(whole, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an amount of euros", s)
+	}
+	f := uint64(0)
+	if frac != "" {
+		frac += strings.Repeat("0", 2-len(frac))
+		if f, err = strconv.ParseUint(frac, 10, 8); err != nil {
+			return 0, fmt.Errorf("%q is not an amount of euros", s)
+		}
+	}
+	cents := int64(w*100 + f)
+	if cents <= 0 {
+		return 0, fmt.Errorf("%q is not a positive price", s)
+	}
+	return cents, nil
+}
+
+// writeNew writes a new file readable by its owner only, refusing to overwrite one.
+func writeNew(path, content string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(content); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

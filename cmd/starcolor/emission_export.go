@@ -1,0 +1,100 @@
+package main
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/sqlite"
+)
+
+func emissionExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("emission export", "--emission ID --block K --out FILE",
+		`Writes block K of an emission in the audit format of RULES §8: a JSON header line, then one
+line per unit in sale order. FILE ending in .gz is gzip-compressed. The file appears whole or
+not at all.`, stderr)
+	db := dbFlag(fs)
+	id := fs.String("emission", "", "the emission `id`")
+	block := fs.Int("block", -1, "the block `index`, from 0")
+	out := fs.String("out", "", "the `file` to write (.gz to compress)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	case *id == "":
+		return usageError(fs, "--emission is required")
+	case *block < 0:
+		return usageError(fs, "--block is required: a block index from 0")
+	case *out == "":
+		return usageError(fs, "--out is required")
+	}
+	store, err := sqlite.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	e, err := store.Emission(ctx, *id)
+	if err != nil {
+		return err
+	}
+	if _, err := e.Block(*block); err != nil {
+		return err
+	}
+	r, err := emission.NewReader(e, store)
+	if err != nil {
+		return err
+	}
+	return writeAtomically(*out, func(w io.Writer) error {
+		if strings.HasSuffix(*out, ".gz") {
+			gz, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+			if err != nil {
+				return err
+			}
+			if err := r.Export(ctx, gz, *block); err != nil {
+				return err
+			}
+			return gz.Close()
+		}
+		return r.Export(ctx, w, *block)
+	})
+}
+
+// writeAtomically writes a file through a temporary file in the same folder, renamed into place
+// only once complete, so that a failure or an interruption leaves no partial file.
+func writeAtomically(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := write(tmp); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted: %s was not written", path)
+		}
+		return err
+	}
+	// An audit export is meant to be handed over: readable by all, like any published file.
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

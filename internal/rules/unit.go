@@ -1,0 +1,111 @@
+package rules
+
+import "fmt"
+
+// Unit is the boards of one game unit: board 1 and, when the Extra stage happens, board 2.
+// A stored unit is canonical (RULES §5): written as if colour 0 were selected.
+type Unit struct {
+	B1    Board
+	HasB2 bool
+	B2    Board
+}
+
+// UnitOutcome is what a unit reveals for a selected colour.
+type UnitOutcome struct {
+	B1, B2 Outcome
+	Prize  int64 // gain(B1) + gain(B2), in cents
+	Gains  int
+}
+
+// Evaluate reveals the unit for colour c. Board 2 counts only when board 1 reveals an Extra.
+func (u *Unit) Evaluate(c Color) UnitOutcome {
+	o := UnitOutcome{B1: Evaluate(&u.B1, c)}
+	if o.B1.Extras > 0 && u.HasB2 {
+		o.B2 = Evaluate(&u.B2, c)
+	}
+	o.Prize = o.B1.Gain + o.B2.Gain
+	o.Gains = o.B1.Gains + o.B2.Gains
+	return o
+}
+
+// Relabel returns the board as shown to a player who selected colour c: the colour labels 0 and
+// c swapped everywhere, on stars and on supernovas (RULES §5).
+func (b *Board) Relabel(c Color) Board {
+	out := *b
+	if c == 0 {
+		return out
+	}
+	swap := func(x Color) Color {
+		switch x {
+		case 0:
+			return c
+		case c:
+			return 0
+		}
+		return x
+	}
+	for i := range out {
+		out[i].Color = swap(out[i].Color)
+		if out[i].Kind == Supernova {
+			out[i].Target = swap(out[i].Target)
+		}
+	}
+	return out
+}
+
+// Relabel returns the unit as shown for colour c.
+func (u *Unit) Relabel(c Color) Unit {
+	out := Unit{B1: u.B1.Relabel(c), HasB2: u.HasB2}
+	if u.HasB2 {
+		out.B2 = u.B2.Relabel(c)
+	}
+	return out
+}
+
+// Check verifies that a canonical unit obeys every rule that does not depend on a prize table
+// (RULES §3–§5): both boards well formed, nothing hidden outside what colour 0 reveals, at most one
+// Extra on board 1, board 2 present exactly when board 1 reveals an Extra, and no Extra on board 2.
+// It returns the outcome for colour 0 so that callers need not evaluate twice.
+func (u *Unit) Check() (UnitOutcome, error) {
+	if err := u.B1.Check(); err != nil {
+		return UnitOutcome{}, fmt.Errorf("board 1: %w", err)
+	}
+	o := UnitOutcome{B1: Evaluate(&u.B1, 0)}
+	if err := emptyOutside(&u.B1, o.B1.Revealed); err != nil {
+		return o, fmt.Errorf("board 1: %w", err)
+	}
+	if o.B1.Extras > 1 {
+		return o, fmt.Errorf("board 1 holds %d Extra symbols, at most 1 is allowed", o.B1.Extras)
+	}
+	switch {
+	case o.B1.Extras == 1 && !u.HasB2:
+		return o, fmt.Errorf("board 1 reveals an Extra but board 2 is missing")
+	case o.B1.Extras == 0 && u.HasB2:
+		return o, fmt.Errorf("board 2 is present but board 1 reveals no Extra")
+	}
+	if u.HasB2 {
+		if err := u.B2.Check(); err != nil {
+			return o, fmt.Errorf("board 2: %w", err)
+		}
+		o.B2 = Evaluate(&u.B2, 0)
+		if err := emptyOutside(&u.B2, o.B2.Revealed); err != nil {
+			return o, fmt.Errorf("board 2: %w", err)
+		}
+		if o.B2.Extras > 0 {
+			return o, fmt.Errorf("board 2 holds an Extra symbol, the Extra stage happens at most once")
+		}
+	}
+	o.Prize = o.B1.Gain + o.B2.Gain
+	o.Gains = o.B1.Gains + o.B2.Gains
+	return o, nil
+}
+
+// emptyOutside checks RULES §5: a star that the rules never reveal hides nothing.
+func emptyOutside(b *Board, r Mask) error {
+	for i := range b {
+		if !r.Has(i) && b[i].Kind != Empty {
+			return fmt.Errorf("cell %d is never revealed but holds %s", i, b[i].Kind)
+		}
+	}
+	return nil
+}

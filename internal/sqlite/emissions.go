@@ -1,0 +1,178 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"starcolor/internal/audit"
+	"starcolor/internal/emission"
+)
+
+// ErrExists is an emission id already taken.
+var ErrExists = errors.New("already exists")
+
+// CreateEmission stores a new emission in one transaction: its row, every page that build hands
+// to put, then its blocks with their roots. If build fails, the context ends or the process dies
+// before the commit, nothing of the emission remains.
+func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+	table, err := json.Marshal(e.Table)
+	if err != nil {
+		return err
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	seedHash := sha256.Sum256(seed[:])
+	_, err = tx.ExecContext(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
+			return fmt.Errorf("emission %q: %w", e.ID, ErrExists)
+		}
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO unit_pages (emission_id, block, page, data) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	// Pages reference their block row, which only exists once the block's root is known; the
+	// foreign key is checked at commit, when both are there.
+	if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
+		return err
+	}
+	blocks, err := build(func(p emission.Page) error {
+		_, err := stmt.ExecContext(ctx, e.ID, p.Block, p.Index, p.Data)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, b := range blocks {
+		hashes := make([]byte, 0, len(b.PageHashes)*32)
+		for _, h := range b.PageHashes {
+			hashes = append(hashes, h[:]...)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blocks (emission_id, block, units, root, page_hashes) VALUES (?, ?, ?, ?, ?)`,
+			e.ID, b.Index, b.Units, b.Root[:], hashes); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	e.Blocks = blocks
+	return nil
+}
+
+// Emissions lists every emission with its blocks, oldest first.
+func (d *DB) Emissions(ctx context.Context) ([]*emission.Emission, error) {
+	return d.emissions(ctx, "")
+}
+
+// Emission returns one emission with its blocks.
+func (d *DB) Emission(ctx context.Context, id string) (*emission.Emission, error) {
+	es, err := d.emissions(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(es) == 0 {
+		return nil, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id)
+	}
+	return es[0], nil
+}
+
+func (d *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, error) {
+	tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	q := `SELECT id, price, definition, game_table, created_at FROM emissions`
+	args := []any{}
+	if id != "" {
+		q += ` WHERE id = ?`
+		args = append(args, id)
+	}
+	rows, err := tx.QueryContext(ctx, q+` ORDER BY created_at, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*emission.Emission
+	byID := map[string]*emission.Emission{}
+	for rows.Next() {
+		var e emission.Emission
+		var table, created string
+		if err := rows.Scan(&e.ID, &e.Price, &e.Definition, &table, &created); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(table), &e.Table); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("emission %s: stored table: %w", e.ID, err)
+		}
+		if e.CreatedAt, err = time.Parse(time.RFC3339Nano, created); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("emission %s: stored time: %w", e.ID, err)
+		}
+		out = append(out, &e)
+		byID[e.ID] = &e
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	q = `SELECT emission_id, block, units, root, page_hashes, sold FROM blocks`
+	if id != "" {
+		q += ` WHERE emission_id = ?`
+	}
+	rows, err = tx.QueryContext(ctx, q+` ORDER BY emission_id, block`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var eid string
+		var b emission.Block
+		var root, hashes []byte
+		if err := rows.Scan(&eid, &b.Index, &b.Units, &root, &hashes, &b.Sold); err != nil {
+			return nil, err
+		}
+		if len(root) != 32 || len(hashes)%32 != 0 {
+			return nil, fmt.Errorf("emission %s block %d: corrupt commitment", eid, b.Index)
+		}
+		copy(b.Root[:], root)
+		b.PageHashes = make([]audit.Hash, len(hashes)/32)
+		for i := range b.PageHashes {
+			copy(b.PageHashes[i][:], hashes[i*32:])
+		}
+		if e := byID[eid]; e != nil {
+			e.Blocks = append(e.Blocks, b)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Page returns the stored bytes of one page of units.
+func (d *DB) Page(ctx context.Context, id string, block, page int) ([]byte, error) {
+	var data []byte
+	err := d.db.QueryRowContext(ctx, `SELECT data FROM unit_pages WHERE emission_id = ? AND block = ? AND page = ?`, id, block, page).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: emission %s block %d page %d", emission.ErrNotFound, id, block, page)
+	}
+	return data, err
+}
