@@ -44,7 +44,7 @@ func (p *progressBar) Update(done, total int) {
 	elapsed := now.Sub(p.start)
 	eta := ""
 	if done > 0 && done < total {
-		eta = fmt.Sprintf(", %s left", (time.Duration(float64(elapsed)*float64(total-done)/float64(done))).Round(time.Second))
+		eta = fmt.Sprintf(", %s left", (time.Duration(float64(elapsed) * float64(total-done) / float64(done))).Round(time.Second))
 	}
 	fmt.Fprintf(p.w, "\r%s [%s%s] %3d%% %d/%d units, %s%s\x1b[K", p.label, strings.Repeat("█", filled),
 		strings.Repeat("░", width-filled), 100*done/total, done, total, elapsed.Round(100*time.Millisecond), eta)

@@ -25,7 +25,7 @@ const (
 	codeRising    = 2
 	codeFalling   = 3
 	codeExtra     = 4
-	codeSupernova = 5                                 // + target colour
+	codeSupernova = 5                               // + target colour
 	codeAmount    = codeSupernova + rules.NumColors // + index in the table's amounts
 )
 
