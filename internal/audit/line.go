@@ -115,7 +115,10 @@ func (p *lineParser) number(what string) (int64, error) {
 		p.pos = start
 		return 0, p.fail("the %s is too large", what)
 	}
-	n, _ := strconv.ParseInt(string(digits), 10, 64)
+	var n int64
+	for _, d := range digits {
+		n = n*10 + int64(d-'0')
+	}
 	return n, nil
 }
 
@@ -204,9 +207,9 @@ func (p *lineParser) token(s *rules.Star, name string, cell int) error {
 		return nil
 	case '$':
 		p.pos++
-		a, err := p.number(fmt.Sprintf("%s cell %d amount", name, cell))
+		a, err := p.number("amount")
 		if err != nil {
-			return err
+			return fmt.Errorf("%s cell %d: %w", name, cell, err)
 		}
 		if a == 0 {
 			p.pos--

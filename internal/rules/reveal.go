@@ -1,12 +1,11 @@
 package rules
 
-// ColorMasks gives, for each colour, the set of cells of that colour.
+// ColorMasks gives, for each colour, the set of cells of that colour (for a board that passes
+// Check; a colour out of range would be counted modulo 6).
 func (b *Board) ColorMasks() [NumColors]Mask {
 	var m [NumColors]Mask
 	for i := range b {
-		if b[i].Color.Valid() {
-			m[b[i].Color] |= 1 << uint(i)
-		}
+		m[b[i].Color%NumColors] |= 1 << uint(i)
 	}
 	return m
 }
@@ -94,4 +93,37 @@ func Evaluate(b *Board, c Color) Outcome {
 		}
 	}
 	return o
+}
+
+// RevealEveryColor gives, for each colour c, R(B', c) where B' is b relabelled for c (RULES §5),
+// computed from b's colour masks without building B'. A verifier uses it to check that the stars
+// revealed are the same cells, so the prize the same, whatever colour the player chose.
+func RevealEveryColor(b *Board) [NumColors]Mask {
+	cm := b.ColorMasks()
+	var out [NumColors]Mask
+	for c := range Color(NumColors) {
+		perm := [NumColors]Color{0, 1, 2, 3, 4, 5}
+		perm[0], perm[c] = c, 0
+		var shown [NumColors]Mask // the colour masks of B'
+		for x := range shown {
+			shown[x] = cm[perm[x]]
+		}
+		r := shown[c]
+		for frontier := r; frontier != 0; {
+			var next Mask
+			for x := uint64(frontier); x != 0; x &= x - 1 {
+				i := trailingZeros(x)
+				if s := &b[i]; s.Kind == Supernova {
+					// On B' this supernova's colour is perm[Target], whose stars are shown[perm[Target]].
+					next |= shown[perm[s.Target%NumColors]]
+				} else {
+					next |= s.Blast(i, &cm)
+				}
+			}
+			frontier = next &^ r
+			r |= frontier
+		}
+		out[c] = r
+	}
+	return out
 }

@@ -31,35 +31,40 @@ func (u *Unit) Evaluate(c Color) UnitOutcome {
 // Relabel returns the board as shown to a player who selected colour c: the colour labels 0 and
 // c swapped everywhere, on stars and on supernovas (RULES §5).
 func (b *Board) Relabel(c Color) Board {
-	out := *b
-	if c == 0 {
-		return out
-	}
-	swap := func(x Color) Color {
-		switch x {
-		case 0:
-			return c
-		case c:
-			return 0
-		}
-		return x
-	}
-	for i := range out {
-		out[i].Color = swap(out[i].Color)
-		if out[i].Kind == Supernova {
-			out[i].Target = swap(out[i].Target)
-		}
-	}
+	var out Board
+	b.RelabelInto(&out, c)
 	return out
+}
+
+// RelabelInto writes the board relabelled for colour c into dst, without allocating.
+func (b *Board) RelabelInto(dst *Board, c Color) {
+	perm := [NumColors]Color{0, 1, 2, 3, 4, 5}
+	c %= NumColors
+	perm[0], perm[c] = c, 0
+	for i := range b {
+		s := b[i]
+		s.Color = perm[s.Color%NumColors]
+		if s.Kind == Supernova {
+			s.Target = perm[s.Target%NumColors]
+		}
+		dst[i] = s
+	}
 }
 
 // Relabel returns the unit as shown for colour c.
 func (u *Unit) Relabel(c Color) Unit {
-	out := Unit{B1: u.B1.Relabel(c), HasB2: u.HasB2}
-	if u.HasB2 {
-		out.B2 = u.B2.Relabel(c)
-	}
+	var out Unit
+	u.RelabelInto(&out, c)
 	return out
+}
+
+// RelabelInto writes the unit as shown for colour c into dst.
+func (u *Unit) RelabelInto(dst *Unit, c Color) {
+	u.B1.RelabelInto(&dst.B1, c)
+	dst.HasB2 = u.HasB2
+	if u.HasB2 {
+		u.B2.RelabelInto(&dst.B2, c)
+	}
 }
 
 // Check verifies that a canonical unit obeys every rule that does not depend on a prize table
