@@ -118,7 +118,7 @@ type verifier struct {
 	leaves     []Hash
 	batchRoots []Hash
 	tierOf     []uint8
-	extra  []bool
+	extra      []bool
 
 	mu    sync.Mutex
 	first *Defect
