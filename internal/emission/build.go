@@ -171,7 +171,7 @@ type pageWorker struct {
 
 // build makes page p of block k: its units, its stored bytes and its subtree root.
 func (w *pageWorker) build(seed [SeedSize]byte, k, p int, order []byte) (Page, audit.Hash, error) {
-	rng := rand.New(rand.NewChaCha8(deriveSeed(seed, "units", k, p)))
+	rng := scenario.NewStream(deriveSeed(seed, "units", k, p))
 	first := p * PageUnits
 	n := pageUnits(len(order), p)
 	for j := range n {

@@ -108,33 +108,42 @@ func (b *Board) ColorMask(c Color) Mask {
 // Check verifies the board's shape: exactly seven stars of each colour, and every content
 // well formed (a known kind, a valid supernova colour, a positive amount).
 func (b *Board) Check() error {
-	var count [NumColors]int
+	_, _, err := b.scan()
+	return err
+}
+
+// scan checks the board's shape as Check does and, in the same pass, returns its colour masks
+// and the set of stars that hide something, which evaluation and the canonical-form check need.
+func (b *Board) scan() (cm [NumColors]Mask, filled Mask, err error) {
 	for i := range b {
 		s := &b[i]
 		if !s.Color.Valid() {
-			return fmt.Errorf("cell %d: colour %d is not one of the six colours", i, s.Color)
+			return cm, filled, fmt.Errorf("cell %d: colour %d is not one of the six colours", i, s.Color)
 		}
-		count[s.Color]++
+		cm[s.Color] |= 1 << uint(i)
 		switch s.Kind {
-		case Empty, MilkyWay, ShootingStar, Extra:
+		case Empty:
+			continue
+		case MilkyWay, ShootingStar, Extra:
 		case Amount:
 			if s.Amount <= 0 {
-				return fmt.Errorf("cell %d: amount %d is not positive", i, s.Amount)
+				return cm, filled, fmt.Errorf("cell %d: amount %d is not positive", i, s.Amount)
 			}
 		case Supernova:
 			if !s.Target.Valid() {
-				return fmt.Errorf("cell %d: supernova colour %d is not one of the six colours", i, s.Target)
+				return cm, filled, fmt.Errorf("cell %d: supernova colour %d is not one of the six colours", i, s.Target)
 			}
 		default:
-			return fmt.Errorf("cell %d: unknown content kind %d", i, s.Kind)
+			return cm, filled, fmt.Errorf("cell %d: unknown content kind %d", i, s.Kind)
+		}
+		filled |= 1 << uint(i)
+	}
+	for c, m := range cm {
+		if n := m.Len(); n != PerColor {
+			return cm, filled, fmt.Errorf("colour %s has %d stars, want %d", Color(c), n, PerColor)
 		}
 	}
-	for c, n := range count {
-		if n != PerColor {
-			return fmt.Errorf("colour %s has %d stars, want %d", Color(c), n, PerColor)
-		}
-	}
-	return nil
+	return cm, filled, nil
 }
 
 // Row and Col give a cell's position.

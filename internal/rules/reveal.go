@@ -74,8 +74,12 @@ const (
 // Evaluate computes R(B, c) and what it reveals.
 func Evaluate(b *Board, c Color) Outcome {
 	cm := b.ColorMasks()
+	return evaluate(b, &cm, c)
+}
+
+func evaluate(b *Board, cm *[NumColors]Mask, c Color) Outcome {
 	own := cm[c%NumColors]
-	r := closure(b, &cm, own)
+	r := closure(b, cm, own)
 	o := Outcome{Revealed: r, Exploded: popcount(uint64(r &^ own))}
 	for x := uint64(r); x != 0; x &= x - 1 {
 		i := trailingZeros(x)

@@ -72,11 +72,9 @@ func (u *Unit) RelabelInto(dst *Unit, c Color) {
 // Extra on board 1, board 2 present exactly when board 1 reveals an Extra, and no Extra on board 2.
 // It returns the outcome for colour 0 so that callers need not evaluate twice.
 func (u *Unit) Check() (UnitOutcome, error) {
-	if err := u.B1.Check(); err != nil {
-		return UnitOutcome{}, fmt.Errorf("board 1: %w", err)
-	}
-	o := UnitOutcome{B1: Evaluate(&u.B1, 0)}
-	if err := emptyOutside(&u.B1, o.B1.Revealed); err != nil {
+	var o UnitOutcome
+	var err error
+	if o.B1, err = checkBoard(&u.B1); err != nil {
 		return o, fmt.Errorf("board 1: %w", err)
 	}
 	if o.B1.Extras > 1 {
@@ -89,11 +87,7 @@ func (u *Unit) Check() (UnitOutcome, error) {
 		return o, fmt.Errorf("board 2 is present but board 1 reveals no Extra")
 	}
 	if u.HasB2 {
-		if err := u.B2.Check(); err != nil {
-			return o, fmt.Errorf("board 2: %w", err)
-		}
-		o.B2 = Evaluate(&u.B2, 0)
-		if err := emptyOutside(&u.B2, o.B2.Revealed); err != nil {
+		if o.B2, err = checkBoard(&u.B2); err != nil {
 			return o, fmt.Errorf("board 2: %w", err)
 		}
 		if o.B2.Extras > 0 {
@@ -105,12 +99,17 @@ func (u *Unit) Check() (UnitOutcome, error) {
 	return o, nil
 }
 
-// emptyOutside checks RULES §5: a star that the rules never reveal hides nothing.
-func emptyOutside(b *Board, r Mask) error {
-	for i := range b {
-		if !r.Has(i) && b[i].Kind != Empty {
-			return fmt.Errorf("cell %d is never revealed but holds %s", i, b[i].Kind)
-		}
+// checkBoard checks a canonical board's shape, evaluates it for colour 0, and checks RULES §5:
+// a star that the rules never reveal hides nothing.
+func checkBoard(b *Board) (Outcome, error) {
+	cm, filled, err := b.scan()
+	if err != nil {
+		return Outcome{}, err
 	}
-	return nil
+	o := evaluate(b, &cm, 0)
+	if hidden := filled &^ o.Revealed; hidden != 0 {
+		i := trailingZeros(uint64(hidden))
+		return o, fmt.Errorf("cell %d is never revealed but holds %s", i, b[i].Kind)
+	}
+	return o, nil
 }

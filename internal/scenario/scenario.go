@@ -8,7 +8,6 @@ package scenario
 import (
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 
 	"starcolor/internal/gamedef"
 	"starcolor/internal/rules"
@@ -70,7 +69,7 @@ func appendCum(cum []int, w int) []int {
 }
 
 // pick draws an index from cumulative weights.
-func pick(rng *rand.Rand, cum []int) int {
+func pick(rng *Stream, cum []int) int {
 	x := rng.IntN(cum[len(cum)-1])
 	for i, c := range cum {
 		if x < c {
@@ -80,7 +79,7 @@ func pick(rng *rand.Rand, cum []int) int {
 	return len(cum) - 1
 }
 
-func chance(rng *rand.Rand, per10000 int) bool { return rng.IntN(10000) < per10000 }
+func chance(rng *Stream, per10000 int) bool { return rng.IntN(10000) < per10000 }
 
 // maxAttempts bounds the redraws of a unit whose random layout cannot hold its gains; with the
 // shipped definitions a redraw is rare, and running out means a definition that cannot work.
@@ -88,7 +87,7 @@ const maxAttempts = 1000
 
 // Unit builds into u a canonical unit (colour 0 selected) that reveals exactly prize, a tier of
 // the table. The unit is written in place because a block builds a million of them.
-func (g *Generator) Unit(u *rules.Unit, prize int64, rng *rand.Rand) error {
+func (g *Generator) Unit(u *rules.Unit, prize int64, rng *Stream) error {
 	var gains []int64
 	if prize != 0 {
 		p, ok := g.plans[prize]
@@ -113,7 +112,7 @@ func (g *Generator) Unit(u *rules.Unit, prize int64, rng *rand.Rand) error {
 	return fmt.Errorf("no valid unit for prize %s after %d attempts: %w", gamedef.FormatEUR(prize), maxAttempts, lastErr)
 }
 
-func (g *Generator) build(u *rules.Unit, gains []int64, rng *rand.Rand) error {
+func (g *Generator) build(u *rules.Unit, gains []int64, rng *Stream) error {
 	u.HasB2 = false
 	extra := chance(rng, g.pres.ExtraPer10000)
 	var buf1, buf2 [16]int64
@@ -140,7 +139,7 @@ func (g *Generator) build(u *rules.Unit, gains []int64, rng *rand.Rand) error {
 // placed only on stars already revealed (so every symbol is revealed and each one widens what the
 // board reveals), then the Extra and the amounts on revealed stars that hold nothing yet. Stars
 // outside the revealed set stay empty (RULES §5).
-func (g *Generator) board(b *rules.Board, gains []int64, extra bool, rng *rand.Rand) error {
+func (g *Generator) board(b *rules.Board, gains []int64, extra bool, rng *Stream) error {
 	*b = rules.Board{}
 	for i := range b {
 		b[i].Color = rules.Color(i / rules.PerColor)
@@ -191,7 +190,7 @@ func (g *Generator) board(b *rules.Board, gains []int64, extra bool, rng *rand.R
 
 // host picks the star that receives the next symbol: one revealed by an earlier explosion (making
 // a chain) at the definition's chain rate when there is one, otherwise a star of the colour.
-func (g *Generator) host(free, own rules.Mask, rng *rand.Rand) int {
+func (g *Generator) host(free, own rules.Mask, rng *Stream) int {
 	from := free & own
 	if chained := free &^ own; chained != 0 && (from == 0 || chance(rng, g.pres.ChainPer10000)) {
 		from = chained
@@ -201,7 +200,7 @@ func (g *Generator) host(free, own rules.Mask, rng *rand.Rand) int {
 
 // symbol draws an explosion symbol into star s at cell host and returns the cells it newly
 // reveals; when that set is empty the star is left empty and the draw is to be redone.
-func (g *Generator) symbol(s *rules.Star, cm *[rules.NumColors]rules.Mask, host int, revealed rules.Mask, rng *rand.Rand) rules.Mask {
+func (g *Generator) symbol(s *rules.Star, cm *[rules.NumColors]rules.Mask, host int, revealed rules.Mask, rng *Stream) rules.Mask {
 	switch pick(rng, g.kinds) {
 	case rules.SymMilkyWay:
 		s.SetContent(rules.MilkyWay, false, 0, 0)

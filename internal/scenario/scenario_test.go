@@ -2,7 +2,7 @@ package scenario
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"math"
 	"slices"
 	"testing"
 
@@ -69,7 +69,7 @@ func TestEveryTierGeneratesValidVariedUnits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rng := rand.New(rand.NewChaCha8([32]byte{byte(table.Price)}))
+			rng := NewStream([32]byte{byte(table.Price)})
 			var u rules.Unit
 			for _, tier := range table.Tiers {
 				var extra, explosions, chains, lostWithExplosion, lostWithExtra int
@@ -146,8 +146,8 @@ func TestDeterministic(t *testing.T) {
 	g, _ := New(def, table)
 	var a, b rules.Unit
 	for _, prize := range []int64{0, 300, 3600, 6000000} {
-		r1 := rand.New(rand.NewChaCha8([32]byte{9}))
-		r2 := rand.New(rand.NewChaCha8([32]byte{9}))
+		r1 := NewStream([32]byte{9})
+		r2 := NewStream([32]byte{9})
 		if err := g.Unit(&a, prize, r1); err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func TestRejectsUnknownPrize(t *testing.T) {
 	table, _ := def.Table(100)
 	g, _ := New(def, table)
 	var u rules.Unit
-	if err := g.Unit(&u, 1300, rand.New(rand.NewPCG(1, 1))); err == nil {
+	if err := g.Unit(&u, 1300, NewStream([32]byte{1})); err == nil {
 		t.Fatal("a prize outside the table was generated")
 	}
 }
@@ -174,7 +174,7 @@ func BenchmarkUnit(b *testing.B) {
 	def := defaultDef(b)
 	table, _ := def.Table(100)
 	g, _ := New(def, table)
-	rng := rand.New(rand.NewChaCha8([32]byte{1}))
+	rng := NewStream([32]byte{1})
 	// The block's mix: about three losing units in four.
 	prizes := make([]int64, 0, 1000)
 	for _, tier := range table.Tiers {
@@ -186,6 +186,33 @@ func BenchmarkUnit(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if err := g.Unit(&u, prizes[i%len(prizes)], rng); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Stream.IntN is uniform: a chi-square test over small ranges, where a bias would show.
+func TestStreamIntNIsUniform(t *testing.T) {
+	s := NewStream([32]byte{42})
+	for _, n := range []int{2, 3, 6, 7, 41, 42, 10000} {
+		counts := make([]int, n)
+		draws := 2000 * n
+		for range draws {
+			x := s.IntN(n)
+			if x < 0 || x >= n {
+				t.Fatalf("IntN(%d) = %d", n, x)
+			}
+			counts[x]++
+		}
+		expected := float64(draws) / float64(n)
+		chi2 := 0.0
+		for _, c := range counts {
+			d := float64(c) - expected
+			chi2 += d * d / expected
+		}
+		// For n−1 degrees of freedom, mean n−1 and standard deviation √(2(n−1)).
+		df := float64(n - 1)
+		if chi2 > df+6*math.Sqrt(2*df) {
+			t.Errorf("IntN(%d): chi-square %.1f for %v degrees of freedom", n, chi2, df)
 		}
 	}
 }
