@@ -2,9 +2,240 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/sqlite"
 )
 
 func emissionReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errUsage
+	fs := newFlags("emission report", "ID [--plot FILE.svg]",
+		`Reads back every unit of an emission, evaluates it under the rules and reports, for the
+emission and for each block: the units of each tier against the prize table (exact; any
+difference is marked MISMATCH), the prizes and the return to players, the hit rate, the
+presentation features (Extra stages, explosions of each kind, chains, explosions and Extra
+stages on losing units) and the number of amounts revealed per unit. --plot also draws the
+report as an SVG picture. The exit status is 1 when the units differ from the prize table.`, stderr)
+	db := dbFlag(fs)
+	plot := fs.String("plot", "", "also draw the report into this SVG `file`")
+	// Flags may come before or after the id: parse, take the id, parse what follows it.
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageError(fs, "want one emission id")
+	}
+	id := fs.Arg(0)
+	if err := parse(fs, fs.Args()[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	if *plot != "" {
+		// Fail before the long part when the picture cannot be written.
+		if st, err := os.Stat(filepath.Dir(*plot)); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		} else if !st.IsDir() {
+			return fmt.Errorf("--plot: %s is not a folder", filepath.Dir(*plot))
+		}
+	}
+	store, err := sqlite.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	e, err := store.Emission(ctx, id)
+	if err != nil {
+		return err
+	}
+	r, err := emission.NewReader(e, store)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	rep, err := r.Report(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted")
+		}
+		return err
+	}
+	elapsed := time.Since(start)
+	printReport(stdout, e, rep, elapsed)
+	if *plot != "" {
+		if err := writeAtomically(*plot, rep.WriteSVG); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)
+	}
+	if !rep.OK() {
+		return fmt.Errorf("emission %s: the units differ from the prize table (see MISMATCH above)", e.ID)
+	}
+	return nil
+}
+
+// group writes a count with thin spaces between thousands, as gamedef.FormatEUR does.
+func group(v int) string {
+	s := strconv.Itoa(v)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "\u202f" + s[i:]
+	}
+	return s
+}
+
+// percent writes a share in percent.
+func percent(x float64, decimals int) string {
+	return strconv.FormatFloat(100*x, 'f', decimals, 64) + " %"
+}
+
+func check(ok bool) string {
+	if ok {
+		return "OK"
+	}
+	return "MISMATCH"
+}
+
+func printReport(w io.Writer, e *emission.Emission, rep *emission.Report, elapsed time.Duration) {
+	t := &rep.Total
+	fmt.Fprintf(w, "emission %s — %d block(s) at %s, game definition %s\n", rep.Emission, len(rep.Blocks),
+		gamedef.FormatEUR(rep.Price), rep.Definition)
+	fmt.Fprintf(w, "%s units read back and evaluated under the rules in %s\n", group(t.Units), elapsed.Round(time.Millisecond))
+
+	fmt.Fprintf(w, "\nOVERALL\n")
+	printStats(w, t)
+
+	fmt.Fprintf(w, "\nPER BLOCK\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "block\tunits\twinning\tprizes\tRTP\thit rate\tExtra\texplosion\tchain\ttiers\t")
+	for _, b := range rep.Blocks {
+		f := b.Features
+		tiers := check(b.OK())
+		if !b.OK() {
+			var bad []string
+			for _, tr := range b.Tiers {
+				if !tr.OK() {
+					bad = append(bad, fmt.Sprintf("%s %s/%s", tierLabel(tr.Amount), group(tr.Count), group(tr.TableCount)))
+				}
+			}
+			if b.Disagreements > 0 {
+				bad = append(bad, fmt.Sprintf("%d unit(s) reveal another prize", b.Disagreements))
+			}
+			tiers += ": " + strings.Join(bad, ", ")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", b.Block, group(b.Units), group(b.Winners),
+			gamedef.FormatEUR(b.Prizes), percent(b.RTP(), 3), percent(b.HitRate(), 3),
+			percent(ratio(f.Extra, b.Units), 2), percent(ratio(f.Exploded, b.Units), 2), percent(ratio(f.Chained, b.Units), 2), tiers)
+	}
+	tw.Flush()
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func tierLabel(amount int64) string {
+	if amount == 0 {
+		return "0 € (losing)"
+	}
+	return gamedef.FormatEUR(amount)
+}
+
+// printStats prints the tier table, the money, the features and the gains of a set of units.
+func printStats(w io.Writer, s *emission.Stats) {
+	fmt.Fprintf(w, "  Tiers — columns 0 to %d: units of the tier by the number of amounts revealed; ways: distinct\n", len(s.Gains)-1)
+	fmt.Fprintf(w, "  combinations of amounts that show the tier's total\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "  tier\t\tunits\ttable\tcheck\tchance\tways\t"
+	for k := range s.Gains {
+		head += strconv.Itoa(k) + "\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, tr := range s.Tiers {
+		comp := ""
+		if tr.Composite {
+			comp = "composite"
+		}
+		ways := ""
+		if tr.Amount > 0 {
+			ways = strconv.Itoa(len(tr.Combinations))
+		}
+		line := fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t", tierLabel(tr.Amount), comp, group(tr.Count), group(tr.TableCount),
+			check(tr.OK()), odds(s.Units, tr.TableCount), ways)
+		for _, v := range tr.Gains {
+			if v == 0 {
+				line += "·\t"
+			} else {
+				line += group(v) + "\t"
+			}
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+	for _, tr := range s.Tiers {
+		if len(tr.Combinations) > 1 {
+			var shown []string
+			for i, c := range tr.Combinations {
+				if i == 3 {
+					shown = append(shown, "…")
+					break
+				}
+				shown = append(shown, fmt.Sprintf("%s (%s)", c, group(c.Units)))
+			}
+			fmt.Fprintf(w, "  %s shown as %s\n", gamedef.FormatEUR(tr.Amount), strings.Join(shown, ", "))
+		}
+	}
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  prizes\t%s\ttable %s\t%s\n", gamedef.FormatEUR(s.Prizes), gamedef.FormatEUR(s.TablePrizes), check(s.Prizes == s.TablePrizes))
+	fmt.Fprintf(tw, "  return to player\t%s\ttable %s\tof %s of sales\n", percent(s.RTP(), 4), percent(s.TableRTP(), 4), gamedef.FormatEUR(s.Sales))
+	fmt.Fprintf(tw, "  winning units\t%s\ttable %s\t%s\n", group(s.Winners), group(s.TableWinners), check(s.Winners == s.TableWinners))
+	fmt.Fprintf(tw, "  hit rate\t%s\ttable %s\t%s\n", percent(s.HitRate(), 4), percent(s.TableHitRate(), 4), odds(s.Units, s.Winners))
+	fmt.Fprintf(tw, "  units revealing another prize\t%d\t\t%s\n", s.Disagreements, check(s.Disagreements == 0))
+	tw.Flush()
+
+	fmt.Fprintf(w, "\n  Presentation features\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range s.FeatureList() {
+		fmt.Fprintf(tw, "    %s\t%9s\t%10s of %s %s\n", f.Name, percent(f.Share(), 3), group(f.Units), group(f.Of), f.OfWhat)
+	}
+	tw.Flush()
+	f := &s.Features
+	fmt.Fprintf(w, "    symbols revealed per unit: %.3f milky way, %.3f supernova, %.3f shooting star\n",
+		ratio(f.Symbols[0], s.Units), ratio(f.Symbols[1], s.Units), ratio(f.Symbols[2], s.Units))
+
+	fmt.Fprintf(w, "\n  Amounts revealed per unit\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for k, v := range s.Gains {
+		bar := strings.Repeat("█", int(40*ratio(v, s.Units)+0.5))
+		if v > 0 && bar == "" {
+			bar = "▏"
+		}
+		fmt.Fprintf(tw, "    %d\t%s\t%s\t %s\n", k, group(v), percent(ratio(v, s.Units), 3), bar)
+	}
+	tw.Flush()
+}
+
+// odds writes "1 in N" for k among units.
+func odds(units, k int) string {
+	if k == 0 {
+		return "never"
+	}
+	if v := float64(units) / float64(k); v < 100 {
+		return fmt.Sprintf("1 in %.2f", v)
+	}
+	return "1 in " + group(int(float64(units)/float64(k)+0.5))
 }
