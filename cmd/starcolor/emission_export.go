@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"starcolor/internal/emission"
-	"starcolor/internal/sqlite"
 )
 
 func emissionExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -36,7 +35,7 @@ not at all.`, stderr)
 	case *out == "":
 		return usageError(fs, "--out is required")
 	}
-	store, err := sqlite.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

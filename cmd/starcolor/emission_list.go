@@ -8,7 +8,6 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
 )
 
 func emissionList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -20,7 +19,7 @@ func emissionList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() > 0 {
 		return usageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
-	store, err := sqlite.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}
@@ -51,7 +50,7 @@ func emissionShow(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() != 1 {
 		return usageError(fs, "want one emission id")
 	}
-	store, err := sqlite.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

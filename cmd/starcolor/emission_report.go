@@ -14,7 +14,6 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
 )
 
 func emissionReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,7 +48,7 @@ report as an SVG picture. The exit status is 1 when the units differ from the pr
 			return fmt.Errorf("--plot: %s is not a folder", filepath.Dir(*plot))
 		}
 	}
-	store, err := sqlite.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -8,9 +8,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"starcolor/internal/sqlite"
 )
 
 func main() {
@@ -128,4 +131,13 @@ func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fmt.Fprintf(fs.Output(), "starcolor %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	fs.Usage()
 	return errUsage
+}
+
+// openExisting opens the database of a command that only reads: a mistyped --db then gets a
+// clear error instead of a new, empty database left behind.
+func openExisting(ctx context.Context, path string) (*sqlite.DB, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", path)
+	}
+	return sqlite.Open(ctx, path)
 }

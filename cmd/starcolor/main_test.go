@@ -184,6 +184,8 @@ func TestBadInput(t *testing.T) {
 		{"verify an empty file", []string{"emission", "verify", empty}, 1, "empty file"},
 		{"verify nothing", []string{"emission", "verify"}, 2, "at least one"},
 		{"report of an unknown emission", []string{"emission", "report", "--db", db, "NOPE"}, 1, `no emission "NOPE"`},
+		{"list a database that does not exist", []string{"emission", "list", "--db", filepath.Join(dir, "typo.db")}, 1, "no database at"},
+		{"export from a database that does not exist", []string{"emission", "export", "--db", filepath.Join(dir, "typo.db"), "--emission", "E1", "--block", "0", "--out", out}, 1, "no database at"},
 		{"unknown command", []string{"emissions"}, 2, "unknown command"},
 		{"unknown subcommand", []string{"emission", "delete", "E1"}, 2, "unknown command"},
 		{"unknown flag", []string{"emission", "list", "--db", db, "--colour"}, 2, "flag provided but not defined"},
@@ -201,6 +203,9 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed export left %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "typo.db")); !os.IsNotExist(err) {
+		t.Errorf("reading a mistyped database created it")
 	}
 	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(leftovers) > 0 {
 		t.Errorf("temporary files left behind: %v", leftovers)

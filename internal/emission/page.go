@@ -35,6 +35,8 @@ type codec struct {
 	tierOf  map[int64]byte
 	amounts []int64
 	codeOf  map[int64]byte
+	star    [256]rules.Star // the star each stored byte stands for, when valid[byte]
+	valid   [256]bool
 }
 
 func newCodec(t *gamedef.Table) (*codec, error) {
@@ -48,6 +50,11 @@ func newCodec(t *gamedef.Table) (*codec, error) {
 	}
 	for i, a := range t.Amounts {
 		c.codeOf[a] = byte(codeAmount + i)
+	}
+	// Decoding is a table lookup: every byte is decoded once here, the slow way.
+	for v := range 256 {
+		s, err := c.decodeStar(byte(v))
+		c.star[v], c.valid[v] = s, err == nil
 	}
 	return c, nil
 }
@@ -79,29 +86,38 @@ func (c *codec) appendBoard(dst []byte, b *rules.Board) []byte {
 func (c *codec) decodeBoard(src []byte, b *rules.Board) error {
 	for i := range b {
 		v := src[i]
-		color, code := rules.Color(v>>5), v&31
-		if !color.Valid() {
-			return fmt.Errorf("cell %d: colour %d", i, color)
+		if !c.valid[v] {
+			_, err := c.decodeStar(v)
+			return fmt.Errorf("cell %d: %v", i, err)
 		}
-		s := rules.Star{Color: color}
-		switch {
-		case code == codeEmpty:
-		case code == codeMilkyWay:
-			s.Kind = rules.MilkyWay
-		case code == codeRising, code == codeFalling:
-			s.Kind, s.Rising = rules.ShootingStar, code == codeRising
-		case code == codeExtra:
-			s.Kind = rules.Extra
-		case code < codeAmount:
-			s.Kind, s.Target = rules.Supernova, rules.Color(code-codeSupernova)
-		case int(code-codeAmount) < len(c.amounts):
-			s.Kind, s.Amount = rules.Amount, c.amounts[code-codeAmount]
-		default:
-			return fmt.Errorf("cell %d: content code %d", i, code)
-		}
-		b[i] = s
+		b[i] = c.star[v]
 	}
 	return nil
+}
+
+// decodeStar reads one stored byte.
+func (c *codec) decodeStar(v byte) (rules.Star, error) {
+	color, code := rules.Color(v>>5), v&31
+	if !color.Valid() {
+		return rules.Star{}, fmt.Errorf("colour %d", color)
+	}
+	s := rules.Star{Color: color}
+	switch {
+	case code == codeEmpty:
+	case code == codeMilkyWay:
+		s.Kind = rules.MilkyWay
+	case code == codeRising, code == codeFalling:
+		s.Kind, s.Rising = rules.ShootingStar, code == codeRising
+	case code == codeExtra:
+		s.Kind = rules.Extra
+	case code < codeAmount:
+		s.Kind, s.Target = rules.Supernova, rules.Color(code-codeSupernova)
+	case int(code-codeAmount) < len(c.amounts):
+		s.Kind, s.Amount = rules.Amount, c.amounts[code-codeAmount]
+	default:
+		return rules.Star{}, fmt.Errorf("content code %d", code)
+	}
+	return s, nil
 }
 
 // encodePage writes the records of a page, then its boards 2.
