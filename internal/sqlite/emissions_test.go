@@ -283,3 +283,44 @@ func BenchmarkCreateBlock(b *testing.B) {
 		d.Close()
 	}
 }
+
+// BenchmarkRawInsertPages is the insert path alone: the same volume as one block (3,907 pages
+// of about 16.5 KB of random bytes) inserted into unit_pages in one durable transaction, with no
+// generation. Set against BenchmarkCreateBlock, it tells the database's share of a creation.
+func BenchmarkRawInsertPages(b *testing.B) {
+	ctx := context.Background()
+	const pages, size = 3907, 16_500
+	data := make([]byte, size)
+	for i := 0; b.Loop(); i++ {
+		d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tx, err := d.db.BeginTx(ctx, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Exec(`INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES ('R', 100, 'x', '{}', '', '')`); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tx.Exec(`INSERT INTO blocks (emission_id, block, units, root, page_hashes) VALUES ('R', 0, 1, x'00', x'')`); err != nil {
+			b.Fatal(err)
+		}
+		stmt, err := tx.Prepare(`INSERT INTO unit_pages (emission_id, block, page, data) VALUES ('R', 0, ?, ?)`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for p := range pages {
+			data[0], data[1] = byte(p), byte(p>>8)
+			if _, err := stmt.Exec(p, data); err != nil {
+				b.Fatal(err)
+			}
+		}
+		stmt.Close()
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+		d.Close()
+	}
+	b.SetBytes(pages * size)
+}
