@@ -2,7 +2,12 @@ module starcolor
 
 go 1.26.0
 
-require golang.org/x/sync v0.25.0
+require (
+	github.com/transparency-dev/merkle v0.0.2
+	golang.org/x/sync v0.25.0
+	golang.org/x/term v0.48.0
+	modernc.org/sqlite v1.62.0
+)
 
 require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
@@ -10,11 +15,8 @@ require (
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	github.com/transparency-dev/merkle v0.0.2 // indirect
 	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/term v0.48.0 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.62.0 // indirect
 )

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"starcolor/internal/gamedef"
 	"starcolor/internal/rules"
@@ -138,6 +139,14 @@ func newVerifier(line []byte) (*verifier, error) {
 	var err error
 	if v.price, err = Cents(h.Price); err != nil || v.price <= 0 {
 		return nil, fileDefect(1, "header: price %q is not a positive amount of euros", h.Price)
+	}
+	if h.PriceCents != 0 && h.PriceCents != v.price {
+		return nil, fileDefect(1, "header: price %s € but price_cents %d", h.Price, h.PriceCents)
+	}
+	if h.CreatedAt != "" {
+		if _, err := time.Parse(time.RFC3339, h.CreatedAt); err != nil {
+			return nil, fileDefect(1, "header: created_at %q is not an RFC 3339 time", h.CreatedAt)
+		}
 	}
 	if h.Emission == "" || h.Block < 0 || h.Units <= 0 {
 		return nil, fileDefect(1, "header: emission %q, block %d, units %d: want an id, a block from 0 and a positive number of units", h.Emission, h.Block, h.Units)
