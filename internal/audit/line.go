@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"starcolor/internal/rules"
@@ -44,18 +45,28 @@ func AppendLine(dst []byte, r *Record) []byte {
 
 // AppendBoard appends a board's 42 tokens separated by single spaces (RULES §8).
 func AppendBoard(dst []byte, b *rules.Board) []byte {
+	// Most stars are empty: their token is the colour digit alone, written without a call.
+	dst = slices.Grow(dst, 2*rules.Cells+16)
 	for i := range b {
+		s := &b[i]
 		if i > 0 {
-			dst = append(dst, ' ')
+			dst = append(dst, ' ', '0'+byte(s.Color))
+		} else {
+			dst = append(dst, '0'+byte(s.Color))
 		}
-		dst = AppendToken(dst, &b[i])
+		if s.Kind != rules.Empty {
+			dst = appendContent(dst, s)
+		}
 	}
 	return dst
 }
 
 // AppendToken appends one star's token: its colour digit, then its content.
 func AppendToken(dst []byte, s *rules.Star) []byte {
-	dst = append(dst, '0'+byte(s.Color))
+	return appendContent(append(dst, '0'+byte(s.Color)), s)
+}
+
+func appendContent(dst []byte, s *rules.Star) []byte {
 	switch s.Kind {
 	case rules.Amount:
 		dst = append(dst, '$')

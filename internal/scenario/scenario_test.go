@@ -216,3 +216,14 @@ func TestStreamIntNIsUniform(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStreamIntN is one bounded draw, the generator's unit of randomness (a board takes
+// about sixty).
+func BenchmarkStreamIntN(b *testing.B) {
+	s := NewStream([32]byte{1})
+	sink := 0
+	for i := 0; b.Loop(); i++ {
+		sink += s.IntN(42 - i%41)
+	}
+	_ = sink
+}
