@@ -186,6 +186,6 @@ func (w *pageWorker) build(seed [SeedSize]byte, k, p int, order []byte) (Page, a
 		w.line = audit.AppendLine(w.line[:0], r)
 		w.leaves[j] = audit.LeafHash(w.line)
 	}
-	data := w.cdc.encodePage(make([]byte, 0, n*recordSize+n*8), w.recs[:n])
+	data := w.cdc.encodePage(make([]byte, 0, n*64), w.recs[:n])
 	return Page{Block: k, Index: p, Units: n, Data: data}, audit.Root(w.leaves[:n]), nil
 }

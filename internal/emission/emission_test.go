@@ -379,3 +379,24 @@ func BenchmarkPage(b *testing.B) {
 		}
 	}
 }
+
+// FuzzDecodePage: a corrupt page is an error, never a panic.
+func FuzzDecodePage(f *testing.F) {
+	e, pages := build(f, miniDef(f), 100, 1, 0, seedOf("fuzz"))
+	cdc, err := newCodec(&e.Table)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for p := range 4 {
+		f.Add(pages.pages[[2]int{0, p}][:1024], 5)
+	}
+	f.Add(pages.pages[[2]int{0, 0}], 0)
+	recs := make([]audit.Record, PageUnits)
+	f.Fuzz(func(t *testing.T, data []byte, j int) {
+		cdc.decodePage(data, 4, 0, recs)
+		cdc.decodePage(data, PageUnits, 0, recs)
+		var r audit.Record
+		cdc.decodeUnit(data, 4, j, 0, &r)
+		cdc.decodeUnit(data, PageUnits, j, 0, &r)
+	})
+}

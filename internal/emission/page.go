@@ -1,6 +1,7 @@
 package emission
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"starcolor/internal/audit"
@@ -13,11 +14,17 @@ import (
 // only its own page. It is a power of two: an aligned page is then a node of the block's tree.
 const PageUnits = 256
 
-// A page stores each unit as a fixed record, then the board 2 of the units that have one, in
-// order. A record is the prize's tier, a flags byte (bit 0: board 2 follows), the salt and board 1.
-// A star is one byte: its colour in the top three bits, its content code in the low five.
+// A page is a table of n offsets (little-endian uint16, from the start of the page), then one
+// record per unit: the prize's tier, a flags byte (bit 0: board 2 follows), the salt, board 1 and,
+// when flagged, board 2. A board is its colours packed three bits a star (cells 0 to 20 in the low
+// 63 bits of a little-endian uint64, cells 21 to 41 in a second one), then the number of stars
+// that hide something and, for each in cell order, its cell and its content code. Most stars hide
+// nothing, so a unit takes about 43 bytes, and a block about 43 MB, which is what the creation of
+// a block spends most of its database time writing.
 const (
-	recordSize = 2 + audit.SaltSize + rules.Cells
+	offsetSize = 2
+	headSize   = 2 + audit.SaltSize
+	colorBytes = 16
 	flagB2     = 1
 
 	codeEmpty     = 0
@@ -35,8 +42,8 @@ type codec struct {
 	tierOf  map[int64]byte
 	amounts []int64
 	codeOf  map[int64]byte
-	star    [256]rules.Star // the star each stored byte stands for, when valid[byte]
-	valid   [256]bool
+	content [32]rules.Star // the content each code stands for, when valid[code]
+	valid   [32]bool
 }
 
 func newCodec(t *gamedef.Table) (*codec, error) {
@@ -51,57 +58,97 @@ func newCodec(t *gamedef.Table) (*codec, error) {
 	for i, a := range t.Amounts {
 		c.codeOf[a] = byte(codeAmount + i)
 	}
-	// Decoding is a table lookup: every byte is decoded once here, the slow way.
-	for v := range 256 {
-		s, err := c.decodeStar(byte(v))
-		c.star[v], c.valid[v] = s, err == nil
+	// Decoding is a table lookup: every code is decoded once here, the slow way.
+	for v := range len(c.content) {
+		s, err := c.decodeContent(byte(v))
+		c.content[v], c.valid[v] = s, err == nil
 	}
 	return c, nil
 }
 
-func (c *codec) appendBoard(dst []byte, b *rules.Board) []byte {
-	for i := range b {
-		s := &b[i]
-		var code byte
-		switch s.Kind {
-		case rules.MilkyWay:
-			code = codeMilkyWay
-		case rules.ShootingStar:
-			code = codeFalling
-			if s.Rising {
-				code = codeRising
-			}
-		case rules.Extra:
-			code = codeExtra
-		case rules.Supernova:
-			code = codeSupernova + byte(s.Target)
-		case rules.Amount:
-			code = c.codeOf[s.Amount]
+func (c *codec) code(s *rules.Star) byte {
+	switch s.Kind {
+	case rules.MilkyWay:
+		return codeMilkyWay
+	case rules.ShootingStar:
+		if s.Rising {
+			return codeRising
 		}
-		dst = append(dst, byte(s.Color)<<5|code)
+		return codeFalling
+	case rules.Extra:
+		return codeExtra
+	case rules.Supernova:
+		return codeSupernova + byte(s.Target)
+	case rules.Amount:
+		return c.codeOf[s.Amount]
+	}
+	return codeEmpty
+}
+
+func (c *codec) appendBoard(dst []byte, b *rules.Board) []byte {
+	var lo, hi uint64
+	filled := 0
+	for i := range b {
+		if i < 21 {
+			lo |= uint64(b[i].Color) << (3 * i)
+		} else {
+			hi |= uint64(b[i].Color) << (3 * (i - 21))
+		}
+		if b[i].Kind != rules.Empty {
+			filled++
+		}
+	}
+	dst = binary.LittleEndian.AppendUint64(dst, lo)
+	dst = binary.LittleEndian.AppendUint64(dst, hi)
+	dst = append(dst, byte(filled))
+	for i := range b {
+		if b[i].Kind != rules.Empty {
+			dst = append(dst, byte(i), c.code(&b[i]))
+		}
 	}
 	return dst
 }
 
-func (c *codec) decodeBoard(src []byte, b *rules.Board) error {
-	for i := range b {
-		v := src[i]
-		if !c.valid[v] {
-			_, err := c.decodeStar(v)
-			return fmt.Errorf("cell %d: %v", i, err)
-		}
-		b[i] = c.star[v]
+// decodeBoard reads a board from the start of src and returns how many bytes it took.
+func (c *codec) decodeBoard(src []byte, b *rules.Board) (int, error) {
+	if len(src) < colorBytes+1 {
+		return 0, fmt.Errorf("board cut short")
 	}
-	return nil
+	lo, hi := binary.LittleEndian.Uint64(src), binary.LittleEndian.Uint64(src[8:])
+	for i := range b {
+		var v uint64
+		if i < 21 {
+			v = lo >> (3 * i) & 7
+		} else {
+			v = hi >> (3 * (i - 21)) & 7
+		}
+		if v >= rules.NumColors {
+			return 0, fmt.Errorf("cell %d: colour %d", i, v)
+		}
+		b[i] = rules.Star{Color: rules.Color(v)}
+	}
+	n := int(src[colorBytes])
+	size := colorBytes + 1 + 2*n
+	if n > rules.Cells || len(src) < size {
+		return 0, fmt.Errorf("board of %d filled stars cut short", n)
+	}
+	prev := -1
+	for k := range n {
+		cell, code := int(src[colorBytes+1+2*k]), src[colorBytes+2+2*k]
+		if cell <= prev || cell >= rules.Cells || int(code) >= len(c.valid) || !c.valid[code] || code == codeEmpty {
+			return 0, fmt.Errorf("filled star %d: cell %d, code %d", k, cell, code)
+		}
+		color := b[cell].Color
+		b[cell] = c.content[code]
+		b[cell].Color = color
+		prev = cell
+	}
+	return size, nil
 }
 
-// decodeStar reads one stored byte.
-func (c *codec) decodeStar(v byte) (rules.Star, error) {
-	color, code := rules.Color(v>>5), v&31
-	if !color.Valid() {
-		return rules.Star{}, fmt.Errorf("colour %d", color)
-	}
-	s := rules.Star{Color: color}
+// decodeContent reads one content code.
+func (c *codec) decodeContent(code byte) (rules.Star, error) {
+	var s rules.Star
 	switch {
 	case code == codeEmpty:
 	case code == codeMilkyWay:
@@ -115,15 +162,18 @@ func (c *codec) decodeStar(v byte) (rules.Star, error) {
 	case int(code-codeAmount) < len(c.amounts):
 		s.Kind, s.Amount = rules.Amount, c.amounts[code-codeAmount]
 	default:
-		return rules.Star{}, fmt.Errorf("content code %d", code)
+		return s, fmt.Errorf("content code %d", code)
 	}
 	return s, nil
 }
 
-// encodePage writes the records of a page, then its boards 2.
+// encodePage writes the offsets of a page, then its records.
 func (c *codec) encodePage(dst []byte, recs []audit.Record) []byte {
+	start := len(dst)
+	dst = append(dst, make([]byte, offsetSize*len(recs))...)
 	for i := range recs {
 		r := &recs[i]
+		binary.LittleEndian.PutUint16(dst[start+offsetSize*i:], uint16(len(dst)-start))
 		var flags byte
 		if r.Unit.HasB2 {
 			flags |= flagB2
@@ -131,76 +181,77 @@ func (c *codec) encodePage(dst []byte, recs []audit.Record) []byte {
 		dst = append(dst, c.tierOf[r.Prize], flags)
 		dst = append(dst, r.Salt[:]...)
 		dst = c.appendBoard(dst, &r.Unit.B1)
-	}
-	for i := range recs {
-		if recs[i].Unit.HasB2 {
-			dst = c.appendBoard(dst, &recs[i].Unit.B2)
+		if r.Unit.HasB2 {
+			dst = c.appendBoard(dst, &r.Unit.B2)
 		}
 	}
 	return dst
 }
 
-// decodeRecord reads the fixed record of the unit at block index index, board 1 included.
-func (c *codec) decodeRecord(rec []byte, index int, r *audit.Record) error {
-	if int(rec[0]) >= len(c.tiers) || rec[1]&^flagB2 != 0 {
-		return fmt.Errorf("corrupt record of unit %d", index)
+// decodeRecord reads the record of the unit at block index index from the start of rec, and
+// returns how many bytes it took.
+func (c *codec) decodeRecord(rec []byte, index int, r *audit.Record) (int, error) {
+	if len(rec) < headSize || int(rec[0]) >= len(c.tiers) || rec[1]&^flagB2 != 0 {
+		return 0, fmt.Errorf("corrupt record of unit %d", index)
 	}
 	r.Index, r.Prize = index, c.tiers[rec[0]]
-	copy(r.Salt[:], rec[2:2+audit.SaltSize])
-	if err := c.decodeBoard(rec[2+audit.SaltSize:], &r.Unit.B1); err != nil {
-		return fmt.Errorf("corrupt board 1 of unit %d: %v", index, err)
+	copy(r.Salt[:], rec[2:headSize])
+	n1, err := c.decodeBoard(rec[headSize:], &r.Unit.B1)
+	if err != nil {
+		return 0, fmt.Errorf("corrupt board 1 of unit %d: %v", index, err)
 	}
 	r.Unit.HasB2 = rec[1]&flagB2 != 0
-	r.Unit.B2 = rules.Board{}
-	return nil
+	if !r.Unit.HasB2 {
+		r.Unit.B2 = rules.Board{}
+		return headSize + n1, nil
+	}
+	n2, err := c.decodeBoard(rec[headSize+n1:], &r.Unit.B2)
+	if err != nil {
+		return 0, fmt.Errorf("corrupt board 2 of unit %d: %v", index, err)
+	}
+	return headSize + n1 + n2, nil
 }
 
-// decodeB2 reads board 2 of a unit from offset off of the page.
-func (c *codec) decodeB2(page []byte, off int, r *audit.Record) error {
-	if off+rules.Cells > len(page) {
-		return fmt.Errorf("corrupt page: board 2 of unit %d is missing", r.Index)
+// offset is where the record of unit j of a page holding n units starts.
+func offset(page []byte, n, j int) (int, error) {
+	if len(page) < offsetSize*n {
+		return 0, fmt.Errorf("corrupt page: %d units in %d bytes", n, len(page))
 	}
-	if err := c.decodeBoard(page[off:off+rules.Cells], &r.Unit.B2); err != nil {
-		return fmt.Errorf("corrupt board 2 of unit %d: %v", r.Index, err)
+	off := int(binary.LittleEndian.Uint16(page[offsetSize*j:]))
+	if off < offsetSize*n || off >= len(page) {
+		return 0, fmt.Errorf("corrupt page: unit %d at offset %d of %d", j, off, len(page))
 	}
-	return nil
+	return off, nil
 }
 
 // decodeUnit reads unit j of a page holding n units; first is the block index of its unit 0.
 func (c *codec) decodeUnit(page []byte, n, j, first int, r *audit.Record) error {
-	if j < 0 || j >= n || len(page) < n*recordSize {
-		return fmt.Errorf("corrupt page: unit %d of %d in %d bytes", j, n, len(page))
+	if j < 0 || j >= n {
+		return fmt.Errorf("corrupt page: no unit %d of %d", j, n)
 	}
-	if err := c.decodeRecord(page[j*recordSize:(j+1)*recordSize], first+j, r); err != nil || !r.Unit.HasB2 {
+	off, err := offset(page, n, j)
+	if err != nil {
 		return err
 	}
-	// Board 2 of this unit comes after those of the earlier units of the page that have one.
-	off := n * recordSize
-	for k := range j {
-		if page[k*recordSize+1]&flagB2 != 0 {
-			off += rules.Cells
-		}
-	}
-	return c.decodeB2(page, off, r)
+	_, err = c.decodeRecord(page[off:], first+j, r)
+	return err
 }
 
 // decodePage reads every unit of a page holding n units.
 func (c *codec) decodePage(page []byte, n, first int, recs []audit.Record) error {
-	if len(page) < n*recordSize {
-		return fmt.Errorf("corrupt page: %d units in %d bytes", n, len(page))
+	off, err := offset(page, n, 0)
+	if err != nil {
+		return err
 	}
-	off := n * recordSize
 	for j := range n {
-		r := &recs[j]
-		if err := c.decodeRecord(page[j*recordSize:(j+1)*recordSize], first+j, r); err != nil {
+		if want, err := offset(page, n, j); err != nil || want != off {
+			return fmt.Errorf("corrupt page: unit %d is not where its offset says", first+j)
+		}
+		size, err := c.decodeRecord(page[off:], first+j, &recs[j])
+		if err != nil {
 			return err
 		}
-		if r.Unit.HasB2 {
-			if err := c.decodeB2(page, off, r); err != nil {
-				return err
-			}
-			off += rules.Cells
-		}
+		off += size
 	}
 	if off != len(page) {
 		return fmt.Errorf("corrupt page: %d bytes left over", len(page)-off)

@@ -3,6 +3,7 @@ package emission_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -298,10 +299,10 @@ func TestReportMismatch(t *testing.T) {
 	}
 	// The first byte of a unit's record is its tier: turn the first losing unit of block 1 into 1 €.
 	data := pages.pages[[2]int{1, 0}]
-	const recordSize = 2 + 16 + 42
-	for j := 0; j*recordSize < len(data); j++ {
-		if int(data[j*recordSize]) == losing {
-			data[j*recordSize] = byte(one)
+	for j := range emission.PageUnits {
+		off := int(binary.LittleEndian.Uint16(data[2*j:]))
+		if int(data[off]) == losing {
+			data[off] = byte(one)
 			break
 		}
 	}
