@@ -197,6 +197,12 @@ func (p *lineParser) board(b *rules.Board, name string) error {
 			}
 			p.pos++
 		}
+		// Most stars are empty: a colour digit followed by a space or the closing quote.
+		if p.pos+1 < len(p.s) && p.s[p.pos] >= '0' && p.s[p.pos] <= '5' && (p.s[p.pos+1] == ' ' || p.s[p.pos+1] == '"') {
+			b[cell] = rules.Star{Color: rules.Color(p.s[p.pos] - '0')}
+			p.pos++
+			continue
+		}
 		if err := p.token(&b[cell], name, cell); err != nil {
 			return err
 		}

@@ -104,6 +104,21 @@ func evaluate(b *Board, cm *[NumColors]Mask, c Color) Outcome {
 // revealed are the same cells, so the prize the same, whatever colour the player chose.
 func RevealEveryColor(b *Board) [NumColors]Mask {
 	cm := b.ColorMasks()
+	// The explosion symbols, found once: a board holds few, and only they grow R.
+	var at [Cells]Mask     // the symbol's own cell
+	var blast [Cells]Mask  // what a milky way or shooting star explodes, whatever the colours
+	var target [Cells]int8 // a supernova's colour, or -1
+	n := 0
+	for i := range b {
+		switch s := &b[i]; s.Kind {
+		case MilkyWay, ShootingStar:
+			at[n], blast[n], target[n] = 1<<uint(i), s.Blast(i, &cm), -1
+			n++
+		case Supernova:
+			at[n], target[n] = 1<<uint(i), int8(s.Target%NumColors)
+			n++
+		}
+	}
 	var out [NumColors]Mask
 	for c := range Color(NumColors) {
 		perm := [NumColors]Color{0, 1, 2, 3, 4, 5}
@@ -113,19 +128,22 @@ func RevealEveryColor(b *Board) [NumColors]Mask {
 			shown[x] = cm[perm[x]]
 		}
 		r := shown[c]
-		for frontier := r; frontier != 0; {
-			var next Mask
-			for x := uint64(frontier); x != 0; x &= x - 1 {
-				i := trailingZeros(x)
-				if s := &b[i]; s.Kind == Supernova {
+		for grew := true; grew; {
+			grew = false
+			for k := range n {
+				if r&at[k] == 0 {
+					continue
+				}
+				add := blast[k]
+				if target[k] >= 0 {
 					// On B' this supernova's colour is perm[Target], whose stars are shown[perm[Target]].
-					next |= shown[perm[s.Target%NumColors]]
-				} else {
-					next |= s.Blast(i, &cm)
+					add = shown[perm[target[k]]]
+				}
+				if add&^r != 0 {
+					r |= add
+					grew = true
 				}
 			}
-			frontier = next &^ r
-			r |= frontier
 		}
 		out[c] = r
 	}
