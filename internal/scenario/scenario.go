@@ -140,13 +140,14 @@ func (g *Generator) build(u *rules.Unit, gains []int64, rng *Stream) error {
 // board reveals), then the Extra and the amounts on revealed stars that hold nothing yet. Stars
 // outside the revealed set stay empty (RULES §5).
 func (g *Generator) board(b *rules.Board, gains []int64, extra bool, rng *Stream) error {
+	colors := [rules.Cells]rules.Color{}
+	for i := range colors {
+		colors[i] = rules.Color(i / rules.PerColor)
+	}
+	Shuffle(rng, colors[:])
 	*b = rules.Board{}
 	for i := range b {
-		b[i].Color = rules.Color(i / rules.PerColor)
-	}
-	for i := rules.Cells - 1; i > 0; i-- {
-		j := rng.IntN(i + 1)
-		b[i].Color, b[j].Color = b[j].Color, b[i].Color
+		b[i].Color = colors[i]
 	}
 	cm := b.ColorMasks()
 	own := cm[0]

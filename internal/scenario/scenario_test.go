@@ -227,3 +227,62 @@ func BenchmarkStreamIntN(b *testing.B) {
 	}
 	_ = sink
 }
+
+// Shuffle is uniform over permutations: every permutation of 4 and of 5 elements comes up as
+// often as chance says (chi-square), and each of 42 positions receives each element evenly.
+func TestShuffleIsUniform(t *testing.T) {
+	s := NewStream([32]byte{7})
+	for _, n := range []int{4, 5} {
+		counts := map[string]int{}
+		perms := 1
+		for k := 2; k <= n; k++ {
+			perms *= k
+		}
+		draws := 3000 * perms
+		for range draws {
+			p := []byte("abcde")[:n]
+			p = append([]byte(nil), p...)
+			Shuffle(s, p)
+			counts[string(p)]++
+		}
+		if len(counts) != perms {
+			t.Fatalf("%d elements: %d permutations seen, want %d", n, len(counts), perms)
+		}
+		chi2, expected := 0.0, float64(draws)/float64(perms)
+		for _, c := range counts {
+			chi2 += (float64(c) - expected) * (float64(c) - expected) / expected
+		}
+		if df := float64(perms - 1); chi2 > df+6*math.Sqrt(2*df) {
+			t.Errorf("%d elements: chi-square %.1f for %v degrees of freedom", n, chi2, df)
+		}
+	}
+	var at [42][42]int
+	const rounds = 42 * 500
+	for range rounds {
+		var p [42]int
+		for i := range p {
+			p[i] = i
+		}
+		Shuffle(s, p[:])
+		for pos, v := range p {
+			at[pos][v]++
+		}
+	}
+	chi2, expected := 0.0, float64(rounds)/42
+	for pos := range at {
+		for v := range at[pos] {
+			chi2 += (float64(at[pos][v]) - expected) * (float64(at[pos][v]) - expected) / expected
+		}
+	}
+	if df := float64(41 * 41); chi2 > df+6*math.Sqrt(2*df) {
+		t.Errorf("positions of 42: chi-square %.1f for %v degrees of freedom", chi2, df)
+	}
+}
+
+func BenchmarkShuffle42(b *testing.B) {
+	s := NewStream([32]byte{1})
+	var p [42]byte
+	for b.Loop() {
+		Shuffle(s, p[:])
+	}
+}

@@ -1,6 +1,9 @@
 package scenario
 
-import "math/rand/v2"
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // Stream is the randomness a unit is drawn from: a ChaCha8 stream (a cryptographically strong
 // generator) read directly rather than through rand.Rand's interface, with each 64-bit output
@@ -41,4 +44,42 @@ func (s *Stream) IntN(n int) int {
 		}
 	}
 	return int(m >> 32)
+}
+
+// maxBatch bounds how many indexes one 64-bit draw gives in Shuffle.
+const maxBatch = 16
+
+// Shuffle permutes n elements uniformly (Fisher–Yates) with batched bounded draws (Brackett-
+// Rozinsky and Lemire, "Batched ranged random integer generation", 2024): one 64-bit draw z gives
+// the indexes for bounds n₁…n_k whose product P fits in 64 bits, by successive multiply-shifts
+// (index = high word of z·nᵢ, z = low word); the batch is redrawn when the final low word falls
+// below 2⁶⁴ mod P, which makes every index exactly uniform. A board's 42 stars take four draws
+// instead of forty-one.
+func Shuffle[T any](s *Stream, p []T) {
+	var idx [maxBatch]int
+	for i := len(p) - 1; i > 0; {
+		k, product := 0, uint64(1)
+		for k < maxBatch && i-k > 0 {
+			hi, lo := bits.Mul64(product, uint64(i-k+1))
+			if hi != 0 {
+				break
+			}
+			product = lo
+			k++
+		}
+		for {
+			z := s.src.Uint64()
+			for t := range k {
+				hi, lo := bits.Mul64(z, uint64(i-t+1))
+				idx[t], z = int(hi), lo
+			}
+			if z >= product || z >= -product%product {
+				break
+			}
+		}
+		for t := range k {
+			p[i-t], p[idx[t]] = p[idx[t]], p[i-t]
+		}
+		i -= k
+	}
 }

@@ -285,11 +285,11 @@ func BenchmarkCreateBlock(b *testing.B) {
 }
 
 // BenchmarkRawInsertPages is the insert path alone: the same volume as one block (3,907 pages
-// of about 16.5 KB of random bytes) inserted into unit_pages in one durable transaction, with no
+// of about 10.7 KB of random bytes) inserted into unit_pages in one durable transaction, with no
 // generation. Set against BenchmarkCreateBlock, it tells the database's share of a creation.
 func BenchmarkRawInsertPages(b *testing.B) {
 	ctx := context.Background()
-	const pages, size = 3907, 16_500
+	const pages, size = 3907, 10_673
 	data := make([]byte, size)
 	for i := 0; b.Loop(); i++ {
 		d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i)))
