@@ -40,17 +40,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// memPages is an in-memory emission.Pages, filled by emission.Build.
-type memPages map[[2]int][]byte
-
-func (m memPages) Page(_ context.Context, id string, block, page int) ([]byte, error) {
-	data, ok := m[[2]int{block, page}]
-	if !ok {
-		return nil, fmt.Errorf("emission %s has no page %d of block %d", id, page, block)
-	}
-	return data, nil
-}
-
 // export is one real block of 1,000,000 units at one price, exported to a file.
 type export struct {
 	price  int64 // cents
@@ -102,11 +91,8 @@ func buildExport(price int64) (*export, error) {
 		return nil, err
 	}
 	plan := emission.Plan{Definition: def, Price: price, Blocks: 1, Seed: sha256.Sum256(fmt.Appendf(nil, "audit test seed %d", price))}
-	pages := memPages{}
-	blocks, err := emission.Build(ctx, plan, func(p emission.Page) error {
-		pages[[2]int{p.Block, p.Index}] = p.Data
-		return nil
-	}, nil)
+	pages := &emission.MemoryPages{}
+	blocks, err := emission.Build(ctx, plan, pages.Put, nil)
 	if err != nil {
 		return nil, err
 	}

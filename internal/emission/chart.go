@@ -377,14 +377,7 @@ func (c *chart) blocks(x, y, w, h float64) {
 	for _, b := range r.Blocks {
 		hi = math.Max(hi, math.Max(b.RTP(), b.HitRate()))
 	}
-	hi, step := niceScale(hi)
-	ypos := func(v float64) float64 { return py1 - (py1-py0)*v/hi }
-	for i := 0; float64(i)*step <= hi*(1+1e-9); i++ {
-		yy := ypos(float64(i) * step)
-		c.line(px0, yy, px1, yy, colGrid)
-		c.text(px0-10, yy+4, "axis", "end", tickPct(float64(i)*step))
-	}
-	c.line(px0, py1, px1, py1, colMuted)
+	ypos := c.percentAxis(px0, px1, py0, py1, hi)
 	nb := len(r.Blocks)
 	if nb > 0 {
 		gw := (px1 - px0) / float64(nb)
@@ -442,14 +435,7 @@ func (c *chart) gains(x, y, w, h float64) {
 	for _, k := range t.Gains {
 		hi = math.Max(hi, ratio(int64(k), int64(t.Units)))
 	}
-	hi, step := niceScale(hi)
-	ypos := func(v float64) float64 { return py1 - (py1-py0)*v/hi }
-	for i := 0; float64(i)*step <= hi*(1+1e-9); i++ {
-		yy := ypos(float64(i) * step)
-		c.line(px0, yy, px1, yy, colGrid)
-		c.text(px0-10, yy+4, "axis", "end", tickPct(float64(i)*step))
-	}
-	c.line(px0, py1, px1, py1, colMuted)
+	ypos := c.percentAxis(px0, px1, py0, py1, hi)
 	c.text((px0+px1)/2, py1+38, "axis", "middle", "amounts revealed on the unit's boards")
 	if len(t.Gains) == 0 {
 		return
@@ -570,4 +556,18 @@ func (c *chart) features(x, y, w, h float64) {
 		}
 		c.text(bx1+10, yy+rh/2+4, "val", "", smartPct(f.Share()))
 	}
+}
+
+// percentAxis draws a vertical percentage scale up to at least hi, with its grid lines and base
+// line, over the plot area px0…px1 × py0…py1, and returns the y position of a value.
+func (c *chart) percentAxis(px0, px1, py0, py1, hi float64) func(float64) float64 {
+	hi, step := niceScale(hi)
+	ypos := func(v float64) float64 { return py1 - (py1-py0)*v/hi }
+	for i := 0; float64(i)*step <= hi*(1+1e-9); i++ {
+		yy := ypos(float64(i) * step)
+		c.line(px0, yy, px1, yy, colGrid)
+		c.text(px0-10, yy+4, "axis", "end", tickPct(float64(i)*step))
+	}
+	c.line(px0, py1, px1, py1, colMuted)
+	return ypos
 }

@@ -19,51 +19,10 @@ import (
 
 	"starcolor/internal/audit"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/gamedef/gamedeftest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// memPages keeps an emission's pages in memory.
-type memPages struct {
-	mu    sync.Mutex
-	pages map[[2]int][]byte
-}
-
-func (m *memPages) put(p Page) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.pages == nil {
-		m.pages = map[[2]int][]byte{}
-	}
-	if _, dup := m.pages[[2]int{p.Block, p.Index}]; dup {
-		return fmt.Errorf("page %d/%d written twice", p.Block, p.Index)
-	}
-	m.pages[[2]int{p.Block, p.Index}] = p.Data
-	return nil
-}
-
-func (m *memPages) Page(_ context.Context, _ string, block, page int) ([]byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	data, ok := m.pages[[2]int{block, page}]
-	if !ok {
-		return nil, fmt.Errorf("%w: page %d/%d", ErrNotFound, block, page)
-	}
-	return data, nil
-}
-
-func miniDef(t testing.TB) *gamedef.Definition {
-	t.Helper()
-	data, err := os.ReadFile("../gamedef/testdata/mini.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	def, err := gamedef.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return def
-}
 
 func seedOf(s string) (seed [SeedSize]byte) {
 	copy(seed[:], s)
@@ -71,14 +30,14 @@ func seedOf(s string) (seed [SeedSize]byte) {
 }
 
 // build makes an emission in memory.
-func build(t testing.TB, def *gamedef.Definition, price int64, blocks, workers int, seed [SeedSize]byte) (*Emission, *memPages) {
+func build(t testing.TB, def *gamedef.Definition, price int64, blocks, workers int, seed [SeedSize]byte) (*Emission, *MemoryPages) {
 	t.Helper()
 	table, err := def.Table(price)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := &memPages{}
-	bs, err := Build(context.Background(), Plan{Definition: def, Price: price, Blocks: blocks, Seed: seed, Workers: workers}, pages.put, nil)
+	pages := &MemoryPages{}
+	bs, err := Build(context.Background(), Plan{Definition: def, Price: price, Blocks: blocks, Seed: seed, Workers: workers}, pages.Put, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +52,8 @@ var fullBlocks = sync.OnceValues(func() (map[int64]*Reader, error) {
 	}
 	out := map[int64]*Reader{}
 	for _, table := range def.Tables {
-		pages := &memPages{}
-		bs, err := Build(context.Background(), Plan{Definition: def, Price: table.Price, Blocks: 1, Seed: seedOf("golden")}, pages.put, nil)
+		pages := &MemoryPages{}
+		bs, err := Build(context.Background(), Plan{Definition: def, Price: table.Price, Blocks: 1, Seed: seedOf("golden")}, pages.Put, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +84,7 @@ func TestGoldenRoots(t *testing.T) {
 	for _, price := range []int64{100, 200, 300} {
 		fmt.Fprintf(&got, "starcolor-fdj-2013/1 %s seed %q block 0 root %x\n", gamedef.FormatEUR(price), "golden", full(t)[price].e.Blocks[0].Root)
 	}
-	mini, _ := build(t, miniDef(t), 100, 3, 0, seedOf("golden"))
+	mini, _ := build(t, gamedeftest.Mini(t), 100, 3, 0, seedOf("golden"))
 	for _, b := range mini.Blocks {
 		fmt.Fprintf(&got, "starcolor-test-mini/1 1 € seed %q block %d root %x\n", "golden", b.Index, b.Root)
 	}
@@ -203,7 +162,7 @@ func TestSaleOrderIsSpread(t *testing.T) {
 
 // The result depends on the seed only, not on the number of workers.
 func TestSameSeedSameEmission(t *testing.T) {
-	def := miniDef(t)
+	def := gamedeftest.Mini(t)
 	a, pa := build(t, def, 100, 2, 1, seedOf("s"))
 	b, pb := build(t, def, 100, 2, 2, seedOf("s"))
 	c, _ := build(t, def, 100, 2, 7, seedOf("s"))
@@ -229,7 +188,7 @@ func TestSameSeedSameEmission(t *testing.T) {
 // Every unit of a block reads back alone, and its proof verifies with an independent RFC 6962
 // implementation (transparency-dev/merkle) against the block root.
 func TestUnitsAndProofs(t *testing.T) {
-	e, pages := build(t, miniDef(t), 100, 2, 0, seedOf("proofs"))
+	e, pages := build(t, gamedeftest.Mini(t), 100, 2, 0, seedOf("proofs"))
 	r, err := NewReader(e, pages)
 	if err != nil {
 		t.Fatal(err)
@@ -302,7 +261,7 @@ func TestProofInFullBlock(t *testing.T) {
 
 // Exports rebuild exactly the committed lines: the root of the exported lines is the root.
 func TestExportMatchesRoot(t *testing.T) {
-	e, pages := build(t, miniDef(t), 100, 1, 0, seedOf("export"))
+	e, pages := build(t, gamedeftest.Mini(t), 100, 1, 0, seedOf("export"))
 	r, _ := NewReader(e, pages)
 	var buf bytes.Buffer
 	if err := r.Export(context.Background(), &buf, 0); err != nil {
@@ -382,7 +341,7 @@ func BenchmarkPage(b *testing.B) {
 
 // FuzzDecodePage: a corrupt page is an error, never a panic.
 func FuzzDecodePage(f *testing.F) {
-	e, pages := build(f, miniDef(f), 100, 1, 0, seedOf("fuzz"))
+	e, pages := build(f, gamedeftest.Mini(f), 100, 1, 0, seedOf("fuzz"))
 	cdc, err := newCodec(&e.Table)
 	if err != nil {
 		f.Fatal(err)

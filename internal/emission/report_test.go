@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,40 +17,30 @@ import (
 	"starcolor/internal/gamedef"
 )
 
-// memPages keeps an emission's pages in memory.
-type memPages struct {
-	mu    sync.Mutex
-	pages map[[2]int][]byte
+// withoutPage hides one page of a store, as if it had been lost.
+type withoutPage struct {
+	*emission.MemoryPages
+	block, page int
 }
 
-func (m *memPages) put(p emission.Page) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.pages[[2]int{p.Block, p.Index}] = p.Data
-	return nil
-}
-
-func (m *memPages) Page(_ context.Context, _ string, block, page int) ([]byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	data, ok := m.pages[[2]int{block, page}]
-	if !ok {
+func (w withoutPage) Page(ctx context.Context, id string, block, page int) ([]byte, error) {
+	if block == w.block && page == w.page {
 		return nil, fmt.Errorf("%w: block %d page %d", emission.ErrNotFound, block, page)
 	}
-	return data, nil
+	return w.MemoryPages.Page(ctx, id, block, page)
 }
 
 // build makes an emission of the given definition in memory.
-func build(t testing.TB, def *gamedef.Definition, price int64, blocks int, seed byte) (*emission.Emission, *memPages) {
+func build(t testing.TB, def *gamedef.Definition, price int64, blocks int, seed byte) (*emission.Emission, *emission.MemoryPages) {
 	t.Helper()
 	table, err := def.Table(price)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := &memPages{pages: map[[2]int][]byte{}}
+	pages := &emission.MemoryPages{}
 	var s [emission.SeedSize]byte
 	s[0] = seed
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: s}, pages.put, nil)
+	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: s}, pages.Put, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +287,7 @@ func TestReportMismatch(t *testing.T) {
 		}
 	}
 	// The first byte of a unit's record is its tier: turn the first losing unit of block 1 into 1 €.
-	data := pages.pages[[2]int{1, 0}]
+	data := pages.Raw(1, 0)
 	for j := range emission.PageUnits {
 		off := int(binary.LittleEndian.Uint16(data[2*j:]))
 		if int(data[off]) == losing {
@@ -341,8 +330,7 @@ func TestReportMismatch(t *testing.T) {
 // TestReportErrors: a missing page is an error, and so is a cancelled context.
 func TestReportErrors(t *testing.T) {
 	e, pages := build(t, smallDefinition(t), 100, 1, 9)
-	delete(pages.pages, [2]int{0, 2})
-	r, err := emission.NewReader(e, pages)
+	r, err := emission.NewReader(e, withoutPage{pages, 0, 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,16 +82,6 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-func TestMiniDefinitionParses(t *testing.T) {
-	data, err := os.ReadFile("testdata/mini.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Parse(data); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestUnknownPrice(t *testing.T) {
 	def, _ := Lookup(Default)
 	if _, err := def.Table(500); err == nil || !strings.Contains(err.Error(), "1 €, 2 €, 3 €") {

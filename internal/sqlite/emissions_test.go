@@ -12,6 +12,7 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/gamedef/gamedeftest"
 )
 
 // mustOpen opens a database in a fresh temporary folder, closed at the end of the test.
@@ -23,19 +24,6 @@ func mustOpen(t testing.TB) *DB {
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
-}
-
-func miniDef(t testing.TB) *gamedef.Definition {
-	t.Helper()
-	data, err := os.ReadFile("../gamedef/testdata/mini.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	def, err := gamedef.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return def
 }
 
 // create stores an emission of the given definition built from a fixed seed.
@@ -56,7 +44,7 @@ func create(ctx context.Context, d *DB, def *gamedef.Definition, id string, pric
 func TestCreateAndRead(t *testing.T) {
 	ctx := context.Background()
 	d := mustOpen(t)
-	def := miniDef(t)
+	def := gamedeftest.Mini(t)
 	made, err := create(ctx, d, def, "E1", 100, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +105,7 @@ func counts(t *testing.T, d *DB) string {
 func TestDuplicateID(t *testing.T) {
 	ctx := context.Background()
 	d := mustOpen(t)
-	if _, err := create(ctx, d, miniDef(t), "E1", 100, 1); err != nil {
+	if _, err := create(ctx, d, gamedeftest.Mini(t), "E1", 100, 1); err != nil {
 		t.Fatal(err)
 	}
 	before := counts(t, d)
@@ -141,7 +129,7 @@ func TestDuplicateID(t *testing.T) {
 // Creation is atomic: a build that fails half way, or is cancelled, leaves nothing behind.
 func TestInterruptedCreateLeavesNothing(t *testing.T) {
 	d := mustOpen(t)
-	def := miniDef(t)
+	def := gamedeftest.Mini(t)
 	before := counts(t, d)
 	boom := errors.New("boom")
 	table, _ := def.Table(100)
@@ -192,7 +180,7 @@ func TestInterruptedCreateLeavesNothing(t *testing.T) {
 // An emission is immutable: units, roots and tables cannot be changed or deleted, even by SQL.
 func TestEmissionIsImmutable(t *testing.T) {
 	d := mustOpen(t)
-	if _, err := create(context.Background(), d, miniDef(t), "E1", 100, 1); err != nil {
+	if _, err := create(context.Background(), d, gamedeftest.Mini(t), "E1", 100, 1); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
@@ -218,7 +206,7 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := create(ctx, d, miniDef(t), "E1", 100, 1); err != nil {
+	if _, err := create(ctx, d, gamedeftest.Mini(t), "E1", 100, 1); err != nil {
 		t.Fatal(err)
 	}
 	d.Close()

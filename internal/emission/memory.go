@@ -1,0 +1,47 @@
+package emission
+
+import (
+	"context"
+	"fmt"
+	"sync"
+)
+
+// MemoryPages keeps an emission's pages in memory. Tests build emissions into it; it is also the
+// simplest implementation of Pages, against which the stores can be compared.
+type MemoryPages struct {
+	mu    sync.Mutex
+	pages map[[2]int][]byte
+}
+
+// Put stores a page, as Build's put function; a page written twice is an error.
+func (m *MemoryPages) Put(p Page) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pages == nil {
+		m.pages = map[[2]int][]byte{}
+	}
+	if _, dup := m.pages[[2]int{p.Block, p.Index}]; dup {
+		return fmt.Errorf("page %d of block %d written twice", p.Index, p.Block)
+	}
+	m.pages[[2]int{p.Block, p.Index}] = p.Data
+	return nil
+}
+
+// Page returns a stored page; the emission id is not looked at, as one MemoryPages holds one
+// emission.
+func (m *MemoryPages) Page(_ context.Context, _ string, block, page int) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	data, ok := m.pages[[2]int{block, page}]
+	if !ok {
+		return nil, fmt.Errorf("%w: block %d page %d", ErrNotFound, block, page)
+	}
+	return data, nil
+}
+
+// Raw gives direct access to a stored page's bytes, for tests that corrupt storage on purpose.
+func (m *MemoryPages) Raw(block, page int) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pages[[2]int{block, page}]
+}
