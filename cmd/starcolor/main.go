@@ -31,8 +31,11 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"serve", "run the game server: the player API over HTTP", runServe},
+		{"ledger", "check that the books balance", runLedger},
 		{"emission", "create, list, show, export, verify and report on emissions of tickets", runEmission},
 		{"game", "show the game definition: prize tables, amounts, presentation frequencies", runGame},
+		{"loadtest", "play the player API with many concurrent players and measure plays per second", runLoadtest},
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -31,6 +33,14 @@ var migrations embed.FS
 type DB struct {
 	db   *sql.DB
 	Path string
+
+	// The batched writer (writer.go).
+	ops        chan *writeOp
+	writerDone chan struct{}
+	writeMu    sync.RWMutex
+	closed     bool
+	batches    atomic.Int64
+	batchedOps atomic.Int64
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.
@@ -47,16 +57,29 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{db: db, Path: path}
+	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{})}
 	if err := d.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	go d.writeLoop()
 	return d, nil
 }
 
-// Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+// Close finishes the writes already queued, then closes the database.
+func (d *DB) Close() error {
+	d.writeMu.Lock()
+	if !d.closed {
+		d.closed = true
+		close(d.ops)
+	}
+	d.writeMu.Unlock()
+	<-d.writerDone
+	return d.db.Close()
+}
+
+// WriteStats tells how many batches were committed, and how many operations they held.
+func (d *DB) WriteStats() (batches, ops int64) { return d.batches.Load(), d.batchedOps.Load() }
 
 // migrate applies, each in its own transaction, the embedded migrations not yet applied.
 func (d *DB) migrate(ctx context.Context) error {

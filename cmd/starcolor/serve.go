@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/fault"
+	"starcolor/internal/game"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/httpapi"
+	"starcolor/internal/sqlite"
+)
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", "[--addr HOST:PORT] [--db FILE] [--demo]",
+		`Runs the game server: the player API of API.md over HTTP. On a database with no open emission
+at a price, it first creates one (one block of 1,000,000 units) at that price. --demo also makes
+sure that a player "demo" (password "demo") exists with at least 50 € of play money.`, stderr)
+	db := dbFlag(fs)
+	addr := fs.String("addr", "127.0.0.1:8080", "the `address` to listen on")
+	demo := fs.Bool("demo", false, `ensure a player "demo" (password "demo") with 50 € of play money`)
+	abandon := fs.Duration("abandon", game.DefaultConfig.AbandonAfter, "finish games left unfinished this long")
+	idle := fs.Duration("session-idle", game.DefaultConfig.SessionIdle, "end sessions unused this long")
+	lifetime := fs.Duration("session-lifetime", game.DefaultConfig.SessionLifetime, "end sessions this long after login")
+	level := fs.String("log-level", "info", "the log `level`: debug, info, warn or error")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return usageError(fs, "--log-level: %v", err)
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
+
+	store, err := sqlite.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := ensureEmissions(ctx, store, stderr, log); err != nil {
+		return err
+	}
+	cfg := game.DefaultConfig
+	cfg.AbandonAfter, cfg.SessionIdle, cfg.SessionLifetime = *abandon, *idle, *lifetime
+	svc := game.New(store, cfg, time.Now, log)
+	if *demo {
+		if err := ensureDemo(ctx, svc, store); err != nil {
+			return fmt.Errorf("demo player: %w", err)
+		}
+	}
+	srv := &http.Server{
+		Handler:           httpapi.New(svc, store, log, httpapi.NewMetrics(store)).Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	log.Info("serving", "addr", "http://"+ln.Addr().String(), "db", *db)
+	fmt.Fprintf(stdout, "Star Color is served at http://%s\n", ln.Addr())
+
+	go finishAbandoned(ctx, svc, log)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// Requests in flight finish; then the database is closed cleanly (deferred above).
+	log.Info("shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// ensureEmissions creates one block at each price that has no open emission, so that the game
+// is playable at every stake right away.
+func ensureEmissions(ctx context.Context, store *sqlite.DB, stderr io.Writer, log *slog.Logger) error {
+	open, err := store.OpenEmissionPrices(ctx)
+	if err != nil {
+		return err
+	}
+	def, err := gamedef.Lookup(gamedef.Default)
+	if err != nil {
+		return err
+	}
+	for _, t := range def.Tables {
+		if open[t.Price] {
+			continue
+		}
+		id := fmt.Sprintf("%s-%deur", time.Now().UTC().Format("20060102-150405"), t.Price/100)
+		var seed [emission.SeedSize]byte
+		crand.Read(seed[:])
+		e := &emission.Emission{ID: id, Price: t.Price, Definition: def.Version, Table: t, CreatedAt: time.Now().UTC()}
+		bar := newProgressBar(stderr, "emission "+id)
+		err := store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+			return emission.Build(ctx, emission.Plan{Definition: def, Price: t.Price, Blocks: 1, Seed: seed}, put, bar.Update)
+		})
+		bar.Done()
+		if err != nil {
+			return fmt.Errorf("creating an emission at %s: %w", gamedef.FormatEUR(t.Price), err)
+		}
+		log.Info("emission created", "id", id, "price", t.Price, "root", fmt.Sprintf("%x", e.Blocks[0].Root))
+	}
+	return nil
+}
+
+// ensureDemo makes sure the demo player exists with at least 50 € of play money.
+func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error {
+	if _, err := svc.Register(ctx, "demo", "demo"); err != nil && !fault.Is(err, fault.UsernameTaken) {
+		return err
+	}
+	p, err := store.PlayerByName(ctx, "demo")
+	if err != nil {
+		return err
+	}
+	if p.Balance >= 5000 {
+		return nil
+	}
+	return store.Update(ctx, func(tx *sqlite.Tx) error {
+		_, err := svc.Deposit(tx, game.Player{ID: p.ID, AccountID: p.AccountID}, 5000-p.Balance)
+		return err
+	})
+}
+
+// finishAbandoned finishes, once a minute, the games left unfinished too long.
+func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
+	tick := time.NewTicker(time.Minute)
+	defer tick.Stop()
+	for {
+		if n, err := svc.FinishAbandoned(ctx); err != nil && ctx.Err() == nil {
+			log.Error("finishing abandoned games", "err", err)
+		} else if n > 0 {
+			log.Info("abandoned games finished", "games", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,54 @@
+// Package fault is the small vocabulary of errors that the player can be told about: each a code
+// (insufficient_funds, sold_out, invalid_move …) and a sentence. Every layer returns them; the
+// HTTP layer maps each code to its status in one table. Anything else is an internal error.
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code names a kind of failure, as the API's error.code.
+type Code string
+
+// The codes, by the HTTP status they map to (API.md).
+const (
+	Invalid             Code = "invalid_input"          // 400
+	TooLarge            Code = "body_too_large"         // 413
+	NotLoggedIn         Code = "not_logged_in"          // 401
+	InsufficientFunds   Code = "insufficient_funds"     // 402
+	Forbidden           Code = "forbidden"              // 403
+	NotFound            Code = "not_found"              // 404
+	InvalidMove         Code = "invalid_move"           // 409
+	UsernameTaken       Code = "username_taken"         // 409
+	InFlight            Code = "request_in_flight"      // 409
+	IdempotencyMismatch Code = "idempotency_key_reused" // 422
+	TooManyAttempts     Code = "too_many_attempts"      // 429
+	SoldOut             Code = "sold_out"               // 503
+	Internal            Code = "internal_error"         // 500
+)
+
+// Error is a failure with a code and a message for a person.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf makes an Error.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// CodeOf is the code of err, or Internal when err carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Is reports whether err carries the code.
+func Is(err error, code Code) bool { return err != nil && CodeOf(err) == code }

@@ -1,0 +1,488 @@
+// Package game is the game server's logic: accounts and sessions, the wallet's movements, the
+// sale of units (RULES §7), the reveal replayed on the rules engine, the history and the proofs.
+// It speaks in domain terms and faults; the HTTP layer only translates.
+package game
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"regexp"
+	"sync"
+	"time"
+
+	"starcolor/internal/audit"
+	"starcolor/internal/emission"
+	"starcolor/internal/fault"
+	"starcolor/internal/rules"
+	"starcolor/internal/sqlite"
+)
+
+// Config holds the server's policies.
+type Config struct {
+	SessionIdle     time.Duration // a session unused this long ends
+	SessionLifetime time.Duration // a session ends this long after login, whatever happens
+	AbandonAfter    time.Duration // an unfinished game untouched this long is finished by the server
+	MaxDeposit      int64         // cents, per deposit
+	Argon2          Argon2
+}
+
+// DefaultConfig is the server's default policy.
+var DefaultConfig = Config{
+	SessionIdle:     30 * time.Minute,
+	SessionLifetime: 12 * time.Hour,
+	AbandonAfter:    24 * time.Hour,
+	MaxDeposit:      100_000_00,
+	Argon2:          DefaultArgon2,
+}
+
+// Service is the game server's logic over one database.
+type Service struct {
+	db     *sqlite.DB
+	cfg    Config
+	now    func() time.Time
+	log    *slog.Logger
+	pages  *pageCache
+	mu     sync.Mutex
+	reader map[string]*emission.Reader
+}
+
+// New makes a service; now is the clock (injected so that tests control time).
+func New(db *sqlite.DB, cfg Config, now func() time.Time, log *slog.Logger) *Service {
+	return &Service{db: db, cfg: cfg, now: now, log: log, pages: newPageCache(db, 64), reader: map[string]*emission.Reader{}}
+}
+
+// Player is a logged-in player.
+type Player struct {
+	ID        int64  `json:"-"`
+	Username  string `json:"username"`
+	Balance   int64  `json:"balance"`
+	AccountID int64  `json:"-"`
+}
+
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
+
+// Register creates a player with an empty wallet.
+func (s *Service) Register(ctx context.Context, username, password string) (Player, error) {
+	if !usernamePattern.MatchString(username) {
+		return Player{}, fault.Errorf(fault.Invalid, "a username is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
+	}
+	if len(password) < 4 || len(password) > 256 {
+		return Player{}, fault.Errorf(fault.Invalid, "a password is 4 to 256 characters")
+	}
+	hash := s.cfg.Argon2.hash(password)
+	var p sqlite.Player
+	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		var err error
+		p, err = tx.CreatePlayer(username, hash, s.now())
+		return err
+	})
+	return Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}, err
+}
+
+// lockFor is how long a player is locked out after n failed logins in a row: nothing for the
+// first four, then 2 s doubling to 15 minutes.
+func lockFor(n int) time.Duration {
+	if n < 5 {
+		return 0
+	}
+	return min(time.Duration(1<<min(n-4, 20))*time.Second, 15*time.Minute)
+}
+
+// dummyHash is compared against when the username is unknown, so that the answer takes as long.
+var dummyHash = DefaultArgon2.hash("no such player")
+
+// Login checks a password and opens a session; it returns the session's token.
+func (s *Service) Login(ctx context.Context, username, password string) (string, Player, error) {
+	bad := fault.Errorf(fault.NotLoggedIn, "wrong username or password")
+	now := s.now()
+	p, err := s.db.PlayerByName(ctx, username)
+	if fault.Is(err, fault.NotFound) {
+		checkPassword(password, dummyHash)
+		return "", Player{}, bad
+	}
+	if err != nil {
+		return "", Player{}, err
+	}
+	if wait := time.Unix(p.LockedUntil, 0).Sub(now); wait > 0 {
+		return "", Player{}, fault.Errorf(fault.TooManyAttempts, "too many failed logins: try again in %s", wait.Round(time.Second))
+	}
+	ok, err := checkPassword(password, p.PasswordHash)
+	if err != nil {
+		return "", Player{}, err
+	}
+	if !ok {
+		until := now.Add(lockFor(p.FailedLogins + 1)).Unix()
+		if err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.LoginFailed(p.ID, until) }); err != nil {
+			return "", Player{}, err
+		}
+		return "", Player{}, bad
+	}
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	hash := sha256.Sum256([]byte(token))
+	err = s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		if err := tx.DeleteExpiredSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime)); err != nil {
+			return err
+		}
+		return tx.CreateSession(hash[:], p.ID, now)
+	})
+	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
+}
+
+// Logout ends a session.
+func (s *Service) Logout(ctx context.Context, token string) error {
+	hash := sha256.Sum256([]byte(token))
+	return s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
+}
+
+// Authenticate finds the player of a session token, ending sessions idle or too old.
+func (s *Service) Authenticate(ctx context.Context, token string) (Player, error) {
+	notIn := fault.Errorf(fault.NotLoggedIn, "not logged in, or the session has ended: log in again")
+	if token == "" {
+		return Player{}, notIn
+	}
+	hash := sha256.Sum256([]byte(token))
+	sess, err := s.db.Session(ctx, hash[:])
+	if err != nil {
+		return Player{}, err
+	}
+	now := s.now()
+	if now.Sub(time.Unix(sess.LastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.CreatedAt, 0)) > s.cfg.SessionLifetime {
+		s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
+		return Player{}, notIn
+	}
+	// Activity is written at most once a minute per session: enough for a timeout in minutes.
+	if now.Unix()-sess.LastSeen >= 60 {
+		if err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.TouchSession(hash[:], now) }); err != nil {
+			return Player{}, err
+		}
+	}
+	return s.Me(ctx, sess.PlayerID)
+}
+
+// Me is a player with their balance.
+func (s *Service) Me(ctx context.Context, playerID int64) (Player, error) {
+	p, err := s.db.PlayerByID(ctx, playerID)
+	return Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
+}
+
+// Answer is the stored answer to a money-moving request.
+type Answer struct {
+	Status int
+	Body   []byte
+}
+
+// Idempotent runs a money-moving request once per key (API.md): the first success is stored
+// with its effects, in the same transaction, and a retry with the same key and body gets it back
+// without moving money again; the same key with another body is refused. A rejected request
+// stores nothing, so that it may be retried once the player can afford it.
+func (s *Service) Idempotent(ctx context.Context, p Player, key string, request []byte, run func(tx *sqlite.Tx) (Answer, error)) (Answer, error) {
+	if len(key) < 1 || len(key) > 255 {
+		return Answer{}, fault.Errorf(fault.Invalid, "an Idempotency-Key header of 1 to 255 characters is required")
+	}
+	hash := sha256.Sum256(request)
+	var ans Answer
+	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		stored, found, err := tx.Idempotency(p.ID, key)
+		if err != nil {
+			return err
+		}
+		if found {
+			if string(stored.RequestHash) != string(hash[:]) {
+				return fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request")
+			}
+			ans = Answer{Status: stored.Status, Body: stored.Response}
+			return nil
+		}
+		if ans, err = run(tx); err != nil {
+			return err
+		}
+		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
+	})
+	return ans, err
+}
+
+// Deposit moves play money from the bank to the player, within an Idempotent run.
+func (s *Service) Deposit(tx *sqlite.Tx, p Player, amount int64) (int64, error) {
+	if amount <= 0 || amount > s.cfg.MaxDeposit {
+		return 0, fault.Errorf(fault.Invalid, "a deposit is 1 cent to %d cents", s.cfg.MaxDeposit)
+	}
+	if err := tx.Transfer(sqlite.BankAccount, p.AccountID, amount, "deposit", 0, s.now()); err != nil {
+		return 0, err
+	}
+	return tx.Balance(p.AccountID)
+}
+
+// Withdraw moves money from the player back to the bank, within an Idempotent run.
+func (s *Service) Withdraw(tx *sqlite.Tx, p Player, amount int64) (int64, error) {
+	if amount <= 0 {
+		return 0, fault.Errorf(fault.Invalid, "a withdrawal is a positive number of cents")
+	}
+	if err := tx.Transfer(p.AccountID, sqlite.BankAccount, amount, "withdrawal", 0, s.now()); err != nil {
+		return 0, err
+	}
+	return tx.Balance(p.AccountID)
+}
+
+// Play sells a unit to the player (RULES §7), within an Idempotent run: « Auto » comes back
+// finished with a colour drawn at random; « Jouer » waits for the colour.
+func (s *Service) Play(ctx context.Context, tx *sqlite.Tx, p Player, stake int64, mode string) (*View, error) {
+	if mode != "manual" && mode != "auto" {
+		return nil, fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`)
+	}
+	if stake != 100 && stake != 200 && stake != 300 {
+		return nil, fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)")
+	}
+	var play *rules.Play
+	g, err := tx.Sell(sqlite.Sale{
+		PlayerID: p.ID, AccountID: p.AccountID, Price: stake, Mode: mode,
+		PrizeOf: func(e string, block, unit int) (int64, error) {
+			rec, err := s.unit(ctx, e, block, unit)
+			if err != nil {
+				return 0, err
+			}
+			play = rules.NewPlay(rec.Unit)
+			return rec.Prize, nil
+		},
+		Start: func(g *sqlite.Game) error {
+			if mode != "auto" {
+				return nil
+			}
+			g.Color = randomColor()
+			g.Status = "finished"
+			if err := play.ChooseColor(rules.Color(g.Color)); err != nil {
+				return err
+			}
+			_, err := play.Finish()
+			return err
+		},
+	}, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return view(&g, play), nil
+}
+
+func randomColor() int {
+	n, _ := rand.Int(rand.Reader, big.NewInt(rules.NumColors))
+	return int(n.Int64())
+}
+
+// unit reads a unit of an emission through the page cache.
+func (s *Service) unit(ctx context.Context, id string, block, index int) (audit.Record, error) {
+	r, err := s.readerOf(ctx, id)
+	if err != nil {
+		return audit.Record{}, err
+	}
+	return r.Unit(ctx, block, index)
+}
+
+func (s *Service) readerOf(ctx context.Context, id string) (*emission.Reader, error) {
+	s.mu.Lock()
+	r := s.reader[id]
+	s.mu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	e, err := s.db.Emission(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = emission.NewReader(e, s.pages); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.reader[id] = r
+	s.mu.Unlock()
+	return r, nil
+}
+
+// replay rebuilds a game's reveal from its unit and its stored moves.
+func (s *Service) replay(ctx context.Context, g *sqlite.Game) (*rules.Play, error) {
+	rec, err := s.unit(ctx, g.Emission, g.Block, g.Unit)
+	if err != nil {
+		return nil, err
+	}
+	p := rules.NewPlay(rec.Unit)
+	if g.Color >= 0 {
+		if err := p.ChooseColor(rules.Color(g.Color)); err != nil {
+			return nil, fmt.Errorf("game %d: stored colour: %w", g.ID, err)
+		}
+	}
+	for _, c := range g.Clicks {
+		if _, err := p.Click(int(c)); err != nil {
+			return nil, fmt.Errorf("game %d: stored click: %w", g.ID, err)
+		}
+	}
+	if g.Status == "finished" && p.Stage() != rules.Finished {
+		if _, err := p.Finish(); err != nil {
+			return nil, fmt.Errorf("game %d: %w", g.ID, err)
+		}
+	}
+	return p, nil
+}
+
+// Game is one of the player's games.
+func (s *Service) Game(ctx context.Context, p Player, id int64) (*View, error) {
+	g, err := s.db.Game(ctx, p.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	play, err := s.replay(ctx, &g)
+	if err != nil {
+		return nil, err
+	}
+	return view(&g, play), nil
+}
+
+// Games lists the player's games, newest first.
+func (s *Service) Games(ctx context.Context, p Player, limit int, before int64) ([]*View, error) {
+	gs, err := s.db.Games(ctx, p.ID, limit, before)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*View, 0, len(gs))
+	for i := range gs {
+		play, err := s.replay(ctx, &gs[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, view(&gs[i], play))
+	}
+	return out, nil
+}
+
+// Move is a step of a manual game.
+type Move struct {
+	Color  *int // choose this colour
+	Cell   *int // reveal this star
+	Finish bool // play the rest as « Auto »
+}
+
+// Move plays one step of a game and stores it.
+func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, error) {
+	var v *View
+	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		g, err := tx.Game(p.ID, id)
+		if err != nil {
+			return err
+		}
+		v, err = s.move(ctx, tx, &g, m)
+		return err
+	})
+	return v, err
+}
+
+func (s *Service) move(ctx context.Context, tx *sqlite.Tx, g *sqlite.Game, m Move) (*View, error) {
+	play, err := s.replay(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	if g.Status == "finished" {
+		return nil, fault.Errorf(fault.InvalidMove, "the game is finished")
+	}
+	switch {
+	case m.Color != nil:
+		if *m.Color < 0 || *m.Color >= rules.NumColors {
+			return nil, fault.Errorf(fault.Invalid, "the colour is 0 to 5")
+		}
+		err = play.ChooseColor(rules.Color(*m.Color))
+		g.Color = *m.Color
+	case m.Cell != nil:
+		if *m.Cell < 0 || *m.Cell >= rules.Cells {
+			return nil, fault.Errorf(fault.Invalid, "the cell is 0 to 41")
+		}
+		if _, err = play.Click(*m.Cell); err == nil {
+			g.Clicks = append(g.Clicks, byte(*m.Cell))
+		}
+	case m.Finish:
+		if play.Stage() == rules.ChooseColor {
+			g.Color = randomColor()
+			if err := play.ChooseColor(rules.Color(g.Color)); err != nil {
+				return nil, err
+			}
+		}
+		_, err = play.Finish()
+	}
+	if err != nil {
+		return nil, moveFault(err)
+	}
+	g.Status = play.Stage().String()
+	if err := tx.SaveMoves(g, s.now()); err != nil {
+		return nil, err
+	}
+	return view(g, play), nil
+}
+
+func moveFault(err error) error {
+	switch {
+	case errors.Is(err, rules.ErrInvalid):
+		return fault.Errorf(fault.Invalid, "%v", err)
+	case errors.Is(err, rules.ErrIllegalMove):
+		return fault.Errorf(fault.InvalidMove, "%v", err)
+	}
+	return err
+}
+
+// FinishAbandoned finishes, as « Auto » would, the games left unfinished longer than the
+// configured time (RULES §7: an abandoned reveal is completed by the system). It returns how many.
+func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
+	gs, err := s.db.Abandoned(ctx, s.now().Add(-s.cfg.AbandonAfter), 500)
+	if err != nil {
+		return 0, err
+	}
+	done := 0
+	for i := range gs {
+		g := gs[i]
+		err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+			_, err := s.move(ctx, tx, &g, Move{Finish: true})
+			return err
+		})
+		if err != nil {
+			return done, err
+		}
+		done++
+	}
+	return done, nil
+}
+
+// Proof is a finished game's unit line and its RFC 6962 inclusion proof (API.md).
+type Proof struct {
+	Emission string   `json:"emission"`
+	Block    int      `json:"block"`
+	Index    int      `json:"index"`
+	Line     string   `json:"line"`
+	Root     string   `json:"root"`
+	Path     []string `json:"path"`
+}
+
+// Prove returns the proof of a finished game's unit.
+func (s *Service) Prove(ctx context.Context, p Player, id int64) (*Proof, error) {
+	g, err := s.db.Game(ctx, p.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	if g.Status != "finished" {
+		return nil, fault.Errorf(fault.InvalidMove, "the proof is given once the game is finished")
+	}
+	r, err := s.readerOf(ctx, g.Emission)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := r.Prove(ctx, g.Block, g.Unit)
+	if err != nil {
+		return nil, err
+	}
+	out := &Proof{Emission: g.Emission, Block: g.Block, Index: g.Unit, Line: string(pr.Line), Root: fmt.Sprintf("%x", pr.Root), Path: []string{}}
+	for _, h := range pr.Path {
+		out.Path = append(out.Path, fmt.Sprintf("%x", h))
+	}
+	return out, nil
+}

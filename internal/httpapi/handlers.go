@@ -1,0 +1,267 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/game"
+	"starcolor/internal/sqlite"
+)
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+type credentials struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) error {
+	var c credentials
+	if _, err := readJSON(r, &c); err != nil {
+		return err
+	}
+	p, err := s.svc.Register(r.Context(), c.Username, c.Password)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, map[string]string{"username": p.Username})
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
+	var c credentials
+	if _, err := readJSON(r, &c); err != nil {
+		return err
+	}
+	token, p, err := s.svc.Login(r.Context(), c.Username, c.Password)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(game.DefaultConfig.SessionLifetime.Seconds())})
+	return writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
+	if c, err := r.Cookie(CookieName); err == nil {
+		if err := s.svc.Logout(r.Context(), c.Value); err != nil {
+			return err
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, MaxAge: -1})
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+type authedFunc func(w http.ResponseWriter, r *http.Request, p game.Player) error
+
+// auth requires a session.
+func (s *Server) auth(h authedFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		token := ""
+		if c, err := r.Cookie(CookieName); err == nil {
+			token = c.Value
+		}
+		p, err := s.svc.Authenticate(r.Context(), token)
+		if err != nil {
+			return err
+		}
+		return h(w, r, p)
+	}
+}
+
+func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	return writeJSON(w, http.StatusOK, p)
+}
+
+type amountBody struct {
+	Amount *int64 `json:"amount"`
+}
+
+// money runs a money-moving call under its Idempotency-Key.
+func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, body any, run func(tx *sqlite.Tx) (int, any, error)) error {
+	raw, err := readJSON(r, body)
+	if err != nil {
+		return err
+	}
+	key := r.Header.Get("Idempotency-Key")
+	ans, err := s.svc.Idempotent(r.Context(), p, key, raw, func(tx *sqlite.Tx) (game.Answer, error) {
+		status, v, err := run(tx)
+		if err != nil {
+			return game.Answer{}, err
+		}
+		b, err := json.Marshal(v)
+		return game.Answer{Status: status, Body: b}, err
+	})
+	if err != nil {
+		return err
+	}
+	writeBody(w, ans.Status, ans.Body)
+	return nil
+}
+
+func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b amountBody
+	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (int, any, error) {
+		if b.Amount == nil {
+			return 0, nil, fault.Errorf(fault.Invalid, "amount (cents) is required")
+		}
+		bal, err := s.svc.Deposit(tx, p, *b.Amount)
+		return http.StatusCreated, map[string]int64{"balance": bal}, err
+	})
+}
+
+func (s *Server) withdraw(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b amountBody
+	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (int, any, error) {
+		if b.Amount == nil {
+			return 0, nil, fault.Errorf(fault.Invalid, "amount (cents) is required")
+		}
+		bal, err := s.svc.Withdraw(tx, p, *b.Amount)
+		return http.StatusCreated, map[string]int64{"balance": bal}, err
+	})
+}
+
+type playBody struct {
+	Stake *int64 `json:"stake"`
+	Mode  string `json:"mode"`
+}
+
+func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b playBody
+	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (int, any, error) {
+		if b.Stake == nil {
+			return 0, nil, fault.Errorf(fault.Invalid, "stake (cents) is required")
+		}
+		v, err := s.svc.Play(r.Context(), tx, p, *b.Stake, b.Mode)
+		if err == nil && s.metrics != nil {
+			s.metrics.sale(v.Stake, v.Prize)
+		}
+		return http.StatusCreated, v, err
+	})
+}
+
+func (s *Server) games(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	limit, before := 20, int64(0)
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return fault.Errorf(fault.Invalid, "limit is 1 to 100")
+		}
+		limit = n
+	}
+	if v := q.Get("before"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return fault.Errorf(fault.Invalid, "before is a game id")
+		}
+		before = n
+	}
+	vs, err := s.svc.Games(r.Context(), p, limit, before)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"games": vs})
+}
+
+func (s *Server) game(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.svc.Game(r.Context(), p, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) move(w http.ResponseWriter, r *http.Request, p game.Player, m game.Move) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.svc.Move(r.Context(), p, id, m)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) color(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Color *int `json:"color"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Color == nil {
+		return fault.Errorf(fault.Invalid, "color (0 to 5) is required")
+	}
+	return s.move(w, r, p, game.Move{Color: b.Color})
+}
+
+func (s *Server) reveal(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Cell *int `json:"cell"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Cell == nil {
+		return fault.Errorf(fault.Invalid, "cell (0 to 41) is required")
+	}
+	return s.move(w, r, p, game.Move{Cell: b.Cell})
+}
+
+func (s *Server) finish(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	return s.move(w, r, p, game.Move{Finish: true})
+}
+
+func (s *Server) proof(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	pr, err := s.svc.Prove(r.Context(), p, id)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, pr)
+}
+
+type emissionJSON struct {
+	ID     string      `json:"id"`
+	Price  int64       `json:"price"`
+	Status string      `json:"status"`
+	Blocks []blockJSON `json:"blocks"`
+}
+
+type blockJSON struct {
+	Block int    `json:"block"`
+	Units int    `json:"units"`
+	Sold  int    `json:"sold"`
+	Root  string `json:"root"`
+}
+
+func (s *Server) emissions(w http.ResponseWriter, r *http.Request) error {
+	es, err := s.db.Emissions(r.Context())
+	if err != nil {
+		return err
+	}
+	out := []emissionJSON{}
+	for _, e := range es {
+		ej := emissionJSON{ID: e.ID, Price: e.Price, Status: "sold_out", Blocks: []blockJSON{}}
+		for _, b := range e.Blocks {
+			if b.Sold < b.Units {
+				ej.Status = "open"
+			}
+			ej.Blocks = append(ej.Blocks, blockJSON{Block: b.Index, Units: b.Units, Sold: b.Sold, Root: hexOf(b.Root[:])})
+		}
+		out = append(out, ej)
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"emissions": out})
+}

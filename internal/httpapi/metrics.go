@@ -1,0 +1,94 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"starcolor/internal/sqlite"
+)
+
+func hexOf(b []byte) string { return hex.EncodeToString(b) }
+
+// Metrics are the server's Prometheus metrics: sales, stakes and prizes, the units left in open
+// blocks, the write batches, and the latency of every route.
+type Metrics struct {
+	reg      *prometheus.Registry
+	sales    *prometheus.CounterVec
+	stakes   prometheus.Counter
+	prizes   prometheus.Counter
+	requests *prometheus.HistogramVec
+}
+
+// NewMetrics registers the metrics; the open blocks' remaining units and the write batches are
+// read from the database at each scrape.
+func NewMetrics(db *sqlite.DB) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		sales: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "starcolor_sales_total", Help: "Units sold, by stake in cents."}, []string{"stake"}),
+		stakes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "starcolor_stakes_cents_total", Help: "Stakes debited, in cents."}),
+		prizes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "starcolor_prizes_cents_total", Help: "Prizes credited, in cents."}),
+		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "starcolor_http_request_duration_seconds", Help: "Latency of HTTP requests, by route and status.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route", "status"}),
+	}
+	m.reg.MustRegister(m.sales, m.stakes, m.prizes, m.requests,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		&dbCollector{db: db,
+			remaining: prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
+			batches:   prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
+			ops:       prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
+		})
+	return m
+}
+
+// Handler serves the metrics.
+func (m *Metrics) Handler() http.Handler { return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}) }
+
+func (m *Metrics) sale(stake, prize int64) {
+	m.sales.WithLabelValues(strconv.FormatInt(stake, 10)).Inc()
+	m.stakes.Add(float64(stake))
+	m.prizes.Add(float64(prize))
+}
+
+func (m *Metrics) observe(route string, status int, d time.Duration) {
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Observe(d.Seconds())
+}
+
+type dbCollector struct {
+	db                      *sqlite.DB
+	remaining, batches, ops *prometheus.Desc
+}
+
+func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.remaining
+	ch <- c.batches
+	ch <- c.ops
+}
+
+func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if es, err := c.db.Emissions(ctx); err == nil {
+		for _, e := range es {
+			for _, b := range e.Blocks {
+				if b.Sold < b.Units {
+					ch <- prometheus.MustNewConstMetric(c.remaining, prometheus.GaugeValue, float64(b.Units-b.Sold),
+						e.ID, strconv.Itoa(b.Index), strconv.FormatInt(e.Price, 10))
+				}
+			}
+		}
+	}
+	batches, ops := c.db.WriteStats()
+	ch <- prometheus.MustNewConstMetric(c.batches, prometheus.CounterValue, float64(batches))
+	ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(ops))
+}

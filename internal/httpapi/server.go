@@ -1,0 +1,217 @@
+// Package httpapi serves the player API of API.md over the standard library's ServeMux: one
+// small handler per call, JSON in and out, errors as {"error": {"code", "message"}} with the
+// status of their fault code, and the session in an HttpOnly cookie.
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/game"
+	"starcolor/internal/sqlite"
+)
+
+// CookieName is the session cookie.
+const CookieName = "starcolor_session"
+
+// maxBody bounds a request body; the API's bodies are a few dozen bytes.
+const maxBody = 16 << 10
+
+// Server is the HTTP face of a game service.
+type Server struct {
+	svc     *game.Service
+	db      *sqlite.DB
+	log     *slog.Logger
+	metrics *Metrics
+	mux     *http.ServeMux
+	routes  []string
+}
+
+// New builds the server's routes.
+func New(svc *game.Service, db *sqlite.DB, log *slog.Logger, metrics *Metrics) *Server {
+	s := &Server{svc: svc, db: db, log: log, metrics: metrics, mux: http.NewServeMux()}
+	s.handle("GET /healthz", s.healthz)
+	s.handle("GET /api/openapi.json", s.openAPI)
+	s.handle("GET /api/v1/emissions", s.emissions)
+	s.handle("POST /api/v1/players", s.register)
+	s.handle("POST /api/v1/session", s.login)
+	s.handle("DELETE /api/v1/session", s.logout)
+	s.handle("GET /api/v1/me", s.auth(s.me))
+	s.handle("POST /api/v1/deposits", s.auth(s.deposit))
+	s.handle("POST /api/v1/withdrawals", s.auth(s.withdraw))
+	s.handle("POST /api/v1/games", s.auth(s.play))
+	s.handle("GET /api/v1/games", s.auth(s.games))
+	s.handle("GET /api/v1/games/{id}", s.auth(s.game))
+	s.handle("POST /api/v1/games/{id}/color", s.auth(s.color))
+	s.handle("POST /api/v1/games/{id}/reveal", s.auth(s.reveal))
+	s.handle("POST /api/v1/games/{id}/finish", s.auth(s.finish))
+	s.handle("GET /api/v1/games/{id}/proof", s.auth(s.proof))
+	if metrics != nil {
+		s.mux.Handle("GET /metrics", metrics.Handler())
+		s.routes = append(s.routes, "GET /metrics")
+	}
+	return s
+}
+
+// Routes lists the patterns the server answers, for the OpenAPI consistency test.
+func (s *Server) Routes() []string { return s.routes }
+
+// Handler is the server with its protections: cross-origin state-changing browser requests
+// refused (http.CrossOriginProtection), bodies bounded.
+func (s *Server) Handler() http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, fault.Errorf(fault.Forbidden, "cross-origin requests that change state are refused"))
+	}))
+	return cop.Handler(http.HandlerFunc(s.serve))
+}
+
+// serve answers unknown paths and methods in JSON too, like every other error of the API.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		rec := &statusWriter{ResponseWriter: discard{w.Header()}}
+		s.mux.ServeHTTP(rec, r) // tells 404 from 405, and sets Allow
+		if rec.status == http.StatusMethodNotAllowed {
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": map[string]string{
+				"code": "method_not_allowed", "message": r.Method + " is not allowed here; allowed: " + w.Header().Get("Allow")}})
+			return
+		}
+		writeError(w, fault.Errorf(fault.NotFound, "no such resource: %s", r.URL.Path))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// discard is a ResponseWriter that keeps headers and drops the body.
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header         { return d.h }
+func (d discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d discard) WriteHeader(int)             {}
+
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (s *Server) handle(pattern string, h handlerFunc) {
+	s.routes = append(s.routes, pattern)
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		rw := &statusWriter{ResponseWriter: w}
+		if err := h(rw, r); err != nil {
+			if fault.CodeOf(err) == fault.Internal {
+				s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			}
+			writeError(rw, err)
+		}
+		if s.metrics != nil {
+			s.metrics.observe(pattern, rw.status, time.Since(start))
+		}
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// statusOf maps fault codes to HTTP statuses: the one table of API.md's error conventions.
+var statusOf = map[fault.Code]int{
+	fault.Invalid:             http.StatusBadRequest,
+	fault.NotLoggedIn:         http.StatusUnauthorized,
+	fault.InsufficientFunds:   http.StatusPaymentRequired,
+	fault.Forbidden:           http.StatusForbidden,
+	fault.NotFound:            http.StatusNotFound,
+	fault.InvalidMove:         http.StatusConflict,
+	fault.UsernameTaken:       http.StatusConflict,
+	fault.InFlight:            http.StatusConflict,
+	fault.TooLarge:            http.StatusRequestEntityTooLarge,
+	fault.IdempotencyMismatch: http.StatusUnprocessableEntity,
+	fault.TooManyAttempts:     http.StatusTooManyRequests,
+	fault.SoldOut:             http.StatusServiceUnavailable,
+	fault.Internal:            http.StatusInternalServerError,
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	code := fault.CodeOf(err)
+	msg := err.Error()
+	if code == fault.Internal {
+		msg = "something went wrong on our side; nothing was changed"
+	}
+	writeJSON(w, statusOf[code], map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	writeBody(w, status, body)
+	return nil
+}
+
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// readJSON decodes a request body into v: exactly one JSON object with known fields only.
+func readJSON(r *http.Request, v any) ([]byte, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, fault.Errorf(fault.TooLarge, "the body is larger than %d bytes", maxBody)
+		}
+		return nil, fault.Errorf(fault.Invalid, "the body could not be read")
+	}
+	dec := json.NewDecoder(bytesReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return nil, fault.Errorf(fault.Invalid, "the body is not the JSON this call takes: %v", err)
+	}
+	if dec.More() {
+		return nil, fault.Errorf(fault.Invalid, "the body holds more than one JSON value")
+	}
+	return body, nil
+}
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fault.Errorf(fault.NotFound, "no such game")
+	}
+	return id, nil
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := s.db.OpenEmissionPrices(ctx); err != nil {
+		return fmt.Errorf("health: %w", err)
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}

@@ -1,0 +1,241 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"starcolor/internal/fault"
+)
+
+// Game is a game as stored: the unit sold, its stake and prize, and the player's moves. The
+// reveal itself is not stored: it is replayed from the unit, the colour and the clicks.
+type Game struct {
+	ID           int64
+	PlayerID     int64
+	Emission     string
+	Block, Unit  int
+	Stake        int64
+	Mode         string // manual or auto
+	Prize        int64
+	Color        int // -1 until chosen
+	Clicks       []byte
+	Status       string // choose_color, playing or finished
+	BalanceAfter int64
+	CreatedAt    time.Time
+	UpdatedAt    int64 // unix seconds
+}
+
+// Sale is what Sell needs to know.
+type Sale struct {
+	PlayerID  int64
+	AccountID int64
+	Price     int64
+	Mode      string
+	// PrizeOf reads the prize of a unit from its emission.
+	PrizeOf func(emission string, block, unit int) (int64, error)
+	// Start sets the game's first state (its colour and status) once the unit is known.
+	Start func(g *Game) error
+}
+
+// Sell is a sale (RULES §7), all in the current transaction: the next unsold unit of the open
+// block at the price is assigned, the stake debited, the prize credited and the game written.
+func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
+	g := Game{PlayerID: s.PlayerID, Stake: s.Price, Mode: s.Mode, Color: -1, Status: "choose_color", CreatedAt: now.UTC(), UpdatedAt: now.Unix()}
+	var units int
+	err := t.tx.QueryRowContext(t.ctx, `SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, s.Price).Scan(&g.Emission, &g.Block, &g.Unit, &units)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
+	}
+	if err != nil {
+		return g, err
+	}
+	if g.Prize, err = s.PrizeOf(g.Emission, g.Block, g.Unit); err != nil {
+		return g, err
+	}
+	if err := s.Start(&g); err != nil {
+		return g, err
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ?`, g.Emission, g.Block); err != nil {
+		return g, err
+	}
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), clicks(g.Clicks), g.Status,
+		g.CreatedAt.Format(time.RFC3339Nano), g.UpdatedAt)
+	if err != nil {
+		return g, err
+	}
+	g.ID, _ = res.LastInsertId()
+	if err := t.Transfer(s.AccountID, PrizeFundAccount, g.Stake, "stake", g.ID, now); err != nil {
+		return g, err
+	}
+	if g.Prize > 0 {
+		if err := t.Transfer(PrizeFundAccount, s.AccountID, g.Prize, "prize", g.ID, now); err != nil {
+			return g, err
+		}
+	}
+	if g.BalanceAfter, err = t.Balance(s.AccountID); err != nil {
+		return g, err
+	}
+	_, err = t.tx.ExecContext(t.ctx, `UPDATE games SET balance_after = ? WHERE id = ?`, g.BalanceAfter, g.ID)
+	return g, err
+}
+
+// clicks stores no clicks as an empty blob, never NULL.
+func clicks(c []byte) []byte {
+	if c == nil {
+		return []byte{}
+	}
+	return c
+}
+
+func color(c int) any {
+	if c < 0 {
+		return nil
+	}
+	return c
+}
+
+const gameColumns = `id, player_id, emission_id, block, unit, stake, mode, prize, coalesce(color, -1), clicks, status, balance_after, created_at, updated_at`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanGame(row scanner) (Game, error) {
+	var g Game
+	var created string
+	err := row.Scan(&g.ID, &g.PlayerID, &g.Emission, &g.Block, &g.Unit, &g.Stake, &g.Mode, &g.Prize, &g.Color, &g.Clicks, &g.Status, &g.BalanceAfter, &created, &g.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fault.Errorf(fault.NotFound, "no such game")
+	}
+	if err != nil {
+		return g, err
+	}
+	g.CreatedAt, err = time.Parse(time.RFC3339Nano, created)
+	return g, err
+}
+
+// Game reads a game of a player; another player's game is not found.
+func (t *Tx) Game(playerID, id int64) (Game, error) {
+	return scanGame(t.tx.QueryRowContext(t.ctx, `SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
+}
+
+// SaveMoves writes a game's colour, clicks and status.
+func (t *Tx) SaveMoves(g *Game, now time.Time) error {
+	g.UpdatedAt = now.Unix()
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE games SET color = ?, clicks = ?, status = ?, updated_at = ? WHERE id = ?`,
+		color(g.Color), clicks(g.Clicks), g.Status, g.UpdatedAt, g.ID)
+	return err
+}
+
+// Game reads a game of a player.
+func (d *DB) Game(ctx context.Context, playerID, id int64) (Game, error) {
+	return scanGame(d.db.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
+}
+
+// Games lists a player's games, newest first, before a game id (0: from the newest).
+func (d *DB) Games(ctx context.Context, playerID int64, limit int, before int64) ([]Game, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT `+gameColumns+` FROM games WHERE player_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, playerID, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Abandoned lists games left unfinished since before a time, oldest first.
+func (d *DB) Abandoned(ctx context.Context, before time.Time, limit int) ([]Game, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT `+gameColumns+` FROM games WHERE status <> 'finished' AND updated_at < ? ORDER BY updated_at LIMIT ?`, before.Unix(), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// Idempotent is a stored answer to a money-moving request.
+type Idempotent struct {
+	RequestHash []byte
+	Status      int
+	Response    []byte
+}
+
+// Idempotency finds the stored answer for a player's key.
+func (t *Tx) Idempotency(playerID int64, key string) (Idempotent, bool, error) {
+	var r Idempotent
+	err := t.tx.QueryRowContext(t.ctx, `SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
+		Scan(&r.RequestHash, &r.Status, &r.Response)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, false, nil
+	}
+	return r, err == nil, err
+}
+
+// RememberIdempotency stores the answer to a player's key.
+func (t *Tx) RememberIdempotency(playerID int64, key string, r Idempotent, now time.Time) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		playerID, key, r.RequestHash, r.Status, r.Response, now.Unix())
+	return err
+}
+
+// ForgetIdempotency removes answers older than a time (they are kept at least 24 hours).
+func (t *Tx) ForgetIdempotency(before time.Time) error {
+	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM idempotency WHERE created_at < ?`, before.Unix())
+	return err
+}
+
+// OpenEmissionPrices lists the prices at which some block still has units to sell.
+func (d *DB) OpenEmissionPrices(ctx context.Context) (map[int64]bool, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT DISTINCT e.price FROM emissions e JOIN blocks b ON b.emission_id = e.id WHERE b.sold < b.units`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var p int64
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out[p] = true
+	}
+	return out, rows.Err()
+}
+
+// SoldUnits lists every game's unit and prize, in the order of the emissions' units.
+func (d *DB) SoldUnits(ctx context.Context) ([]Game, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id, emission_id, block, unit, prize FROM games ORDER BY emission_id, block, unit`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		var g Game
+		if err := rows.Scan(&g.ID, &g.Emission, &g.Block, &g.Unit, &g.Prize); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,146 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"starcolor/internal/fault"
+)
+
+// The system accounts of the ledger (migration 0002).
+const (
+	BankAccount      int64 = 1
+	PrizeFundAccount int64 = 2
+)
+
+// Transfer moves amount cents from one account to another: the only way money ever moves. A
+// player's account going below zero is refused (insufficient_funds) and nothing changes.
+func (t *Tx) Transfer(from, to int64, amount int64, kind string, gameID int64, now time.Time) error {
+	if amount <= 0 {
+		return fault.Errorf(fault.Invalid, "an amount must be positive")
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `UPDATE accounts SET balance = balance - ? WHERE id = ?`, amount, from); err != nil {
+		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_CHECK) {
+			return fault.Errorf(fault.InsufficientFunds, "not enough money in the account")
+		}
+		return err
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `UPDATE accounts SET balance = balance + ? WHERE id = ?`, amount, to); err != nil {
+		return err
+	}
+	var game any
+	if gameID > 0 {
+		game = gameID
+	}
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		from, to, amount, kind, game, now.UTC().Format(time.RFC3339Nano))
+	return err
+}
+
+// Balance is an account's balance.
+func (t *Tx) Balance(account int64) (int64, error) {
+	var b int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT balance FROM accounts WHERE id = ?`, account).Scan(&b)
+	return b, err
+}
+
+// LedgerCheck is what `starcolor ledger check` proves.
+type LedgerCheck struct {
+	Accounts, Transfers, Games int
+	Bank, PrizeFund, Players   int64 // balances, cents
+	Stakes, Prizes             int64
+	Problems                   []string
+}
+
+// CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
+// transfers, every game has exactly its stake and (when it won) its prize transfer, and every
+// block's sold count equals its games, which are its first units, each sold once.
+func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	c := &LedgerCheck{}
+	problem := func(format string, args ...any) { c.Problems = append(c.Problems, fmt.Sprintf(format, args...)) }
+	var total int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(balance), 0),
+		coalesce(sum(CASE WHEN kind = 'player' THEN balance END), 0) FROM accounts`).Scan(&c.Accounts, &total, &c.Players); err != nil {
+		return nil, err
+	}
+	if total != 0 {
+		problem("the accounts sum to %d cents, not 0: money was created or lost", total)
+	}
+	for _, q := range []struct {
+		sql string
+		dst *int64
+	}{{`SELECT balance FROM accounts WHERE id = 1`, &c.Bank}, {`SELECT balance FROM accounts WHERE id = 2`, &c.PrizeFund}} {
+		if err := tx.QueryRowContext(ctx, q.sql).Scan(q.dst); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT a.id, a.kind, a.balance,
+		coalesce((SELECT sum(amount) FROM transfers WHERE to_account = a.id), 0) -
+		coalesce((SELECT sum(amount) FROM transfers WHERE from_account = a.id), 0)
+		FROM accounts a`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id, balance, moved int64
+		var kind string
+		if err := rows.Scan(&id, &kind, &balance, &moved); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if balance != moved {
+			problem("account %d (%s) holds %d cents but its transfers add up to %d", id, kind, balance, moved)
+		}
+		if kind == "player" && balance < 0 {
+			problem("player account %d is below zero: %d", id, balance)
+		}
+	}
+	rows.Close()
+	checks := []struct {
+		what string
+		sql  string
+	}{
+		{"games without exactly one stake transfer of their stake from their player to the prize fund",
+			`SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id WHERE
+			 (SELECT count(*) FROM transfers t WHERE t.game_id = g.id AND t.kind = 'stake' AND t.amount = g.stake
+			  AND t.from_account = p.account_id AND t.to_account = 2) <> 1`},
+		{"games without exactly their prize transfer from the prize fund to their player",
+			`SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id WHERE
+			 (SELECT count(*) FROM transfers t WHERE t.game_id = g.id AND t.kind = 'prize' AND t.amount = g.prize
+			  AND t.from_account = 2 AND t.to_account = p.account_id) <> (CASE WHEN g.prize > 0 THEN 1 ELSE 0 END)`},
+		{"stake or prize transfers of no game, or more than their games",
+			`SELECT (SELECT count(*) FROM transfers WHERE kind IN ('stake', 'prize')) -
+			        (SELECT count(*) FROM games) - (SELECT count(*) FROM games WHERE prize > 0)`},
+		{"deposits or withdrawals not between the bank and a player",
+			`SELECT count(*) FROM transfers t WHERE t.kind IN ('deposit', 'withdrawal') AND NOT (
+			  (t.kind = 'deposit' AND t.from_account = 1 AND t.to_account IN (SELECT account_id FROM players)) OR
+			  (t.kind = 'withdrawal' AND t.to_account = 1 AND t.from_account IN (SELECT account_id FROM players)))`},
+		{"blocks whose sold count differs from their games, or whose games are not their first units",
+			`SELECT count(*) FROM blocks b WHERE b.sold <> (SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block)
+			 OR b.sold <> coalesce((SELECT max(unit) + 1 FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block), 0)`},
+	}
+	for _, ch := range checks {
+		var n int64
+		if err := tx.QueryRowContext(ctx, ch.sql).Scan(&n); err != nil {
+			return nil, err
+		}
+		if n != 0 {
+			problem("%s: %d", ch.what, n)
+		}
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(stake), 0), coalesce(sum(prize), 0) FROM games`).Scan(&c.Games, &c.Stakes, &c.Prizes); err != nil {
+		return nil, err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM transfers`).Scan(&c.Transfers); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

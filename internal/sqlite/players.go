@@ -1,0 +1,127 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"starcolor/internal/fault"
+)
+
+// Tx is a transaction of the batched writer, with the helpers that compose a sale, a deposit or
+// a move into one atomic step.
+type Tx struct {
+	ctx context.Context
+	tx  *sql.Tx
+}
+
+// Update runs fn in the next batch of writes: all of it commits, durably, or none of it does.
+func (d *DB) Update(ctx context.Context, fn func(*Tx) error) error {
+	return d.Write(ctx, func(ctx context.Context, tx *sql.Tx) error { return fn(&Tx{ctx: ctx, tx: tx}) })
+}
+
+// Player is a player's account as the server sees it.
+type Player struct {
+	ID           int64
+	Username     string
+	AccountID    int64
+	Balance      int64
+	PasswordHash string
+	FailedLogins int
+	LockedUntil  int64 // unix seconds
+}
+
+// CreatePlayer registers a player with an empty account.
+func (t *Tx) CreatePlayer(username, passwordHash string, now time.Time) (Player, error) {
+	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO accounts (kind) VALUES ('player')`)
+	if err != nil {
+		return Player{}, err
+	}
+	account, _ := res.LastInsertId()
+	res, err = t.tx.ExecContext(t.ctx, `INSERT INTO players (username, password_hash, account_id, created_at) VALUES (?, ?, ?, ?)`,
+		username, passwordHash, account, now.UTC().Format(time.RFC3339Nano))
+	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
+		return Player{}, fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
+	}
+	if err != nil {
+		return Player{}, err
+	}
+	id, _ := res.LastInsertId()
+	return Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash}, nil
+}
+
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.failed_logins, p.locked_until`
+
+func scanPlayer(row *sql.Row) (Player, error) {
+	var p Player
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &p.FailedLogins, &p.LockedUntil)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fault.Errorf(fault.NotFound, "no such player")
+	}
+	return p, err
+}
+
+// PlayerByName finds a player by username (case does not matter).
+func (d *DB) PlayerByName(ctx context.Context, username string) (Player, error) {
+	return scanPlayer(d.db.QueryRowContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.username = ?`, username))
+}
+
+// PlayerByID finds a player by id.
+func (d *DB) PlayerByID(ctx context.Context, id int64) (Player, error) {
+	return scanPlayer(d.db.QueryRowContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
+}
+
+// LoginFailed counts a failed login and locks the player until lockedUntil.
+func (t *Tx) LoginFailed(playerID int64, lockedUntil int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE players SET failed_logins = failed_logins + 1, locked_until = ? WHERE id = ?`, lockedUntil, playerID)
+	return err
+}
+
+// Session is a logged-in player's session.
+type Session struct {
+	PlayerID  int64
+	CreatedAt int64 // unix seconds
+	LastSeen  int64
+}
+
+// CreateSession starts a session and clears the player's failed logins.
+func (t *Tx) CreateSession(tokenHash []byte, playerID int64, now time.Time) error {
+	if _, err := t.tx.ExecContext(t.ctx, `UPDATE players SET failed_logins = 0, locked_until = 0 WHERE id = ?`, playerID); err != nil {
+		return err
+	}
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO sessions (token_hash, player_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
+		tokenHash, playerID, now.Unix(), now.Unix())
+	return err
+}
+
+// Session finds a session by its token's hash.
+func (d *DB) Session(ctx context.Context, tokenHash []byte) (Session, error) {
+	var s Session
+	err := d.db.QueryRowContext(ctx, `SELECT player_id, created_at, last_seen FROM sessions WHERE token_hash = ?`, tokenHash).
+		Scan(&s.PlayerID, &s.CreatedAt, &s.LastSeen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fault.Errorf(fault.NotLoggedIn, "not logged in")
+	}
+	return s, err
+}
+
+// TouchSession records activity on a session.
+func (t *Tx) TouchSession(tokenHash []byte, now time.Time) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE sessions SET last_seen = ? WHERE token_hash = ?`, now.Unix(), tokenHash)
+	return err
+}
+
+// DeleteSession ends a session, and with it every session older than the given limits.
+func (t *Tx) DeleteSession(tokenHash []byte) error {
+	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
+	return err
+}
+
+// DeleteExpiredSessions removes sessions idle since before idleBefore or created before createdBefore.
+func (t *Tx) DeleteExpiredSessions(idleBefore, createdBefore time.Time) error {
+	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM sessions WHERE last_seen < ? OR created_at < ?`, idleBefore.Unix(), createdBefore.Unix())
+	return err
+}
