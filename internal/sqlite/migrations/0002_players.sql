@@ -62,6 +62,7 @@ CREATE TABLE transfers (
 );
 CREATE INDEX transfers_from ON transfers(from_account);
 CREATE INDEX transfers_to ON transfers(to_account);
+CREATE INDEX transfers_game ON transfers(game_id);
 
 -- The first answer to a money-moving request, kept to answer its retries (API.md).
 CREATE TABLE idempotency (

@@ -1,0 +1,575 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/transparency-dev/merkle/proof"
+	"github.com/transparency-dev/merkle/rfc6962"
+
+	"starcolor/internal/audit"
+	"starcolor/internal/emission"
+	"starcolor/internal/game"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/sqlite"
+)
+
+// testServer is the real server over a temporary SQLite file holding a small emission at 1 €.
+type testServer struct {
+	url string
+	db  *sqlite.DB
+	e   *emission.Emission
+}
+
+func newTestServer(t *testing.T, blocks int) *testServer {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "server.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := gamedeftest.Mini(t)
+	table, _ := def.Table(100)
+	e := &emission.Emission{ID: "MINI", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
+	seed := [emission.SeedSize]byte{42}
+	if err := db.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: blocks, Seed: seed}, put, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.DefaultConfig
+	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
+	log := slog.New(slog.DiscardHandler)
+	svc := game.New(db, cfg, time.Now, log)
+	srv := httptest.NewServer(New(svc, db, log, NewMetrics(db)).Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		db.Close()
+	})
+	return &testServer{url: srv.URL, db: db, e: e}
+}
+
+// client is a player's browser-less client with its own cookies.
+type client struct {
+	t    testing.TB
+	base string
+	http *http.Client
+	keys int
+}
+
+func (s *testServer) client(t testing.TB) *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{t: t, base: s.url, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}}
+}
+
+// call sends a request; key is the Idempotency-Key ("" for none). It returns the status and body.
+func (c *client) call(method, path string, body any, key string) (int, []byte) {
+	var r io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		r = strings.NewReader(b)
+	case []byte:
+		r = bytes.NewReader(b)
+	default:
+		raw, _ := json.Marshal(b)
+		r = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, c.base+path, r)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, raw
+}
+
+func (c *client) key() string {
+	c.keys++
+	return fmt.Sprintf("k-%d-%d", time.Now().UnixNano(), c.keys)
+}
+
+// must expects a status and decodes the answer into v.
+func (c *client) must(want int, v any, method, path string, body any, key string) {
+	c.t.Helper()
+	status, raw := c.call(method, path, body, key)
+	if status != want {
+		c.t.Fatalf("%s %s: %d %s, want %d", method, path, status, raw, want)
+	}
+	if v != nil {
+		if err := json.Unmarshal(raw, v); err != nil {
+			c.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+		}
+	}
+}
+
+func (c *client) signUp(name string, deposit int64) {
+	c.t.Helper()
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name}, "")
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
+	if deposit > 0 {
+		c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": deposit}, c.key())
+	}
+}
+
+func (c *client) balance() int64 {
+	c.t.Helper()
+	var me struct{ Balance int64 }
+	c.must(200, &me, "GET", "/api/v1/me", nil, "")
+	return me.Balance
+}
+
+type gameJSON struct {
+	ID      int64  `json:"id"`
+	Stake   int64  `json:"stake"`
+	Mode    string `json:"mode"`
+	Status  string `json:"status"`
+	Prize   int64  `json:"prize"`
+	Balance int64  `json:"balance"`
+	Unit    struct {
+		Emission string `json:"emission"`
+		Block    int    `json:"block"`
+		Index    int    `json:"index"`
+	} `json:"unit"`
+	Color  *int `json:"color"`
+	Boards []struct {
+		Colors []int             `json:"colors"`
+		Cells  []json.RawMessage `json:"cells"`
+	} `json:"boards"`
+	Events []struct {
+		Board int    `json:"board"`
+		Cell  int    `json:"cell"`
+		Cause string `json:"cause"`
+		From  *int   `json:"from"`
+	} `json:"events"`
+}
+
+func hidden(cell json.RawMessage) bool { return string(cell) == "null" }
+
+func TestAccountsAndMoney(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("alice", 0)
+	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "ALICE", "password": "whatever"}, ""); st != 409 || !strings.Contains(string(raw), "username_taken") {
+		t.Errorf("taken username: %d %s", st, raw)
+	}
+	other := s.client(t)
+	if st, _ := other.call("POST", "/api/v1/session", map[string]string{"username": "alice", "password": "wrong"}, ""); st != 401 {
+		t.Errorf("wrong password: %d", st)
+	}
+	if st, _ := other.call("GET", "/api/v1/me", nil, ""); st != 401 {
+		t.Errorf("me without a session: %d", st)
+	}
+	var dep struct{ Balance int64 }
+	c.must(201, &dep, "POST", "/api/v1/deposits", map[string]int64{"amount": 2500}, "dep-1")
+	if dep.Balance != 2500 {
+		t.Fatalf("balance after deposit %d", dep.Balance)
+	}
+	// The same key and body: the first answer again, and no second deposit.
+	st, raw := c.call("POST", "/api/v1/deposits", map[string]int64{"amount": 2500}, "dep-1")
+	if st != 201 || !strings.Contains(string(raw), `"balance":2500`) || c.balance() != 2500 {
+		t.Fatalf("replayed deposit: %d %s, balance %d", st, raw, c.balance())
+	}
+	if st, _ := c.call("POST", "/api/v1/deposits", map[string]int64{"amount": 900}, "dep-1"); st != 422 {
+		t.Errorf("key reused with another body: %d", st)
+	}
+	if st, _ := c.call("POST", "/api/v1/deposits", map[string]int64{"amount": 900}, ""); st != 400 {
+		t.Errorf("no key: %d", st)
+	}
+	if st, _ := c.call("POST", "/api/v1/withdrawals", map[string]int64{"amount": 2501}, c.key()); st != 402 {
+		t.Errorf("withdrawing more than the balance: %d", st)
+	}
+	var wd struct{ Balance int64 }
+	c.must(201, &wd, "POST", "/api/v1/withdrawals", map[string]int64{"amount": 500}, c.key())
+	if wd.Balance != 2000 || c.balance() != 2000 {
+		t.Fatalf("after a withdrawal: %d", wd.Balance)
+	}
+	c.must(204, nil, "DELETE", "/api/v1/session", nil, "")
+	if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 401 {
+		t.Errorf("me after logout: %d", st)
+	}
+}
+
+func TestLoginThrottling(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("bob", 0)
+	codes := []int{}
+	for range 7 {
+		st, _ := c.call("POST", "/api/v1/session", map[string]string{"username": "bob", "password": "nope"}, "")
+		codes = append(codes, st)
+	}
+	if codes[0] != 401 || codes[len(codes)-1] != 429 {
+		t.Fatalf("failed logins answered %v, want 401s then 429", codes)
+	}
+	// Locked out: even the right password is refused for now.
+	if st, _ := c.call("POST", "/api/v1/session", map[string]string{"username": "bob", "password": "secret-bob"}, ""); st != 429 {
+		t.Errorf("right password while locked: %d", st)
+	}
+}
+
+// unitOf reads a sold unit from the emission, as an auditor would from the export.
+func (s *testServer) unitOf(t *testing.T, g gameJSON) audit.Record {
+	t.Helper()
+	r, err := emission.NewReader(s.mustEmission(t), s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Unit(context.Background(), g.Unit.Block, g.Unit.Index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func (s *testServer) mustEmission(t *testing.T) *emission.Emission {
+	e, err := s.db.Emission(context.Background(), s.e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestAutoAndManualGames(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("carol", 100_000)
+	var extraSeen, manualDone int
+	for n := 0; n < 60 && (extraSeen == 0 || manualDone < 5 || n < 16); n++ {
+		before := c.balance()
+		mode := "manual"
+		if n%2 == 1 {
+			mode = "auto"
+		}
+		var g gameJSON
+		c.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": mode}, c.key())
+		rec := s.unitOf(t, g)
+		if g.Prize != rec.Prize || g.Balance != before-100+g.Prize {
+			t.Fatalf("game %d: prize %d (unit %d), balance %d from %d", g.ID, g.Prize, rec.Prize, g.Balance, before)
+		}
+		if mode == "auto" {
+			if g.Status != "finished" || g.Color == nil || len(g.Boards) == 0 {
+				t.Fatalf("auto game: %+v", g)
+			}
+			continue
+		}
+		if g.Status != "choose_color" || g.Color != nil || len(g.Boards) != 0 || len(g.Events) != 0 {
+			t.Fatalf("new manual game shows too much: %+v", g)
+		}
+		color := n % 6
+		c.must(200, &g, "POST", fmt.Sprintf("/api/v1/games/%d/color", g.ID), map[string]int{"color": color}, "")
+		for _, cell := range g.Boards[0].Cells {
+			if !hidden(cell) {
+				t.Fatal("a star is shown before any click")
+			}
+		}
+		clicks := 0
+		for g.Status == "playing" {
+			next := -1
+			for i, col := range g.Boards[0].Colors {
+				if col == color && hidden(g.Boards[0].Cells[i]) {
+					next = i
+					break
+				}
+			}
+			if next < 0 {
+				t.Fatalf("game %d playing with nothing left to click", g.ID)
+			}
+			c.must(200, &g, "POST", fmt.Sprintf("/api/v1/games/%d/reveal", g.ID), map[string]int{"cell": next}, "")
+			clicks++
+		}
+		if g.Status != "finished" || clicks == 0 || clicks > 7 {
+			t.Fatalf("game %d: %s after %d clicks", g.ID, g.Status, clicks)
+		}
+		if rec.Unit.HasB2 {
+			extraSeen++
+			if len(g.Boards) != 2 {
+				t.Fatalf("game %d has an Extra stage but shows %d boards", g.ID, len(g.Boards))
+			}
+		}
+		// Every star revealed is one an event revealed, and the amounts add up to the prize.
+		var won int64
+		for b, board := range g.Boards {
+			for i, cell := range board.Cells {
+				if hidden(cell) {
+					continue
+				}
+				var cv struct {
+					Kind   string
+					Amount int64
+				}
+				json.Unmarshal(cell, &cv)
+				won += cv.Amount
+				found := false
+				for _, e := range g.Events {
+					found = found || (e.Board == b+1 && e.Cell == i)
+				}
+				if !found {
+					t.Fatalf("game %d: board %d cell %d shown without an event", g.ID, b+1, i)
+				}
+			}
+		}
+		if won != g.Prize {
+			t.Fatalf("game %d: the stars revealed add up to %d, the prize is %d", g.ID, won, g.Prize)
+		}
+		if st, _ := c.call("POST", fmt.Sprintf("/api/v1/games/%d/reveal", g.ID), map[string]int{"cell": 0}, ""); st != 409 {
+			t.Errorf("reveal in a finished game: %d", st)
+		}
+		manualDone++
+	}
+	if extraSeen == 0 || manualDone < 5 {
+		t.Fatalf("%d manual games, %d with an Extra stage", manualDone, extraSeen)
+	}
+	var list struct{ Games []gameJSON }
+	c.must(200, &list, "GET", "/api/v1/games?limit=10", nil, "")
+	if len(list.Games) != 10 || list.Games[0].ID <= list.Games[9].ID {
+		t.Fatalf("history: %d games, not newest first", len(list.Games))
+	}
+	var older struct{ Games []gameJSON }
+	c.must(200, &older, "GET", fmt.Sprintf("/api/v1/games?limit=5&before=%d", list.Games[9].ID), nil, "")
+	if len(older.Games) != 5 || older.Games[0].ID >= list.Games[9].ID {
+		t.Fatalf("history before %d: %+v", list.Games[9].ID, older.Games)
+	}
+}
+
+func TestFinishAndResume(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("dave", 10_000)
+	var g gameJSON
+	c.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
+	c.must(200, &g, "POST", fmt.Sprintf("/api/v1/games/%d/color", g.ID), map[string]int{"color": 3}, "")
+	first := -1
+	for i, col := range g.Boards[0].Colors {
+		if col == 3 {
+			first = i
+			break
+		}
+	}
+	c.must(200, &g, "POST", fmt.Sprintf("/api/v1/games/%d/reveal", g.ID), map[string]int{"cell": first}, "")
+	// Another browser, the same player: the game resumes exactly where it stopped.
+	other := s.client(t)
+	other.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "dave", "password": "secret-dave"}, "")
+	var again gameJSON
+	other.must(200, &again, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, "")
+	a, _ := json.Marshal(g)
+	b, _ := json.Marshal(again)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("resumed game differs:\n%s\n%s", a, b)
+	}
+	if st, _ := other.call("GET", fmt.Sprintf("/api/v1/games/%d/proof", g.ID), nil, ""); st != 409 {
+		t.Errorf("proof of an unfinished game: %d", st)
+	}
+	other.must(200, &again, "POST", fmt.Sprintf("/api/v1/games/%d/finish", g.ID), nil, "")
+	if again.Status != "finished" {
+		t.Fatalf("finish: %s", again.Status)
+	}
+	var pr struct {
+		Emission string
+		Block    int
+		Index    int
+		Line     string
+		Root     string
+		Path     []string
+	}
+	other.must(200, &pr, "GET", fmt.Sprintf("/api/v1/games/%d/proof", g.ID), nil, "")
+	path := make([][]byte, len(pr.Path))
+	for i, h := range pr.Path {
+		path[i], _ = hex.DecodeString(h)
+	}
+	root, _ := hex.DecodeString(pr.Root)
+	e := s.mustEmission(t)
+	if pr.Root != hex.EncodeToString(e.Blocks[pr.Block].Root[:]) {
+		t.Fatal("the proof's root is not the block's published root")
+	}
+	if err := proof.VerifyInclusion(rfc6962.DefaultHasher, uint64(pr.Index), uint64(e.Blocks[pr.Block].Units),
+		rfc6962.DefaultHasher.HashLeaf([]byte(pr.Line)), path, root); err != nil {
+		t.Fatalf("transparency-dev/merkle rejects the proof: %v", err)
+	}
+	rec, err := audit.ParseLine([]byte(pr.Line))
+	if err != nil || rec.Prize != again.Prize || rec.Index != again.Unit.Index {
+		t.Fatalf("proof line %s: %v", pr.Line, err)
+	}
+	// Another player sees none of it.
+	eve := s.client(t)
+	eve.signUp("eve", 1000)
+	for _, p := range []string{"", "/proof"} {
+		if st, _ := eve.call("GET", fmt.Sprintf("/api/v1/games/%d%s", g.ID, p), nil, ""); st != 404 {
+			t.Errorf("another player's game%s: %d", p, st)
+		}
+	}
+	if st, _ := eve.call("POST", fmt.Sprintf("/api/v1/games/%d/finish", g.ID), nil, ""); st != 404 {
+		t.Errorf("finishing another player's game: %d", st)
+	}
+}
+
+// Bad input: each its status, and no balance changes.
+func TestBadInput(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("frank", 250)
+	var g gameJSON
+	c.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
+	poor := s.client(t)
+	poor.signUp("poor", 50)
+	huge := `{"stake":100,"mode":"` + strings.Repeat("a", 40_000) + `"}`
+	gp := func(suffix string) string { return fmt.Sprintf("/api/v1/games/%d%s", g.ID, suffix) }
+	tests := []struct {
+		name   string
+		c      *client
+		method string
+		path   string
+		body   any
+		key    bool
+		status int
+		code   string
+	}{
+		{"unknown stake", c, "POST", "/api/v1/games", `{"stake":150,"mode":"auto"}`, true, 400, "invalid_input"},
+		{"unknown mode", c, "POST", "/api/v1/games", `{"stake":100,"mode":"turbo"}`, true, 400, "invalid_input"},
+		{"no stake", c, "POST", "/api/v1/games", `{"mode":"auto"}`, true, 400, "invalid_input"},
+		{"malformed JSON", c, "POST", "/api/v1/games", `{"stake":100,`, true, 400, "invalid_input"},
+		{"unknown field", c, "POST", "/api/v1/games", `{"stake":100,"mode":"auto","prize":5000}`, true, 400, "invalid_input"},
+		{"two JSON values", c, "POST", "/api/v1/games", `{"stake":100,"mode":"auto"}{}`, true, 400, "invalid_input"},
+		{"huge body", c, "POST", "/api/v1/games", huge, true, 413, "body_too_large"},
+		{"no idempotency key", c, "POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, false, 400, "invalid_input"},
+		{"too little money", poor, "POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, true, 402, "insufficient_funds"},
+		{"sold out stake", c, "POST", "/api/v1/games", `{"stake":200,"mode":"auto"}`, true, 503, "sold_out"},
+		{"colour 6", c, "POST", gp("/color"), `{"color":6}`, false, 400, "invalid_input"},
+		{"colour -1", c, "POST", gp("/color"), `{"color":-1}`, false, 400, "invalid_input"},
+		{"colour as text", c, "POST", gp("/color"), `{"color":"vert"}`, false, 400, "invalid_input"},
+		{"reveal before a colour", c, "POST", gp("/reveal"), `{"cell":3}`, false, 409, "invalid_move"},
+		{"cell 42", c, "POST", gp("/reveal"), `{"cell":42}`, false, 400, "invalid_input"},
+		{"unknown game", c, "GET", "/api/v1/games/999999", nil, false, 404, "not_found"},
+		{"game id not a number", c, "GET", "/api/v1/games/abc", nil, false, 404, "not_found"},
+		{"another player's game", poor, "POST", gp("/color"), `{"color":1}`, false, 404, "not_found"},
+		{"negative deposit", c, "POST", "/api/v1/deposits", `{"amount":-5}`, true, 400, "invalid_input"},
+		{"deposit as float", c, "POST", "/api/v1/deposits", `{"amount":1.5}`, true, 400, "invalid_input"},
+		{"limit 0", c, "GET", "/api/v1/games?limit=0", nil, false, 400, "invalid_input"},
+		{"short username", c, "POST", "/api/v1/players", `{"username":"x","password":"abcd"}`, false, 400, "invalid_input"},
+	}
+	balances := func() [2]int64 { return [2]int64{c.balance(), poor.balance()} }
+	before := balances()
+	for _, tt := range tests {
+		key := ""
+		if tt.key {
+			key = tt.c.key()
+		}
+		st, raw := tt.c.call(tt.method, tt.path, tt.body, key)
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		json.Unmarshal(raw, &e)
+		if st != tt.status || e.Error.Code != tt.code || e.Error.Message == "" {
+			t.Errorf("%s: %d %s, want %d %s", tt.name, st, raw, tt.status, tt.code)
+		}
+		if after := balances(); after != before {
+			t.Fatalf("%s changed the balances: %v, was %v", tt.name, after, before)
+		}
+	}
+	// The game is untouched by all of that.
+	var again gameJSON
+	c.must(200, &again, "GET", gp(""), nil, "")
+	if again.Status != "choose_color" || len(again.Events) != 0 {
+		t.Fatalf("bad input changed the game: %+v", again)
+	}
+}
+
+// Concurrent duplicates of one request have one effect.
+func TestConcurrentDuplicates(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("gina", 1000)
+	var wg sync.WaitGroup
+	answers := make([]string, 16)
+	for i := range answers {
+		wg.Go(func() {
+			st, raw := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, "same-key")
+			answers[i] = fmt.Sprint(st, string(raw))
+		})
+	}
+	wg.Wait()
+	for _, a := range answers[1:] {
+		if a != answers[0] {
+			t.Fatalf("duplicates answered differently:\n%s\n%s", answers[0], a)
+		}
+	}
+	var list struct{ Games []gameJSON }
+	c.must(200, &list, "GET", "/api/v1/games", nil, "")
+	if len(list.Games) != 1 {
+		t.Fatalf("%d games for one request", len(list.Games))
+	}
+	if c.balance() != 1000-100+list.Games[0].Prize {
+		t.Fatalf("balance %d after one game", c.balance())
+	}
+}
+
+// 64 players play until the emission sells out: every unit sold once, the books balance, and
+// the prizes paid are the table's, block by block.
+func TestSellOut(t *testing.T) {
+	s := newTestServer(t, 3)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	played := 0
+	for p := range 64 {
+		wg.Go(func() {
+			c := s.client(t)
+			c.signUp(fmt.Sprintf("player%02d", p), 100_000)
+			for {
+				st, raw := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, c.key())
+				if st == 503 {
+					return
+				}
+				if st != 201 {
+					t.Errorf("player %d: %d %s", p, st, raw)
+					return
+				}
+				mu.Lock()
+				played++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	batches, ops := s.db.WriteStats()
+	t.Logf("%d games in %d write batches of %d operations", played, batches, ops)
+	if played != 3000 {
+		t.Fatalf("%d games sold, the emission holds 3000 units", played)
+	}
+	c, err := s.db.CheckLedger(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Problems) > 0 {
+		t.Fatalf("ledger: %v", c.Problems)
+	}
+	if want := 3 * s.e.Table.Payout(); c.Prizes != want || c.Stakes != 3000*100 || c.Games != 3000 {
+		t.Fatalf("prizes %d (table %d), stakes %d, games %d", c.Prizes, want, c.Stakes, c.Games)
+	}
+	e := s.mustEmission(t)
+	for _, b := range e.Blocks {
+		if b.Sold != b.Units {
+			t.Fatalf("block %d: %d of %d sold", b.Index, b.Sold, b.Units)
+		}
+	}
+}
