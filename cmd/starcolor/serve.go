@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"starcolor/internal/emission"
@@ -31,6 +32,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	idle := fs.Duration("session-idle", game.DefaultConfig.SessionIdle, "end sessions unused this long")
 	lifetime := fs.Duration("session-lifetime", game.DefaultConfig.SessionLifetime, "end sessions this long after login")
 	level := fs.String("log-level", "info", "the log `level`: debug, info, warn or error")
+	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this `address`, e.g. 127.0.0.1:6060")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -75,6 +77,14 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	log.Info("serving", "addr", "http://"+ln.Addr().String(), "db", *db)
 	fmt.Fprintf(stdout, "Star Color is served at http://%s\n", ln.Addr())
 
+	if *debugAddr != "" {
+		// The profiler is on its own listener, never on the public one.
+		debug := http.NewServeMux()
+		debug.HandleFunc("/debug/pprof/", pprof.Index)
+		debug.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		debug.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		go http.ListenAndServe(*debugAddr, debug)
+	}
 	go finishAbandoned(ctx, svc, log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

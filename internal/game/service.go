@@ -50,11 +50,15 @@ type Service struct {
 	pages  *pageCache
 	mu     sync.Mutex
 	reader map[string]*emission.Reader
+
+	sessMu   sync.Mutex
+	sessions map[[32]byte]*session
 }
 
 // New makes a service; now is the clock (injected so that tests control time).
 func New(db *sqlite.DB, cfg Config, now func() time.Time, log *slog.Logger) *Service {
-	return &Service{db: db, cfg: cfg, now: now, log: log, pages: newPageCache(db, 64), reader: map[string]*emission.Reader{}}
+	return &Service{db: db, cfg: cfg, now: now, log: log, pages: newPageCache(db, 64), reader: map[string]*emission.Reader{},
+		sessions: map[[32]byte]*session{}}
 }
 
 // Player is a logged-in player.
@@ -95,7 +99,8 @@ func lockFor(n int) time.Duration {
 }
 
 // dummyHash is compared against when the username is unknown, so that the answer takes as long.
-var dummyHash = DefaultArgon2.hash("no such player")
+// It is made on first use: hashing takes 64 MiB, which no other command should pay for.
+var dummyHash = sync.OnceValue(func() string { return DefaultArgon2.hash("no such player") })
 
 // Login checks a password and opens a session; it returns the session's token.
 func (s *Service) Login(ctx context.Context, username, password string) (string, Player, error) {
@@ -103,7 +108,7 @@ func (s *Service) Login(ctx context.Context, username, password string) (string,
 	now := s.now()
 	p, err := s.db.PlayerByName(ctx, username)
 	if fault.Is(err, fault.NotFound) {
-		checkPassword(password, dummyHash)
+		checkPassword(password, dummyHash())
 		return "", Player{}, bad
 	}
 	if err != nil {
@@ -139,32 +144,86 @@ func (s *Service) Login(ctx context.Context, username, password string) (string,
 // Logout ends a session.
 func (s *Service) Logout(ctx context.Context, token string) error {
 	hash := sha256.Sum256([]byte(token))
+	s.sessMu.Lock()
+	delete(s.sessions, hash)
+	s.sessMu.Unlock()
 	return s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
 }
 
-// Authenticate finds the player of a session token, ending sessions idle or too old.
+// session is a session as the server keeps it in memory: this process is the only one to write
+// sessions, so the copy is exact, and a request needs no database read to know its player.
+type session struct {
+	player    Player // without balance
+	created   int64  // unix seconds
+	lastSeen  int64
+	persisted int64 // the last_seen the database holds
+}
+
+// maxSessions is how many sessions are kept in memory before the ended ones are swept out.
+const maxSessions = 100_000
+
+// pruneSessions drops the sessions that have ended; sessMu is held.
+func (s *Service) pruneSessions(now time.Time) {
+	for h, sess := range s.sessions {
+		if now.Sub(time.Unix(sess.lastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.created, 0)) > s.cfg.SessionLifetime {
+			delete(s.sessions, h)
+		}
+	}
+}
+
+// Authenticate finds the player of a session token, ending sessions idle or too old. The
+// player's balance is not read: Me does that.
 func (s *Service) Authenticate(ctx context.Context, token string) (Player, error) {
 	notIn := fault.Errorf(fault.NotLoggedIn, "not logged in, or the session has ended: log in again")
 	if token == "" {
 		return Player{}, notIn
 	}
 	hash := sha256.Sum256([]byte(token))
-	sess, err := s.db.Session(ctx, hash[:])
-	if err != nil {
-		return Player{}, err
+	s.sessMu.Lock()
+	sess, ok := s.sessions[hash]
+	s.sessMu.Unlock()
+	if !ok {
+		stored, err := s.db.Session(ctx, hash[:])
+		if err != nil {
+			return Player{}, err
+		}
+		p, err := s.db.PlayerByID(ctx, stored.PlayerID)
+		if err != nil {
+			return Player{}, err
+		}
+		sess = &session{player: Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID},
+			created: stored.CreatedAt, lastSeen: stored.LastSeen, persisted: stored.LastSeen}
 	}
 	now := s.now()
-	if now.Sub(time.Unix(sess.LastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.CreatedAt, 0)) > s.cfg.SessionLifetime {
+	s.sessMu.Lock()
+	expired := now.Sub(time.Unix(sess.lastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.created, 0)) > s.cfg.SessionLifetime
+	if expired {
+		delete(s.sessions, hash)
+	} else {
+		sess.lastSeen = now.Unix()
+		if !ok && len(s.sessions) >= maxSessions {
+			s.pruneSessions(now)
+		}
+		s.sessions[hash] = sess
+	}
+	persist := !expired && sess.lastSeen-sess.persisted >= 60
+	if persist {
+		sess.persisted = sess.lastSeen
+	}
+	player := sess.player
+	s.sessMu.Unlock()
+	if expired {
 		s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
 		return Player{}, notIn
 	}
-	// Activity is written at most once a minute per session: enough for a timeout in minutes.
-	if now.Unix()-sess.LastSeen >= 60 {
+	// Activity is written at most once a minute per session: enough for a timeout in minutes, and
+	// a restarted server reads it back.
+	if persist {
 		if err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.TouchSession(hash[:], now) }); err != nil {
 			return Player{}, err
 		}
 	}
-	return s.Me(ctx, sess.PlayerID)
+	return player, nil
 }
 
 // Me is a player with their balance.

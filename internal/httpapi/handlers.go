@@ -73,6 +73,10 @@ func (s *Server) auth(h authedFunc) handlerFunc {
 }
 
 func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	p, err := s.svc.Me(r.Context(), p.ID)
+	if err != nil {
+		return err
+	}
 	return writeJSON(w, http.StatusOK, p)
 }
 

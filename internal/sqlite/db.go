@@ -41,6 +41,9 @@ type DB struct {
 	closed     bool
 	batches    atomic.Int64
 	batchedOps atomic.Int64
+
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.
@@ -49,7 +52,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, errors.New("no database path")
 	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(ON)"} {
+	// mmap lets reads find pages without a system call; a larger WAL between checkpoints lets a
+	// page written by many commits be copied into the database once.
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(ON)",
+		"mmap_size(1073741824)", "wal_autocheckpoint(8192)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
@@ -57,7 +63,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{})}
+	// Connections are kept open: opening one runs the pragmas and reads the schema again.
+	db.SetMaxIdleConns(64)
+	db.SetMaxOpenConns(64)
+	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{}), stmts: map[string]*sql.Stmt{}}
 	if err := d.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -75,6 +84,11 @@ func (d *DB) Close() error {
 	}
 	d.writeMu.Unlock()
 	<-d.writerDone
+	d.stmtMu.Lock()
+	for _, s := range d.stmts {
+		s.Close()
+	}
+	d.stmtMu.Unlock()
 	return d.db.Close()
 }
 
@@ -125,4 +139,21 @@ func (d *DB) apply(ctx context.Context, version int, base, name string) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// queryRow runs a hot read through a statement prepared once (per connection, by database/sql):
+// the reads of every request (the session, the player) would otherwise be parsed each time.
+func (d *DB) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	d.stmtMu.Lock()
+	s := d.stmts[query]
+	if s == nil {
+		var err error
+		if s, err = d.db.PrepareContext(ctx, query); err != nil {
+			d.stmtMu.Unlock()
+			return d.db.QueryRowContext(ctx, query, args...)
+		}
+		d.stmts[query] = s
+	}
+	d.stmtMu.Unlock()
+	return s.QueryRowContext(ctx, args...)
 }

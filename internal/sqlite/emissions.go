@@ -64,8 +64,12 @@ func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emi
 		for _, h := range b.PageHashes {
 			hashes = append(hashes, h[:]...)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO blocks (emission_id, block, units, root, page_hashes) VALUES (?, ?, ?, ?, ?)`,
-			e.ID, b.Index, b.Units, b.Root[:], hashes); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blocks (emission_id, block, units, root) VALUES (?, ?, ?, ?)`,
+			e.ID, b.Index, b.Units, b.Root[:]); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO block_trees (emission_id, block, page_hashes) VALUES (?, ?, ?)`,
+			e.ID, b.Index, hashes); err != nil {
 			return err
 		}
 	}
@@ -136,11 +140,12 @@ func (d *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, er
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	q = `SELECT emission_id, block, units, root, page_hashes, sold FROM blocks`
+	q = `SELECT b.emission_id, b.block, b.units, b.root, t.page_hashes, b.sold FROM blocks b
+		JOIN block_trees t ON t.emission_id = b.emission_id AND t.block = b.block`
 	if id != "" {
-		q += ` WHERE emission_id = ?`
+		q += ` WHERE b.emission_id = ?`
 	}
-	rows, err = tx.QueryContext(ctx, q+` ORDER BY emission_id, block`, args...)
+	rows, err = tx.QueryContext(ctx, q+` ORDER BY b.emission_id, b.block`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -188,6 +188,7 @@ func TestEmissionIsImmutable(t *testing.T) {
 		`DELETE FROM unit_pages`,
 		`UPDATE emissions SET price = 200`,
 		`UPDATE blocks SET root = x'00'`,
+		`UPDATE block_trees SET page_hashes = x'00'`,
 		`UPDATE blocks SET units = 5`,
 	} {
 		if _, err := d.db.Exec(q); err == nil {
@@ -291,7 +292,7 @@ func BenchmarkRawInsertPages(b *testing.B) {
 		if _, err := tx.Exec(`INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES ('R', 100, 'x', '{}', '', '')`); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := tx.Exec(`INSERT INTO blocks (emission_id, block, units, root, page_hashes) VALUES ('R', 0, 1, x'00', x'')`); err != nil {
+		if _, err := tx.Exec(`INSERT INTO blocks (emission_id, block, units, root) VALUES ('R', 0, 1, x'00')`); err != nil {
 			b.Fatal(err)
 		}
 		stmt, err := tx.Prepare(`INSERT INTO unit_pages (emission_id, block, page, data) VALUES ('R', 0, ?, ?)`)

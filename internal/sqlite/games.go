@@ -44,7 +44,7 @@ type Sale struct {
 func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 	g := Game{PlayerID: s.PlayerID, Stake: s.Price, Mode: s.Mode, Color: -1, Status: "choose_color", CreatedAt: now.UTC(), UpdatedAt: now.Unix()}
 	var units int
-	err := t.tx.QueryRowContext(t.ctx, `SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
 		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, s.Price).Scan(&g.Emission, &g.Block, &g.Unit, &units)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
@@ -58,12 +58,20 @@ func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 	if err := s.Start(&g); err != nil {
 		return g, err
 	}
-	if _, err := t.tx.ExecContext(t.ctx, `UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ?`, g.Emission, g.Block); err != nil {
+	balance, err := t.Balance(s.AccountID)
+	if err != nil {
 		return g, err
 	}
-	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO games (player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), clicks(g.Clicks), g.Status,
-		g.CreatedAt.Format(time.RFC3339Nano), g.UpdatedAt)
+	if balance < g.Stake {
+		return g, fault.Errorf(fault.InsufficientFunds, "not enough money in the account for a stake of %d cents", g.Stake)
+	}
+	g.BalanceAfter = balance - g.Stake + g.Prize
+	if _, err := t.exec(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ?`, g.Emission, g.Block); err != nil {
+		return g, err
+	}
+	res, err := t.exec(`INSERT INTO games (player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), clicks(g.Clicks), g.Status,
+		g.BalanceAfter, g.CreatedAt.Format(time.RFC3339Nano), g.UpdatedAt)
 	if err != nil {
 		return g, err
 	}
@@ -76,11 +84,7 @@ func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 			return g, err
 		}
 	}
-	if g.BalanceAfter, err = t.Balance(s.AccountID); err != nil {
-		return g, err
-	}
-	_, err = t.tx.ExecContext(t.ctx, `UPDATE games SET balance_after = ? WHERE id = ?`, g.BalanceAfter, g.ID)
-	return g, err
+	return g, nil
 }
 
 // clicks stores no clicks as an empty blob, never NULL.
@@ -118,20 +122,20 @@ func scanGame(row scanner) (Game, error) {
 
 // Game reads a game of a player; another player's game is not found.
 func (t *Tx) Game(playerID, id int64) (Game, error) {
-	return scanGame(t.tx.QueryRowContext(t.ctx, `SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
+	return scanGame(t.queryRow(`SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
 }
 
 // SaveMoves writes a game's colour, clicks and status.
 func (t *Tx) SaveMoves(g *Game, now time.Time) error {
 	g.UpdatedAt = now.Unix()
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE games SET color = ?, clicks = ?, status = ?, updated_at = ? WHERE id = ?`,
+	_, err := t.exec(`UPDATE games SET color = ?, clicks = ?, status = ?, updated_at = ? WHERE id = ?`,
 		color(g.Color), clicks(g.Clicks), g.Status, g.UpdatedAt, g.ID)
 	return err
 }
 
 // Game reads a game of a player.
 func (d *DB) Game(ctx context.Context, playerID, id int64) (Game, error) {
-	return scanGame(d.db.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
+	return scanGame(d.queryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
 }
 
 // Games lists a player's games, newest first, before a game id (0: from the newest).
@@ -183,7 +187,7 @@ type Idempotent struct {
 // Idempotency finds the stored answer for a player's key.
 func (t *Tx) Idempotency(playerID int64, key string) (Idempotent, bool, error) {
 	var r Idempotent
-	err := t.tx.QueryRowContext(t.ctx, `SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
+	err := t.queryRow(`SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
 		Scan(&r.RequestHash, &r.Status, &r.Response)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
@@ -193,14 +197,14 @@ func (t *Tx) Idempotency(playerID int64, key string) (Idempotent, bool, error) {
 
 // RememberIdempotency stores the answer to a player's key.
 func (t *Tx) RememberIdempotency(playerID int64, key string, r Idempotent, now time.Time) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	_, err := t.exec(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		playerID, key, r.RequestHash, r.Status, r.Response, now.Unix())
 	return err
 }
 
 // ForgetIdempotency removes answers older than a time (they are kept at least 24 hours).
 func (t *Tx) ForgetIdempotency(before time.Time) error {
-	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM idempotency WHERE created_at < ?`, before.Unix())
+	_, err := t.exec(`DELETE FROM idempotency WHERE created_at < ?`, before.Unix())
 	return err
 }
 

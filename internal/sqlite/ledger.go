@@ -22,20 +22,20 @@ func (t *Tx) Transfer(from, to int64, amount int64, kind string, gameID int64, n
 	if amount <= 0 {
 		return fault.Errorf(fault.Invalid, "an amount must be positive")
 	}
-	if _, err := t.tx.ExecContext(t.ctx, `UPDATE accounts SET balance = balance - ? WHERE id = ?`, amount, from); err != nil {
+	if _, err := t.exec(`UPDATE accounts SET balance = balance - ? WHERE id = ?`, amount, from); err != nil {
 		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_CHECK) {
 			return fault.Errorf(fault.InsufficientFunds, "not enough money in the account")
 		}
 		return err
 	}
-	if _, err := t.tx.ExecContext(t.ctx, `UPDATE accounts SET balance = balance + ? WHERE id = ?`, amount, to); err != nil {
+	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, amount, to); err != nil {
 		return err
 	}
 	var game any
 	if gameID > 0 {
 		game = gameID
 	}
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		from, to, amount, kind, game, now.UTC().Format(time.RFC3339Nano))
 	return err
 }
@@ -43,7 +43,7 @@ func (t *Tx) Transfer(from, to int64, amount int64, kind string, gameID int64, n
 // Balance is an account's balance.
 func (t *Tx) Balance(account int64) (int64, error) {
 	var b int64
-	err := t.tx.QueryRowContext(t.ctx, `SELECT balance FROM accounts WHERE id = ?`, account).Scan(&b)
+	err := t.queryRow(`SELECT balance FROM accounts WHERE id = ?`, account).Scan(&b)
 	return b, err
 }
 
@@ -82,10 +82,11 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 			return nil, err
 		}
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT a.id, a.kind, a.balance,
-		coalesce((SELECT sum(amount) FROM transfers WHERE to_account = a.id), 0) -
-		coalesce((SELECT sum(amount) FROM transfers WHERE from_account = a.id), 0)
-		FROM accounts a`)
+	rows, err := tx.QueryContext(ctx, `WITH moved AS (
+			SELECT to_account AS account, amount FROM transfers
+			UNION ALL SELECT from_account, -amount FROM transfers)
+		SELECT a.id, a.kind, a.balance, coalesce(m.total, 0)
+		FROM accounts a LEFT JOIN (SELECT account, sum(amount) AS total FROM moved GROUP BY account) m ON m.account = a.id`)
 	if err != nil {
 		return nil, err
 	}
@@ -109,13 +110,16 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 		sql  string
 	}{
 		{"games without exactly one stake transfer of their stake from their player to the prize fund",
-			`SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id WHERE
-			 (SELECT count(*) FROM transfers t WHERE t.game_id = g.id AND t.kind = 'stake' AND t.amount = g.stake
-			  AND t.from_account = p.account_id AND t.to_account = 2) <> 1`},
+			`SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN (
+			   SELECT game_id, count(*) AS n, min(amount) AS amount, min(from_account) AS src, min(to_account) AS dst
+			   FROM transfers WHERE kind = 'stake' GROUP BY game_id) t ON t.game_id = g.id
+			 WHERE t.n IS NULL OR t.n <> 1 OR t.amount <> g.stake OR t.src <> p.account_id OR t.dst <> 2`},
 		{"games without exactly their prize transfer from the prize fund to their player",
-			`SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id WHERE
-			 (SELECT count(*) FROM transfers t WHERE t.game_id = g.id AND t.kind = 'prize' AND t.amount = g.prize
-			  AND t.from_account = 2 AND t.to_account = p.account_id) <> (CASE WHEN g.prize > 0 THEN 1 ELSE 0 END)`},
+			`SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN (
+			   SELECT game_id, count(*) AS n, min(amount) AS amount, min(from_account) AS src, min(to_account) AS dst
+			   FROM transfers WHERE kind = 'prize' GROUP BY game_id) t ON t.game_id = g.id
+			 WHERE (g.prize = 0 AND t.n IS NOT NULL)
+			    OR (g.prize > 0 AND (t.n IS NULL OR t.n <> 1 OR t.amount <> g.prize OR t.src <> 2 OR t.dst <> p.account_id))`},
 		{"stake or prize transfers of no game, or more than their games",
 			`SELECT (SELECT count(*) FROM transfers WHERE kind IN ('stake', 'prize')) -
 			        (SELECT count(*) FROM games) - (SELECT count(*) FROM games WHERE prize > 0)`},
@@ -124,8 +128,10 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 			  (t.kind = 'deposit' AND t.from_account = 1 AND t.to_account IN (SELECT account_id FROM players)) OR
 			  (t.kind = 'withdrawal' AND t.to_account = 1 AND t.from_account IN (SELECT account_id FROM players)))`},
 		{"blocks whose sold count differs from their games, or whose games are not their first units",
-			`SELECT count(*) FROM blocks b WHERE b.sold <> (SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block)
-			 OR b.sold <> coalesce((SELECT max(unit) + 1 FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block), 0)`},
+			`SELECT count(*) FROM blocks b LEFT JOIN (
+			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
+			   ON g.emission_id = b.emission_id AND g.block = b.block
+			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
 	}
 	for _, ch := range checks {
 		var n int64

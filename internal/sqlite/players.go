@@ -11,18 +11,6 @@ import (
 	"starcolor/internal/fault"
 )
 
-// Tx is a transaction of the batched writer, with the helpers that compose a sale, a deposit or
-// a move into one atomic step.
-type Tx struct {
-	ctx context.Context
-	tx  *sql.Tx
-}
-
-// Update runs fn in the next batch of writes: all of it commits, durably, or none of it does.
-func (d *DB) Update(ctx context.Context, fn func(*Tx) error) error {
-	return d.Write(ctx, func(ctx context.Context, tx *sql.Tx) error { return fn(&Tx{ctx: ctx, tx: tx}) })
-}
-
 // Player is a player's account as the server sees it.
 type Player struct {
 	ID           int64
@@ -36,12 +24,12 @@ type Player struct {
 
 // CreatePlayer registers a player with an empty account.
 func (t *Tx) CreatePlayer(username, passwordHash string, now time.Time) (Player, error) {
-	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO accounts (kind) VALUES ('player')`)
+	res, err := t.exec(`INSERT INTO accounts (kind) VALUES ('player')`)
 	if err != nil {
 		return Player{}, err
 	}
 	account, _ := res.LastInsertId()
-	res, err = t.tx.ExecContext(t.ctx, `INSERT INTO players (username, password_hash, account_id, created_at) VALUES (?, ?, ?, ?)`,
+	res, err = t.exec(`INSERT INTO players (username, password_hash, account_id, created_at) VALUES (?, ?, ?, ?)`,
 		username, passwordHash, account, now.UTC().Format(time.RFC3339Nano))
 	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 		return Player{}, fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
@@ -66,17 +54,17 @@ func scanPlayer(row *sql.Row) (Player, error) {
 
 // PlayerByName finds a player by username (case does not matter).
 func (d *DB) PlayerByName(ctx context.Context, username string) (Player, error) {
-	return scanPlayer(d.db.QueryRowContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.username = ?`, username))
+	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.username = ?`, username))
 }
 
 // PlayerByID finds a player by id.
 func (d *DB) PlayerByID(ctx context.Context, id int64) (Player, error) {
-	return scanPlayer(d.db.QueryRowContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
+	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
 }
 
 // LoginFailed counts a failed login and locks the player until lockedUntil.
 func (t *Tx) LoginFailed(playerID int64, lockedUntil int64) error {
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE players SET failed_logins = failed_logins + 1, locked_until = ? WHERE id = ?`, lockedUntil, playerID)
+	_, err := t.exec(`UPDATE players SET failed_logins = failed_logins + 1, locked_until = ? WHERE id = ?`, lockedUntil, playerID)
 	return err
 }
 
@@ -89,10 +77,10 @@ type Session struct {
 
 // CreateSession starts a session and clears the player's failed logins.
 func (t *Tx) CreateSession(tokenHash []byte, playerID int64, now time.Time) error {
-	if _, err := t.tx.ExecContext(t.ctx, `UPDATE players SET failed_logins = 0, locked_until = 0 WHERE id = ?`, playerID); err != nil {
+	if _, err := t.exec(`UPDATE players SET failed_logins = 0, locked_until = 0 WHERE id = ?`, playerID); err != nil {
 		return err
 	}
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO sessions (token_hash, player_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
+	_, err := t.exec(`INSERT INTO sessions (token_hash, player_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
 		tokenHash, playerID, now.Unix(), now.Unix())
 	return err
 }
@@ -100,7 +88,7 @@ func (t *Tx) CreateSession(tokenHash []byte, playerID int64, now time.Time) erro
 // Session finds a session by its token's hash.
 func (d *DB) Session(ctx context.Context, tokenHash []byte) (Session, error) {
 	var s Session
-	err := d.db.QueryRowContext(ctx, `SELECT player_id, created_at, last_seen FROM sessions WHERE token_hash = ?`, tokenHash).
+	err := d.queryRow(ctx, `SELECT player_id, created_at, last_seen FROM sessions WHERE token_hash = ?`, tokenHash).
 		Scan(&s.PlayerID, &s.CreatedAt, &s.LastSeen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fault.Errorf(fault.NotLoggedIn, "not logged in")
@@ -110,18 +98,18 @@ func (d *DB) Session(ctx context.Context, tokenHash []byte) (Session, error) {
 
 // TouchSession records activity on a session.
 func (t *Tx) TouchSession(tokenHash []byte, now time.Time) error {
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE sessions SET last_seen = ? WHERE token_hash = ?`, now.Unix(), tokenHash)
+	_, err := t.exec(`UPDATE sessions SET last_seen = ? WHERE token_hash = ?`, now.Unix(), tokenHash)
 	return err
 }
 
 // DeleteSession ends a session, and with it every session older than the given limits.
 func (t *Tx) DeleteSession(tokenHash []byte) error {
-	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
+	_, err := t.exec(`DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
 	return err
 }
 
 // DeleteExpiredSessions removes sessions idle since before idleBefore or created before createdBefore.
 func (t *Tx) DeleteExpiredSessions(idleBefore, createdBefore time.Time) error {
-	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM sessions WHERE last_seen < ? OR created_at < ?`, idleBefore.Unix(), createdBefore.Unix())
+	_, err := t.exec(`DELETE FROM sessions WHERE last_seen < ? OR created_at < ?`, idleBefore.Unix(), createdBefore.Unix())
 	return err
 }

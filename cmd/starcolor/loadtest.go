@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"starcolor/internal/gamedef"
+	"starcolor/internal/loadtest"
+)
+
+func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("loadtest", "[--addr URL] [--players N] [--duration D] [--plays N] [--stake EUR] [--mode auto|manual] [--deposit EUR]",
+		`Plays the player API of a running server (starcolor serve) with many concurrent players, as
+a client would: each registers, logs in, deposits play money and plays games one after the
+other until the duration or the play budget is spent, depositing again when short of money and
+stopping when the emission is sold out. Prints plays per second, latency percentiles per type
+of request, errors by status, and every answer that contradicts the API or the player's balance.
+Only loopback addresses are accepted. The exit status is 1 if any such contradiction was found.`, stderr)
+	addr := fs.String("addr", loadtest.DefaultBaseURL, "the server's base `URL` (loopback only: 127.0.0.0/8, ::1, localhost)")
+	players := fs.Int("players", loadtest.DefaultPlayers, "the `number` of players playing at the same time")
+	duration := fs.Duration("duration", loadtest.DefaultDuration, "how long to play, at most "+loadtest.MaxDuration.String())
+	plays := fs.Int64("plays", 0, "stop after this `number` of games over all players (0: no limit)")
+	stake := fs.String("stake", "1", "the stake of every game in `euros`")
+	mode := fs.String("mode", "auto", "auto (one request per game) or manual (colour, then each reveal)")
+	deposit := fs.String("deposit", "1000", "the play money each player deposits, at the start and when short, in `euros`")
+	seed := fs.Uint64("seed", 0, "makes the colours and clicks of manual games reproducible (0: random)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	if *players < 1 || *players > loadtest.MaxPlayers {
+		return usageError(fs, "--players %d: between 1 and %d", *players, loadtest.MaxPlayers)
+	}
+	if *duration <= 0 || *duration > loadtest.MaxDuration {
+		return usageError(fs, "--duration %s: more than 0 and at most %s", *duration, loadtest.MaxDuration)
+	}
+	if *plays < 0 {
+		return usageError(fs, "--plays %d: 0 (no limit) or more", *plays)
+	}
+	if *mode != "auto" && *mode != "manual" {
+		return usageError(fs, "--mode %q: auto or manual", *mode)
+	}
+	stakeCents, err := parseEUR(*stake)
+	if err != nil {
+		return usageError(fs, "--stake: %v", err)
+	}
+	depositCents, err := parseEUR(*deposit)
+	if err != nil {
+		return usageError(fs, "--deposit: %v", err)
+	}
+	if depositCents < stakeCents {
+		return usageError(fs, "--deposit %s is less than the stake %s", *deposit, *stake)
+	}
+	if err := loadtest.CheckBaseURL(ctx, *addr); err != nil {
+		return usageError(fs, "--addr: %v", err)
+	}
+
+	cfg := loadtest.Config{
+		BaseURL: *addr, Players: *players, Duration: *duration, MaxPlays: *plays,
+		Stake: stakeCents, Mode: *mode, Deposit: depositCents, Seed: *seed,
+	}
+	fmt.Fprintf(stderr, "loadtest: %d players, %s games at %s, for %s against %s…\n",
+		*players, *mode, gamedef.FormatEUR(stakeCents), *duration, *addr)
+	res, err := loadtest.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if err := res.Report(stdout); err != nil {
+		return err
+	}
+	switch {
+	case res.Violations > 0:
+		return fmt.Errorf("%d answers contradict the API or the players' balances: the server has a bug", res.Violations)
+	case res.Interrupted && errors.Is(ctx.Err(), context.Canceled):
+		return errors.New("interrupted")
+	}
+	return nil
+}
