@@ -61,6 +61,9 @@ func New(db *sqlite.DB, cfg Config, now func() time.Time, log *slog.Logger) *Ser
 		sessions: map[[32]byte]*session{}}
 }
 
+// Config is the service's policy.
+func (s *Service) Config() Config { return s.cfg }
+
 // Player is a logged-in player.
 type Player struct {
 	ID        int64  `json:"-"`

@@ -40,7 +40,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(game.DefaultConfig.SessionLifetime.Seconds())})
+		SameSite: http.SameSiteLaxMode, MaxAge: int(s.svc.Config().SessionLifetime.Seconds())})
 	return writeJSON(w, http.StatusOK, p)
 }
 
