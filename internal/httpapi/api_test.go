@@ -29,9 +29,29 @@ import (
 
 // testServer is the real server over a temporary SQLite file holding a small emission at 1 €.
 type testServer struct {
-	url string
-	db  *sqlite.DB
-	e   *emission.Emission
+	url   string
+	db    *sqlite.DB
+	e     *emission.Emission
+	svc   *game.Service
+	clock *clock
+}
+
+// clock is the server's time, moved by the test.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
 }
 
 func newTestServer(t *testing.T, blocks int) *testServer {
@@ -53,13 +73,14 @@ func newTestServer(t *testing.T, blocks int) *testServer {
 	cfg := game.DefaultConfig
 	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
 	log := slog.New(slog.DiscardHandler)
-	svc := game.New(db, cfg, time.Now, log)
+	clk := &clock{now: time.Now()}
+	svc := game.New(db, cfg, clk.Now, log)
 	srv := httptest.NewServer(New(svc, db, log, NewMetrics(db)).Handler())
 	t.Cleanup(func() {
 		srv.Close()
 		db.Close()
 	})
-	return &testServer{url: srv.URL, db: db, e: e}
+	return &testServer{url: srv.URL, db: db, e: e, svc: svc, clock: clk}
 }
 
 // client is a player's browser-less client with its own cookies.
@@ -570,6 +591,58 @@ func TestSellOut(t *testing.T) {
 	for _, b := range e.Blocks {
 		if b.Sold != b.Units {
 			t.Fatalf("block %d: %d of %d sold", b.Index, b.Sold, b.Units)
+		}
+	}
+}
+
+// Sessions end after 30 minutes unused and 12 hours after login, whatever happens.
+func TestSessionTimeouts(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("hana", 0)
+	s.clock.Advance(29 * time.Minute)
+	if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 200 {
+		t.Fatalf("after 29 idle minutes: %d", st)
+	}
+	s.clock.Advance(31 * time.Minute)
+	if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 401 {
+		t.Fatalf("after 31 idle minutes: %d", st)
+	}
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "hana", "password": "secret-hana"}, "")
+	for i := range 35 { // active every 20 minutes for 11 h 40
+		s.clock.Advance(20 * time.Minute)
+		if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 200 {
+			t.Fatalf("an active session ended early, after %d periods: %d", i, st)
+		}
+	}
+	s.clock.Advance(21 * time.Minute)
+	if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 401 {
+		t.Fatalf("a session older than 12 hours: %d", st)
+	}
+}
+
+// A game left unfinished is finished by the server after the configured time, prize unchanged.
+func TestAbandonedGamesAreFinished(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("ivan", 1000)
+	var a, b gameJSON
+	c.must(201, &a, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
+	c.must(201, &b, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
+	c.must(200, &b, "POST", fmt.Sprintf("/api/v1/games/%d/color", b.ID), map[string]int{"color": 4}, "")
+	if n, err := s.svc.FinishAbandoned(context.Background()); err != nil || n != 0 {
+		t.Fatalf("fresh games finished: %d, %v", n, err)
+	}
+	s.clock.Advance(25 * time.Hour)
+	if n, err := s.svc.FinishAbandoned(context.Background()); err != nil || n != 2 {
+		t.Fatalf("abandoned games finished: %d, %v", n, err)
+	}
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "ivan", "password": "secret-ivan"}, "")
+	for _, g := range []gameJSON{a, b} {
+		var now gameJSON
+		c.must(200, &now, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, "")
+		if now.Status != "finished" || now.Prize != g.Prize || now.Color == nil {
+			t.Fatalf("abandoned game %d: %+v", g.ID, now)
 		}
 	}
 }
