@@ -143,25 +143,16 @@ func (d *DB) Games(ctx context.Context, playerID int64, limit int, before int64)
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT `+gameColumns+` FROM games WHERE player_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, playerID, before, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Game
-	for rows.Next() {
-		g, err := scanGame(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return d.games(ctx, `SELECT `+gameColumns+` FROM games WHERE player_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, playerID, before, limit)
 }
 
 // Abandoned lists games left unfinished since before a time, oldest first.
 func (d *DB) Abandoned(ctx context.Context, before time.Time, limit int) ([]Game, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT `+gameColumns+` FROM games WHERE status <> 'finished' AND updated_at < ? ORDER BY updated_at LIMIT ?`, before.Unix(), limit)
+	return d.games(ctx, `SELECT `+gameColumns+` FROM games WHERE status <> 'finished' AND updated_at < ? ORDER BY updated_at LIMIT ?`, before.Unix(), limit)
+}
+
+func (d *DB) games(ctx context.Context, query string, args ...any) ([]Game, error) {
+	rows, err := d.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
