@@ -251,24 +251,30 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 	}
 	hash := sha256.Sum256(request)
 	var ans Answer
+	// The common case, a new key, costs one insert: the request runs, and its answer is stored
+	// under the key; if the key is already taken, the insert fails and the savepoint undoes the
+	// request. Only then, or when the request fails, is the stored answer looked up.
 	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		stored, found, err := tx.Idempotency(p.ID, key)
-		if err != nil {
-			return err
-		}
-		if found {
-			if string(stored.RequestHash) != string(hash[:]) {
-				return fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request")
-			}
-			ans = Answer{Status: stored.Status, Body: stored.Response}
-			return nil
-		}
+		var err error
 		if ans, err = run(tx); err != nil {
 			return err
 		}
 		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
 	})
-	return ans, err
+	if err == nil {
+		return ans, nil
+	}
+	stored, found, lookupErr := s.db.IdempotencyAnswer(ctx, p.ID, key)
+	if lookupErr != nil {
+		return Answer{}, lookupErr
+	}
+	if !found {
+		return Answer{}, err
+	}
+	if string(stored.RequestHash) != string(hash[:]) {
+		return Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request")
+	}
+	return Answer{Status: stored.Status, Body: stored.Response}, nil
 }
 
 // Deposit moves play money from the bank to the player, within an Idempotent run.

@@ -543,6 +543,14 @@ func TestConcurrentDuplicates(t *testing.T) {
 	if c.balance() != 1000-100+list.Games[0].Prize {
 		t.Fatalf("balance %d after one game", c.balance())
 	}
+	// A retry answered after the player can no longer afford the stake still gets the first answer.
+	c.must(201, nil, "POST", "/api/v1/withdrawals", map[string]int64{"amount": c.balance()}, c.key())
+	if st, raw := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, "same-key"); fmt.Sprint(st, string(raw)) != answers[0] {
+		t.Fatalf("late retry: %d %s, want %s", st, raw, answers[0])
+	}
+	if c.balance() != 0 {
+		t.Fatalf("a late retry moved money: balance %d", c.balance())
+	}
 }
 
 // 64 players play until the emission sells out: every unit sold once, the books balance, and

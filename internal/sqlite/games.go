@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"starcolor/internal/fault"
 )
 
@@ -58,14 +60,19 @@ func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 	if err := s.Start(&g); err != nil {
 		return g, err
 	}
-	balance, err := t.Balance(s.AccountID)
+	// The player's account pays the stake and receives the prize in one statement, which also
+	// refuses a stake larger than the balance (the prize does not count towards the stake).
+	err = t.queryRow(`UPDATE accounts SET balance = balance - ?1 + ?2 WHERE id = ?3 AND balance >= ?1 RETURNING balance`,
+		g.Stake, g.Prize, s.AccountID).Scan(&g.BalanceAfter)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, fault.Errorf(fault.InsufficientFunds, "not enough money in the account for a stake of %d cents", g.Stake)
+	}
 	if err != nil {
 		return g, err
 	}
-	if balance < g.Stake {
-		return g, fault.Errorf(fault.InsufficientFunds, "not enough money in the account for a stake of %d cents", g.Stake)
+	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? - ? WHERE id = ?`, g.Stake, g.Prize, PrizeFundAccount); err != nil {
+		return g, err
 	}
-	g.BalanceAfter = balance - g.Stake + g.Prize
 	if _, err := t.exec(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ?`, g.Emission, g.Block); err != nil {
 		return g, err
 	}
@@ -76,11 +83,12 @@ func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 		return g, err
 	}
 	g.ID, _ = res.LastInsertId()
-	if err := t.Transfer(s.AccountID, PrizeFundAccount, g.Stake, "stake", g.ID, now); err != nil {
+	// The two transfers of the sale; their amounts are already on the accounts above.
+	if err := t.record(s.AccountID, PrizeFundAccount, g.Stake, "stake", g.ID, now); err != nil {
 		return g, err
 	}
 	if g.Prize > 0 {
-		if err := t.Transfer(PrizeFundAccount, s.AccountID, g.Prize, "prize", g.ID, now); err != nil {
+		if err := t.record(PrizeFundAccount, s.AccountID, g.Prize, "prize", g.ID, now); err != nil {
 			return g, err
 		}
 	}
@@ -175,10 +183,10 @@ type Idempotent struct {
 	Response    []byte
 }
 
-// Idempotency finds the stored answer for a player's key.
-func (t *Tx) Idempotency(playerID int64, key string) (Idempotent, bool, error) {
+// IdempotencyAnswer finds the stored answer for a player's key.
+func (d *DB) IdempotencyAnswer(ctx context.Context, playerID int64, key string) (Idempotent, bool, error) {
 	var r Idempotent
-	err := t.queryRow(`SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
+	err := d.queryRow(ctx, `SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
 		Scan(&r.RequestHash, &r.Status, &r.Response)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
@@ -186,10 +194,16 @@ func (t *Tx) Idempotency(playerID int64, key string) (Idempotent, bool, error) {
 	return r, err == nil, err
 }
 
-// RememberIdempotency stores the answer to a player's key.
+// ErrKeyTaken is an idempotency key that already has an answer.
+var ErrKeyTaken = errors.New("idempotency key already used")
+
+// RememberIdempotency stores the answer to a player's key, or fails with ErrKeyTaken.
 func (t *Tx) RememberIdempotency(playerID int64, key string, r Idempotent, now time.Time) error {
 	_, err := t.exec(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		playerID, key, r.RequestHash, r.Status, r.Response, now.Unix())
+	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
+		return ErrKeyTaken
+	}
 	return err
 }
 

@@ -31,6 +31,12 @@ func (t *Tx) Transfer(from, to int64, amount int64, kind string, gameID int64, n
 	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, amount, to); err != nil {
 		return err
 	}
+	return t.record(from, to, amount, kind, gameID, now)
+}
+
+// record writes a transfer whose amount the caller has already moved between the two accounts'
+// balances, in the same transaction (a sale moves both of its transfers in two statements).
+func (t *Tx) record(from, to int64, amount int64, kind string, gameID int64, now time.Time) error {
 	var game any
 	if gameID > 0 {
 		game = gameID
