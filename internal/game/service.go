@@ -8,11 +8,14 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
 	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -239,6 +242,18 @@ func (s *Service) Me(ctx context.Context, playerID int64) (Player, error) {
 type Answer struct {
 	Status int
 	Body   []byte
+	// Stored, when set, is what is kept for retries instead of Body: a game's first answer is
+	// kept as a reference ("game:ID") and rendered again from the game, which is much smaller to
+	// write at every sale than the answer itself, and renders to the same bytes.
+	Stored []byte
+}
+
+const gameRef = "game:"
+
+// GameAnswer is the answer to the sale of a game, kept for retries by reference.
+func GameAnswer(v *View) (Answer, error) {
+	body, err := json.Marshal(v)
+	return Answer{Status: 201, Body: body, Stored: fmt.Appendf(nil, "%s%d", gameRef, v.ID)}, err
 }
 
 // Idempotent runs a money-moving request once per key (API.md): the first success is stored
@@ -259,7 +274,11 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 		if ans, err = run(tx); err != nil {
 			return err
 		}
-		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
+		stored := ans.Stored
+		if stored == nil {
+			stored = ans.Body
+		}
+		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: stored}, s.now())
 	})
 	if err == nil {
 		return ans, nil
@@ -274,7 +293,38 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 	if string(stored.RequestHash) != string(hash[:]) {
 		return Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request")
 	}
+	if ref, ok := strings.CutPrefix(string(stored.Response), gameRef); ok {
+		id, err := strconv.ParseInt(ref, 10, 64)
+		if err != nil {
+			return Answer{}, fmt.Errorf("stored answer %q: %w", stored.Response, err)
+		}
+		v, err := s.saleView(ctx, p, id)
+		if err != nil {
+			return Answer{}, err
+		}
+		return GameAnswer(v)
+	}
 	return Answer{Status: stored.Status, Body: stored.Response}, nil
+}
+
+// saleView is a game as its sale answered it: « Auto » finished, « Jouer » waiting for its
+// colour, whatever has been played since.
+func (s *Service) saleView(ctx context.Context, p Player, id int64) (*View, error) {
+	g, err := s.db.Game(ctx, p.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	g.Clicks = nil
+	if g.Mode == "auto" {
+		g.Status = "finished"
+	} else {
+		g.Status, g.Color = "choose_color", -1
+	}
+	play, err := s.replay(ctx, &g)
+	if err != nil {
+		return nil, err
+	}
+	return view(&g, play), nil
 }
 
 // Deposit moves play money from the bank to the player, within an Idempotent run.

@@ -654,3 +654,21 @@ func TestAbandonedGamesAreFinished(t *testing.T) {
 		}
 	}
 }
+
+// A retried sale of a « Jouer » game gets the sale's answer, even once the game has moved on.
+func TestRetriedManualSale(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("judy", 1000)
+	st, first := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"manual"}`, "manual-key")
+	if st != 201 {
+		t.Fatalf("sale: %d %s", st, first)
+	}
+	var g gameJSON
+	json.Unmarshal(first, &g)
+	c.must(200, nil, "POST", fmt.Sprintf("/api/v1/games/%d/finish", g.ID), nil, "")
+	st, again := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"manual"}`, "manual-key")
+	if st != 201 || !bytes.Equal(first, again) {
+		t.Fatalf("retry answered %d %s, the sale %s", st, again, first)
+	}
+}

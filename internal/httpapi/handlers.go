@@ -80,25 +80,25 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error
 	return writeJSON(w, http.StatusOK, p)
 }
 
+func balanceAnswer(balance int64, err error) (game.Answer, error) {
+	if err != nil {
+		return game.Answer{}, err
+	}
+	body, err := json.Marshal(map[string]int64{"balance": balance})
+	return game.Answer{Status: http.StatusCreated, Body: body}, err
+}
+
 type amountBody struct {
 	Amount *int64 `json:"amount"`
 }
 
 // money runs a money-moving call under its Idempotency-Key.
-func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, body any, run func(tx *sqlite.Tx) (int, any, error)) error {
+func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, body any, run func(tx *sqlite.Tx) (game.Answer, error)) error {
 	raw, err := readJSON(r, body)
 	if err != nil {
 		return err
 	}
-	key := r.Header.Get("Idempotency-Key")
-	ans, err := s.svc.Idempotent(r.Context(), p, key, raw, func(tx *sqlite.Tx) (game.Answer, error) {
-		status, v, err := run(tx)
-		if err != nil {
-			return game.Answer{}, err
-		}
-		b, err := json.Marshal(v)
-		return game.Answer{Status: status, Body: b}, err
-	})
+	ans, err := s.svc.Idempotent(r.Context(), p, r.Header.Get("Idempotency-Key"), raw, run)
 	if err != nil {
 		return err
 	}
@@ -108,23 +108,23 @@ func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, bo
 
 func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b amountBody
-	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (int, any, error) {
+	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (game.Answer, error) {
 		if b.Amount == nil {
-			return 0, nil, fault.Errorf(fault.Invalid, "amount (cents) is required")
+			return game.Answer{}, fault.Errorf(fault.Invalid, "amount (cents) is required")
 		}
 		bal, err := s.svc.Deposit(tx, p, *b.Amount)
-		return http.StatusCreated, map[string]int64{"balance": bal}, err
+		return balanceAnswer(bal, err)
 	})
 }
 
 func (s *Server) withdraw(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b amountBody
-	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (int, any, error) {
+	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (game.Answer, error) {
 		if b.Amount == nil {
-			return 0, nil, fault.Errorf(fault.Invalid, "amount (cents) is required")
+			return game.Answer{}, fault.Errorf(fault.Invalid, "amount (cents) is required")
 		}
 		bal, err := s.svc.Withdraw(tx, p, *b.Amount)
-		return http.StatusCreated, map[string]int64{"balance": bal}, err
+		return balanceAnswer(bal, err)
 	})
 }
 
@@ -135,15 +135,18 @@ type playBody struct {
 
 func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b playBody
-	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (int, any, error) {
+	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (game.Answer, error) {
 		if b.Stake == nil {
-			return 0, nil, fault.Errorf(fault.Invalid, "stake (cents) is required")
+			return game.Answer{}, fault.Errorf(fault.Invalid, "stake (cents) is required")
 		}
 		v, err := s.svc.Play(r.Context(), tx, p, *b.Stake, b.Mode)
-		if err == nil && s.metrics != nil {
+		if err != nil {
+			return game.Answer{}, err
+		}
+		if s.metrics != nil {
 			s.metrics.sale(v.Stake, v.Prize)
 		}
-		return http.StatusCreated, v, err
+		return game.GameAnswer(v)
 	})
 }
 
