@@ -45,15 +45,11 @@ type Sale struct {
 // block at the price is assigned, the stake debited, the prize credited and the game written.
 func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 	g := Game{PlayerID: s.PlayerID, Stake: s.Price, Mode: s.Mode, Color: -1, Status: "choose_color", CreatedAt: now.UTC(), UpdatedAt: now.Unix()}
-	var units int
-	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
-		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, s.Price).Scan(&g.Emission, &g.Block, &g.Unit, &units)
-	if errors.Is(err, sql.ErrNoRows) {
-		return g, fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
-	}
+	c, err := t.takeUnit(s.Price)
 	if err != nil {
 		return g, err
 	}
+	g.Emission, g.Block, g.Unit = c.emission, c.block, c.sold
 	if g.Prize, err = s.PrizeOf(g.Emission, g.Block, g.Unit); err != nil {
 		return g, err
 	}
@@ -73,9 +69,6 @@ func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? - ? WHERE id = ?`, g.Stake, g.Prize, PrizeFundAccount); err != nil {
 		return g, err
 	}
-	if _, err := t.exec(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ?`, g.Emission, g.Block); err != nil {
-		return g, err
-	}
 	res, err := t.exec(`INSERT INTO games (player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), clicks(g.Clicks), g.Status,
 		g.BalanceAfter, g.CreatedAt.Format(time.RFC3339Nano), g.UpdatedAt)
@@ -93,6 +86,46 @@ func (t *Tx) Sell(s Sale, now time.Time) (Game, error) {
 		}
 	}
 	return g, nil
+}
+
+// cursor is where the sales at one price stand: the open block and how many of its units are
+// sold. The writer keeps one per price so that a sale need not search for its block.
+type cursor struct {
+	emission    string
+	block, sold int
+	units       int
+}
+
+// takeUnit counts the next unsold unit at a price as sold and returns the cursor it was taken
+// at (its sold count is the unit's index). The remembered cursor is trusted only as far as the
+// database agrees: the update is guarded by the sold count it expects, so a cursor made stale
+// (a rolled-back sale, a new emission, a block sold out) is looked up again.
+func (t *Tx) takeUnit(price int64) (cursor, error) {
+	if c, ok := t.w.cursors[price]; ok && c.sold < c.units {
+		res, err := t.exec(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ? AND sold = ?`, c.emission, c.block, c.sold)
+		if err != nil {
+			return c, err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			t.w.cursors[price] = cursor{c.emission, c.block, c.sold + 1, c.units}
+			return c, nil
+		}
+	}
+	delete(t.w.cursors, price)
+	var c cursor
+	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.emission, &c.block, &c.sold, &c.units)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
+	}
+	if err != nil {
+		return c, err
+	}
+	if _, err := t.exec(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = ? AND block = ? AND sold = ?`, c.emission, c.block, c.sold); err != nil {
+		return c, err
+	}
+	t.w.cursors[price] = cursor{c.emission, c.block, c.sold + 1, c.units}
+	return c, nil
 }
 
 // clicks stores no clicks as an empty blob, never NULL.

@@ -55,8 +55,9 @@ type Tx struct {
 
 // writer is the writing goroutine's connection and its prepared statements.
 type writer struct {
-	conn  *sql.Conn
-	stmts map[string]*sql.Stmt
+	conn    *sql.Conn
+	stmts   map[string]*sql.Stmt
+	cursors map[int64]cursor // by price, see takeUnit
 }
 
 func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -92,7 +93,7 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 func (d *DB) writeLoop() {
 	defer close(d.writerDone)
 	ctx := context.Background()
-	w := &writer{stmts: map[string]*sql.Stmt{}}
+	w := &writer{stmts: map[string]*sql.Stmt{}, cursors: map[int64]cursor{}}
 	conn, err := d.db.Conn(ctx)
 	w.conn = conn
 	batch := make([]*writeOp, 0, maxBatch)
