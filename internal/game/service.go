@@ -246,6 +246,8 @@ type Answer struct {
 	// kept as a reference ("game:ID") and rendered again from the game, which is much smaller to
 	// write at every sale than the answer itself, and renders to the same bytes.
 	Stored []byte
+	// Game, when set, is a game sold: Body is rendered from it once the sale is committed.
+	Game *sqlite.Game
 }
 
 const gameRef = "game:"
@@ -281,7 +283,10 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: stored}, s.now())
 	})
 	if err == nil {
-		return ans, nil
+		if ans.Game != nil {
+			ans.Body, err = s.render(ctx, ans.Game)
+		}
+		return ans, err
 	}
 	stored, found, lookupErr := s.db.IdempotencyAnswer(ctx, p.ID, key)
 	if lookupErr != nil {
@@ -351,41 +356,45 @@ func (s *Service) Withdraw(tx *sqlite.Tx, p Player, amount int64) (int64, error)
 
 // Play sells a unit to the player (RULES §7), within an Idempotent run: « Auto » comes back
 // finished with a colour drawn at random; « Jouer » waits for the colour.
-func (s *Service) Play(ctx context.Context, tx *sqlite.Tx, p Player, stake int64, mode string) (*View, error) {
+func (s *Service) Play(ctx context.Context, tx *sqlite.Tx, p Player, stake int64, mode string) (Answer, error) {
 	if mode != "manual" && mode != "auto" {
-		return nil, fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`)
+		return Answer{}, fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`)
 	}
 	if stake != 100 && stake != 200 && stake != 300 {
-		return nil, fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)")
+		return Answer{}, fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)")
 	}
-	var play *rules.Play
+	color := -1
+	if mode == "auto" {
+		color = randomColor() // drawn before the writer's turn: it costs a system call
+	}
 	g, err := tx.Sell(sqlite.Sale{
 		PlayerID: p.ID, AccountID: p.AccountID, Price: stake, Mode: mode,
 		PrizeOf: func(e string, block, unit int) (int64, error) {
 			rec, err := s.unit(ctx, e, block, unit)
-			if err != nil {
-				return 0, err
-			}
-			play = rules.NewPlay(rec.Unit)
-			return rec.Prize, nil
+			return rec.Prize, err
 		},
 		Start: func(g *sqlite.Game) error {
-			if mode != "auto" {
-				return nil
+			if mode == "auto" {
+				g.Color, g.Status = color, "finished"
 			}
-			g.Color = randomColor()
-			g.Status = "finished"
-			if err := play.ChooseColor(rules.Color(g.Color)); err != nil {
-				return err
-			}
-			_, err := play.Finish()
-			return err
+			return nil
 		},
 	}, s.now())
 	if err != nil {
+		return Answer{}, err
+	}
+	// The reveal and the answer's JSON are made once the sale is committed, outside the writer:
+	// only what must be atomic is done in its turn.
+	return Answer{Status: 201, Stored: fmt.Appendf(nil, "%s%d", gameRef, g.ID), Game: &g}, nil
+}
+
+// render replays a game and writes its answer.
+func (s *Service) render(ctx context.Context, g *sqlite.Game) ([]byte, error) {
+	play, err := s.replay(ctx, g)
+	if err != nil {
 		return nil, err
 	}
-	return view(&g, play), nil
+	return json.Marshal(view(g, play))
 }
 
 func randomColor() int {

@@ -139,14 +139,11 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) err
 		if b.Stake == nil {
 			return game.Answer{}, fault.Errorf(fault.Invalid, "stake (cents) is required")
 		}
-		v, err := s.svc.Play(r.Context(), tx, p, *b.Stake, b.Mode)
-		if err != nil {
-			return game.Answer{}, err
+		ans, err := s.svc.Play(r.Context(), tx, p, *b.Stake, b.Mode)
+		if err == nil && s.metrics != nil {
+			s.metrics.sale(ans.Game.Stake, ans.Game.Prize)
 		}
-		if s.metrics != nil {
-			s.metrics.sale(v.Stake, v.Prize)
-		}
-		return game.GameAnswer(v)
+		return ans, err
 	})
 }
 
