@@ -157,7 +157,8 @@ func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error 
 	})
 }
 
-// finishAbandoned finishes, once a minute, the games left unfinished too long.
+// finishAbandoned finishes, once a minute, the games left unfinished too long, and forgets the
+// idempotency keys old enough.
 func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()
@@ -166,6 +167,9 @@ func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
 			log.Error("finishing abandoned games", "err", err)
 		} else if n > 0 {
 			log.Info("abandoned games finished", "games", n)
+		}
+		if err := svc.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {
+			log.Error("forgetting old idempotency keys", "err", err)
 		}
 		select {
 		case <-ctx.Done():

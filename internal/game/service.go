@@ -558,6 +558,14 @@ func moveFault(err error) error {
 	return err
 }
 
+// KeepKeys is how long the answer to an Idempotency-Key is kept: API.md asks for 24 hours at least.
+const KeepKeys = 48 * time.Hour
+
+// ForgetOldKeys drops the answers kept for idempotency keys older than KeepKeys.
+func (s *Service) ForgetOldKeys(ctx context.Context) error {
+	return s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.ForgetIdempotency(s.now().Add(-KeepKeys)) })
+}
+
 // FinishAbandoned finishes, as « Auto » would, the games left unfinished longer than the
 // configured time (RULES §7: an abandoned reveal is completed by the system). It returns how many.
 func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {

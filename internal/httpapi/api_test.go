@@ -672,3 +672,30 @@ func TestRetriedManualSale(t *testing.T) {
 		t.Fatalf("retry answered %d %s, the sale %s", st, again, first)
 	}
 }
+
+// Idempotency keys are kept 48 hours (API.md: at least 24), then forgotten.
+func TestKeysAreKeptThenForgotten(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("kate", 1000)
+	c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
+	s.clock.Advance(25 * time.Hour)
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "kate", "password": "secret-kate"}, "")
+	if err := s.svc.ForgetOldKeys(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var again struct{ Balance int64 }
+	c.must(201, &again, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
+	if again.Balance != 1100 {
+		t.Fatalf("a retry after 25 hours moved money again: balance %d", again.Balance)
+	}
+	s.clock.Advance(24 * time.Hour)
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "kate", "password": "secret-kate"}, "")
+	if err := s.svc.ForgetOldKeys(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.must(201, &again, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
+	if again.Balance != 1200 {
+		t.Fatalf("after 49 hours the key is a new request: balance %d, want 1200", again.Balance)
+	}
+}
