@@ -56,9 +56,6 @@ type Summary struct {
 	Counts  []int // units per tier, in header order
 }
 
-// maxLine bounds one line of an export; a real line is under 1 KB.
-const maxLine = 64 << 10
-
 // Verify re-checks a whole export on its own, against the rules and the game definition the
 // header names: every unit evaluated (prize, composite tiers, amounts allowed, nothing outside
 // what the rules reveal, the Extra rules, the same outcome whatever the colour), the exact tier
