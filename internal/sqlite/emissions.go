@@ -57,6 +57,11 @@ func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emi
 		return err
 	})
 	if err != nil {
+		// A cancelled context also rolls the transaction back under the build, whose error may
+		// then be a closed statement: the cause to report is the cancellation.
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
 		return err
 	}
 	for _, b := range blocks {
