@@ -61,8 +61,14 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 			return fmt.Errorf("demo player: %w", err)
 		}
 	}
+	// One listener serves everything; each part owns its paths.
+	site := http.NewServeMux()
+	api := httpapi.New(svc, store, log, httpapi.NewMetrics(store)).Handler()
+	site.Handle("/api/", api)
+	site.Handle("/healthz", api)
+	site.Handle("/metrics", api)
 	srv := &http.Server{
-		Handler:           httpapi.New(svc, store, log, httpapi.NewMetrics(store)).Handler(),
+		Handler:           site,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
