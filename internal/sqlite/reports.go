@@ -1,0 +1,184 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The back office's reads: sales over time, what the open blocks still hold, players and their
+// transfers. They read committed data only and never wait for the writer.
+
+// Period is how sales are grouped in time.
+type Period string
+
+// The periods of SalesOver.
+const (
+	Hour Period = "hour"
+	Day  Period = "day"
+)
+
+// prefix is how many characters of a stored RFC 3339 UTC time name the period.
+func (p Period) prefix() int {
+	if p == Day {
+		return len("2006-01-02")
+	}
+	return len("2006-01-02T15")
+}
+
+// Sales are the games sold at one price in one period (or ever, for totals).
+type Sales struct {
+	Period  time.Time // the period's start, UTC; zero for totals
+	Price   int64     // cents
+	Units   int64     // games sold
+	Stakes  int64     // cents
+	Prizes  int64     // cents
+	Winners int64     // games with a prize
+}
+
+// SalesOver groups the games sold since a time by period and price, oldest period first.
+func (d *DB) SalesOver(ctx context.Context, p Period, since time.Time) ([]Sales, error) {
+	n := p.prefix()
+	rows, err := d.db.QueryContext(ctx, fmt.Sprintf(`SELECT substr(created_at, 1, %d) AS period, stake, count(*),
+		sum(stake), sum(prize), sum(prize > 0) FROM games WHERE created_at >= ? GROUP BY period, stake ORDER BY period, stake`, n),
+		since.UTC().Format(time.RFC3339Nano)[:n])
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	layout := "2006-01-02T15:04:05"[:n]
+	var out []Sales
+	for rows.Next() {
+		var s Sales
+		var period string
+		if err := rows.Scan(&period, &s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners); err != nil {
+			return nil, err
+		}
+		if s.Period, err = time.Parse(layout, period); err != nil {
+			return nil, fmt.Errorf("a game's stored time %q: %w", period, err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// SalesTotals are the games ever sold, by price, lowest price first.
+func (d *DB) SalesTotals(ctx context.Context) ([]Sales, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+		FROM games GROUP BY stake ORDER BY stake`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Sales
+	for rows.Next() {
+		var s Sales
+		if err := rows.Scan(&s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// BlockSales is what has been sold of one block: the units and the prizes they held.
+type BlockSales struct {
+	Emission string
+	Block    int
+	Price    int64
+	Units    int
+	Sold     int
+	Prizes   int64 // cents, of the units sold
+	Winners  int   // units sold with a prize
+}
+
+// OpenBlockSales lists the blocks that still have units to sell, with the prizes of their units
+// already sold (read through the unique index of the games' units, block by block).
+func (d *DB) OpenBlockSales(ctx context.Context) ([]BlockSales, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT b.emission_id, b.block, e.price, b.units, b.sold,
+		coalesce((SELECT sum(g.prize) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block), 0),
+		coalesce((SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block AND g.prize > 0), 0)
+		FROM blocks b JOIN emissions e ON e.id = b.emission_id WHERE b.sold < b.units ORDER BY e.price, e.created_at, b.block`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []BlockSales
+	for rows.Next() {
+		var b BlockSales
+		if err := rows.Scan(&b.Emission, &b.Block, &b.Price, &b.Units, &b.Sold, &b.Prizes, &b.Winners); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// FindPlayers lists up to limit players whose name starts with prefix (case does not matter),
+// in name order.
+func (d *DB) FindPlayers(ctx context.Context, prefix string, limit int) ([]Player, error) {
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix)
+	rows, err := d.db.QueryContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE p.username LIKE ? ESCAPE '\' ORDER BY p.username LIMIT ?`, esc+"%", limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Player
+	for rows.Next() {
+		var p Player
+		if err := rows.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &p.FailedLogins, &p.LockedUntil); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PlayerTotals sums a player's games.
+type PlayerTotals struct {
+	Games, Winners int64
+	Stakes, Prizes int64 // cents
+}
+
+// PlayerTotals sums a player's games (through the games' player index).
+func (d *DB) PlayerTotals(ctx context.Context, playerID int64) (PlayerTotals, error) {
+	var t PlayerTotals
+	err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(prize > 0), 0), coalesce(sum(stake), 0), coalesce(sum(prize), 0)
+		FROM games WHERE player_id = ?`, playerID).Scan(&t.Games, &t.Winners, &t.Stakes, &t.Prizes)
+	return t, err
+}
+
+// TransferLine is one transfer of the ledger.
+type TransferLine struct {
+	ID        int64
+	From, To  int64 // accounts
+	Amount    int64 // cents
+	Kind      string
+	GameID    int64 // 0 for none
+	CreatedAt time.Time
+}
+
+// AccountTransfers lists the latest transfers into or out of an account, newest first. The
+// transfers have no index on their accounts (each would cost every sale), so this reads them from
+// the newest back until it has found limit of them.
+func (d *DB) AccountTransfers(ctx context.Context, account int64, limit int) ([]TransferLine, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at
+		FROM transfers WHERE from_account = ? OR to_account = ? ORDER BY id DESC LIMIT ?`, account, account, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []TransferLine
+	for rows.Next() {
+		var t TransferLine
+		var created string
+		if err := rows.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &created); err != nil {
+			return nil, err
+		}
+		t.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
