@@ -36,6 +36,7 @@ func commands() []command {
 		{"emission", "create, list, show, export, verify and report on emissions of tickets", runEmission},
 		{"game", "show the game definition: prize tables, amounts, presentation frequencies", runGame},
 		{"loadtest", "play the player API with many concurrent players and measure plays per second", runLoadtest},
+		{"admin", "create operators of the back office (/admin)", runAdmin},
 	}
 }
 

@@ -1,0 +1,330 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/fault"
+	"starcolor/internal/sqlite"
+)
+
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
+
+// MinPassword is the shortest operator password accepted.
+const MinPassword = 10
+
+// CreateOperator registers an operator of the back office, and logs it. A name already taken is
+// fault.UsernameTaken; a name or password that does not qualify is fault.Invalid.
+func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a Argon2, now time.Time) error {
+	if !namePattern.MatchString(name) {
+		return fault.Errorf(fault.Invalid, "an operator's name is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
+	}
+	if n := len([]rune(password)); n < MinPassword || len(password) > 256 {
+		return fault.Errorf(fault.Invalid, "an operator's password is %d to 256 characters", MinPassword)
+	}
+	if a == (Argon2{}) {
+		a = DefaultArgon2
+	}
+	hash := a.Hash(password)
+	return db.Update(ctx, func(tx *sqlite.Tx) error {
+		o, err := tx.CreateOperator(name, hash, now)
+		if err != nil {
+			return err
+		}
+		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "operator_created",
+			Detail: "from the command line", CreatedAt: now})
+	})
+}
+
+// lockFor is how long an account, or an address, is refused after n failed logins in a row:
+// nothing for the first four, then 2 s doubling to 15 minutes (as for players).
+func lockFor(n int) time.Duration {
+	if n < 5 {
+		return 0
+	}
+	return min(time.Duration(1<<min(n-4, 20))*time.Second, 15*time.Minute)
+}
+
+// limiter counts failed logins by client address, so that guessing names is throttled too
+// (an unknown name has no row to count on).
+type limiter struct {
+	mu sync.Mutex
+	m  map[string]*failures
+}
+
+type failures struct {
+	n           int
+	lockedUntil time.Time
+	last        time.Time
+}
+
+func newLimiter() *limiter { return &limiter{m: map[string]*failures{}} }
+
+// wait is how long the address must still wait.
+func (l *limiter) wait(addr string, now time.Time) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if f := l.m[addr]; f != nil && f.lockedUntil.After(now) {
+		return f.lockedUntil.Sub(now)
+	}
+	return 0
+}
+
+func (l *limiter) fail(addr string, now time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m) > 10000 { // forget addresses quiet for an hour
+		for k, f := range l.m {
+			if now.Sub(f.last) > time.Hour {
+				delete(l.m, k)
+			}
+		}
+	}
+	f := l.m[addr]
+	if f == nil || now.Sub(f.last) > time.Hour {
+		f = &failures{}
+		l.m[addr] = f
+	}
+	f.n++
+	f.last = now
+	f.lockedUntil = now.Add(lockFor(f.n))
+}
+
+func (l *limiter) succeed(addr string) {
+	l.mu.Lock()
+	delete(l.m, addr)
+	l.mu.Unlock()
+}
+
+// remote is the client's address (the server faces clients directly; no proxy header is trusted).
+func remote(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+type ctxKey struct{}
+
+// operator is the logged-in operator of a request that went through auth.
+func operator(r *http.Request) sqlite.OperatorSession {
+	o, _ := r.Context().Value(ctxKey{}).(sqlite.OperatorSession)
+	return o
+}
+
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// auth lets a request through only with a live operator session; a page asked for without one
+// is sent to the login page, anything else is refused.
+func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sess, hash, err := s.session(r)
+		if err != nil {
+			if !fault.Is(err, fault.NotLoggedIn) {
+				s.fail(w, r, err)
+				return
+			}
+			if r.Method == http.MethodGet && !strings.HasSuffix(r.URL.Path, "/status") {
+				http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			http.Error(w, "Not logged in.", http.StatusUnauthorized)
+			return
+		}
+		now := s.now()
+		if now.Sub(time.Unix(sess.LastSeen, 0)) > time.Minute {
+			// Activity is recorded at most once a minute: enough for the idle timeout.
+			if err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error { return tx.TouchOperatorSession(hash, now) }); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, sess)))
+	}
+}
+
+// session finds the request's live session, ending it if it has expired.
+func (s *Server) session(r *http.Request) (sqlite.OperatorSession, []byte, error) {
+	c, err := r.Cookie(CookieName)
+	if err != nil || c.Value == "" {
+		return sqlite.OperatorSession{}, nil, fault.Errorf(fault.NotLoggedIn, "not logged in")
+	}
+	hash := tokenHash(c.Value)
+	sess, err := s.db.OperatorSession(r.Context(), hash)
+	if err != nil {
+		return sess, nil, err
+	}
+	now := s.now()
+	if now.Sub(time.Unix(sess.LastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.CreatedAt, 0)) > s.cfg.SessionLifetime {
+		if err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error { return tx.DeleteOperatorSession(hash) }); err != nil {
+			return sess, nil, err
+		}
+		return sess, nil, fault.Errorf(fault.NotLoggedIn, "session expired")
+	}
+	return sess, hash, nil
+}
+
+// record appends an action of the request's operator to the log.
+func (s *Server) record(ctx context.Context, r *http.Request, action, detail string) error {
+	o := operator(r)
+	return s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.OperatorID, Name: o.Name, Action: action,
+			Detail: detail, Remote: remote(r), CreatedAt: s.now()})
+	})
+}
+
+type loginData struct {
+	Name, Next, Error string
+}
+
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	if _, _, err := s.session(r); err == nil {
+		http.Redirect(w, r, "/admin/", http.StatusSeeOther)
+		return
+	}
+	s.render(w, r, http.StatusOK, "login", "Log in", loginData{Next: safeNext(r.URL.Query().Get("next"))})
+}
+
+// safeNext keeps a return address only if it is a page of the back office.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/admin/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/admin/"
+	}
+	return next
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	password := r.PostFormValue("password")
+	data := loginData{Name: name, Next: safeNext(r.PostFormValue("next"))}
+	addr := remote(r)
+	now := s.now()
+	refuse := func(status int, msg, detail string, o sqlite.Operator) {
+		err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
+			if o.ID > 0 && status == http.StatusUnauthorized {
+				if err := tx.OperatorLoginFailed(o.ID, now.Add(lockFor(o.FailedLogins+1)).Unix()); err != nil {
+					return err
+				}
+			}
+			return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: name, Action: "login_failed",
+				Detail: detail, Remote: addr, CreatedAt: now})
+		})
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		data.Error = msg
+		s.render(w, r, status, "login", "Log in", data)
+	}
+	if wait := s.limits.wait(addr, now); wait > 0 {
+		refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts from this address: try again in %s.", roundUp(wait)),
+			"too many attempts from this address", sqlite.Operator{})
+		return
+	}
+	o, err := s.db.OperatorByName(r.Context(), name)
+	if err != nil && !fault.Is(err, fault.NotFound) {
+		s.fail(w, r, err)
+		return
+	}
+	if err != nil {
+		checkPassword(password, dummyHash(s.cfg.Argon2))
+		s.limits.fail(addr, now)
+		refuse(http.StatusUnauthorized, "Wrong name or password.", "unknown name", sqlite.Operator{})
+		return
+	}
+	if until := time.Unix(o.LockedUntil, 0); until.After(now) {
+		refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts for this operator: try again in %s.", roundUp(until.Sub(now))),
+			"locked after failed attempts", o)
+		return
+	}
+	ok, err := checkPassword(password, o.PasswordHash)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if !ok {
+		s.limits.fail(addr, now)
+		refuse(http.StatusUnauthorized, "Wrong name or password.", "wrong password", o)
+		return
+	}
+	s.limits.succeed(addr)
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	err = s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
+		if err := tx.DeleteExpiredOperatorSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime)); err != nil {
+			return err
+		}
+		if err := tx.CreateOperatorSession(tokenHash(token), o.ID, now); err != nil {
+			return err
+		}
+		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "login", Remote: addr, CreatedAt: now})
+	})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/admin", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteStrictMode, MaxAge: int(s.cfg.SessionLifetime / time.Second)})
+	http.Redirect(w, r, data.Next, http.StatusSeeOther)
+}
+
+func roundUp(d time.Duration) time.Duration { return d.Truncate(time.Second) + time.Second }
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	c, _ := r.Cookie(CookieName)
+	o := operator(r)
+	err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
+		if err := tx.DeleteOperatorSession(tokenHash(c.Value)); err != nil {
+			return err
+		}
+		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.OperatorID, Name: o.Name, Action: "logout", Remote: remote(r), CreatedAt: s.now()})
+	})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/admin", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteStrictMode, MaxAge: -1})
+	http.Redirect(w, r, "/admin/login", http.StatusSeeOther)
+}
+
+// fail answers an unexpected error: logged in full, told in short.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusInternalServerError
+	msg := "Something went wrong; the error is in the server's log."
+	switch fault.CodeOf(err) {
+	case fault.NotFound:
+		status, msg = http.StatusNotFound, err.Error()
+	case fault.Internal:
+		if !errors.Is(err, emission.ErrNotFound) {
+			s.log.Error("back office", "method", r.Method, "path", r.URL.Path, "err", err)
+			break
+		}
+		status, msg = http.StatusNotFound, err.Error()
+	case fault.Invalid:
+		status, msg = http.StatusBadRequest, err.Error()
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		status, msg = http.StatusRequestEntityTooLarge, "The request is too large."
+	}
+	s.render(w, r, status, "error", http.StatusText(status), msg)
+}

@@ -1,0 +1,192 @@
+package admin_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"starcolor/internal/admin"
+	"starcolor/internal/emission"
+	"starcolor/internal/game"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/httpapi"
+	"starcolor/internal/sqlite"
+)
+
+// fast keeps password hashing cheap in tests; stored hashes carry their own parameters.
+var fast = admin.Argon2{Time: 1, Memory: 1024, Threads: 1}
+
+const (
+	opName     = "alice"
+	opPassword = "correct horse battery"
+)
+
+// clock is the server's time, moved by the test.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// env is the site as starcolor serve mounts it (the player API and the back office on one
+// listener) over a temporary database holding the emission MINI (blocks of 1,000 units at 1 €),
+// with the operator alice.
+type env struct {
+	url   string
+	db    *sqlite.DB
+	def   *gamedef.Definition
+	clock *clock
+}
+
+func newEnv(t testing.TB, blocks int) *env {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "admin.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := gamedeftest.Mini(t)
+	createEmission(t, db, def, "MINI", blocks)
+	clk := &clock{now: time.Now()}
+	log := slog.New(slog.DiscardHandler)
+	cfg := game.DefaultConfig
+	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1}
+	svc := game.New(db, cfg, clk.Now, log)
+	site := http.NewServeMux()
+	site.Handle("/api/", httpapi.New(svc, db, log, httpapi.NewMetrics(db)).Handler())
+	site.Handle("/admin/", admin.New(ctx, db, admin.Config{Definition: def, Argon2: fast, Now: clk.Now, Log: log}).Handler())
+	srv := httptest.NewServer(site)
+	t.Cleanup(func() {
+		cancel()
+		srv.Close()
+		db.Close()
+	})
+	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	return &env{url: srv.URL, db: db, def: def, clock: clk}
+}
+
+func createEmission(t testing.TB, db *sqlite.DB, def *gamedef.Definition, id string, blocks int) *emission.Emission {
+	t.Helper()
+	ctx := context.Background()
+	table, _ := def.Table(def.Tables[0].Price)
+	e := &emission.Emission{ID: id, Price: table.Price, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
+	seed := [emission.SeedSize]byte{7}
+	if err := db.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: table.Price, Blocks: blocks, Seed: seed}, put, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// client is a browser-less client with its own cookies; it does not follow redirects.
+type client struct {
+	t    testing.TB
+	base string
+	http *http.Client
+}
+
+func (e *env) client(t testing.TB) *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{t: t, base: e.url, http: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// do sends a request with optional headers (name, value, ...) and returns the answer, body read.
+func (c *client) do(method, path string, body io.Reader, headers ...string) (*http.Response, string) {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.base+path, body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp, string(raw)
+}
+
+func (c *client) form(path string, v url.Values, headers ...string) (*http.Response, string) {
+	c.t.Helper()
+	return c.do("POST", path, strings.NewReader(v.Encode()), append([]string{"Content-Type", "application/x-www-form-urlencoded"}, headers...)...)
+}
+
+func (c *client) login(name, password string) (*http.Response, string) {
+	c.t.Helper()
+	return c.form("/admin/login", url.Values{"name": {name}, "password": {password}, "next": {"/admin/"}})
+}
+
+// api calls the player API with JSON.
+func (c *client) api(want int, method, path string, body any) map[string]any {
+	c.t.Helper()
+	raw, _ := json.Marshal(body)
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(raw)
+	}
+	resp, text := c.do(method, path, r, "Content-Type", "application/json", "Idempotency-Key", fmt.Sprintf("k-%d", time.Now().UnixNano()))
+	if resp.StatusCode != want {
+		c.t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, text, want)
+	}
+	var v map[string]any
+	json.Unmarshal([]byte(text), &v)
+	return v
+}
+
+// player registers a player, deposits and plays n auto games at 1 €.
+func (e *env) player(t testing.TB, name string, deposit int64, games int) *client {
+	t.Helper()
+	c := e.client(t)
+	c.api(201, "POST", "/api/v1/players", map[string]any{"username": name, "password": "secret-" + name})
+	c.api(200, "POST", "/api/v1/session", map[string]any{"username": name, "password": "secret-" + name})
+	c.api(201, "POST", "/api/v1/deposits", map[string]any{"amount": deposit})
+	for range games {
+		c.api(201, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
+	}
+	return c
+}
+
+// actions lists the operator log's actions, oldest first.
+func (e *env) actions(t testing.TB) []string {
+	t.Helper()
+	lines, err := e.db.OperatorLog(context.Background(), 1000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i := len(lines) - 1; i >= 0; i-- {
+		out = append(out, lines[i].Name+" "+lines[i].Action)
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+package admin
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"starcolor/internal/gamedef"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// asset is an embedded static file and the first bytes of its SHA-256, which name its version in
+// its URL so that browsers may keep it forever.
+type asset struct {
+	body []byte
+	hash string
+	typ  string
+}
+
+var assets = func() map[string]asset {
+	m := map[string]asset{}
+	entries, _ := fs.ReadDir(staticFiles, "static")
+	for _, e := range entries {
+		body, _ := staticFiles.ReadFile("static/" + e.Name())
+		sum := sha256.Sum256(body)
+		typ := "application/octet-stream"
+		switch path.Ext(e.Name()) {
+		case ".css":
+			typ = "text/css; charset=utf-8"
+		case ".js":
+			typ = "text/javascript; charset=utf-8"
+		case ".svg":
+			typ = "image/svg+xml"
+		}
+		m[e.Name()] = asset{body: body, hash: hex.EncodeToString(sum[:6]), typ: typ}
+	}
+	return m
+}()
+
+// assetURL is the versioned URL of a static file.
+func assetURL(name string) (string, error) {
+	a, ok := assets[name]
+	if !ok {
+		return "", fmt.Errorf("no static file %q", name)
+	}
+	return "/admin/static/" + a.hash + "/" + name, nil
+}
+
+func serveStatic(w http.ResponseWriter, r *http.Request) {
+	a, ok := assets[r.PathValue("name")]
+	if !ok || a.hash != r.PathValue("hash") {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", a.typ)
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	w.Write(a.body)
+}
+
+// pages are the parsed templates, each page with the layout.
+type pages struct{ m map[string]*template.Template }
+
+var funcs = template.FuncMap{
+	"asset": assetURL,
+	"eur":   gamedef.FormatEUR,
+	"count": count,
+	"pct":   pct,
+	"ratio": ratio,
+	"hex":   func(b []byte) string { return hex.EncodeToString(b) },
+	"time":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + " UTC" },
+	"sub":   func(a, b int) int { return a - b },
+	"share": func(a, b int) string { return strconv.FormatFloat(100*ratio(int64(a), int64(b)), 'f', 1, 64) },
+	"signed": func(cents int64) string {
+		if cents > 0 {
+			return "+" + gamedef.FormatEUR(cents)
+		}
+		return gamedef.FormatEUR(cents)
+	},
+}
+
+func mustPages() *pages {
+	names, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		panic(err)
+	}
+	p := &pages{m: map[string]*template.Template{}}
+	for _, name := range names {
+		base := strings.TrimSuffix(path.Base(name), ".html")
+		if base == "layout" {
+			continue
+		}
+		p.m[base] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", name))
+	}
+	return p
+}
+
+// view is what the layout needs, with the page's own data.
+type view struct {
+	Title    string
+	Nav      string // the page's section, to highlight in the menu
+	Operator string
+	Data     any
+}
+
+// render writes a page; the whole page is rendered before anything is sent, so that a template
+// error becomes a clean 500 rather than half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, title string, data any) {
+	t := s.pages.m[page]
+	v := view{Title: title, Nav: page, Operator: operator(r).Name, Data: data}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
+		s.log.Error("back office: rendering", "page", page, "err", err)
+		http.Error(w, "The page could not be rendered.", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// count writes an integer with thin spaces between thousands, as gamedef.FormatEUR does.
+func count(v any) string {
+	var x int64
+	switch n := v.(type) {
+	case int:
+		x = int64(n)
+	case int64:
+		x = n
+	}
+	s := strconv.FormatInt(x, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "\u202f" + s[i:]
+	}
+	return s
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// pct writes a share in percent with the given decimals; "—" when there is nothing to divide.
+func pct(x float64, decimals int) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(100*x, 'f', decimals, 64) + "\u00a0%"
+}

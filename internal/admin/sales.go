@@ -1,0 +1,289 @@
+package admin
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"starcolor/internal/gamedef"
+	"starcolor/internal/sqlite"
+)
+
+// window is the span of the sales page: hours over two days, or days over a month.
+type window struct {
+	By      sqlite.Period
+	Step    time.Duration
+	Periods int
+}
+
+func windowOf(r *http.Request) window {
+	if r.URL.Query().Get("by") == "day" {
+		return window{By: sqlite.Day, Step: 24 * time.Hour, Periods: 30}
+	}
+	return window{By: sqlite.Hour, Step: time.Hour, Periods: 48}
+}
+
+// periodSales are the sales of one period, at each price and in all.
+type periodSales struct {
+	Start   time.Time
+	Label   string
+	ByPrice map[int64]sqlite.Sales
+	All     sqlite.Sales
+	RTP     float64 // prizes / stakes of the period
+	Cum     float64 // prizes / stakes from the window's start to the period's end
+}
+
+// priceLine is a price's figures against its prize table.
+type priceLine struct {
+	sqlite.Sales
+	RTP, HitRate           float64
+	TableRTP, TableHitRate float64
+}
+
+type liabilityLine struct {
+	sqlite.BlockSales
+	TablePrizes   int64
+	Liability     int64 // prizes still to be won in the block
+	WinnersLeft   int
+	RemainingUnit int
+}
+
+type salesData struct {
+	W          window
+	Prices     []int64
+	Totals     []priceLine
+	All        priceLine
+	Periods    []periodSales // newest first, for the table
+	Open       []liabilityLine
+	Liability  int64
+	UnsoldSale int64 // what the remaining units of the open blocks will take in stakes
+	TableRTP   float64
+	Now        time.Time
+}
+
+// tableFigures are a table's return to players and hit rate over a block.
+func tableFigures(t *gamedef.Table) (rtp, hit float64) {
+	units := 0
+	for _, tr := range t.Tiers {
+		units += tr.Count
+	}
+	return ratio(t.Payout(), t.Price*int64(units)), ratio(int64(t.Winners()), int64(units))
+}
+
+func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
+	now := s.now().UTC()
+	end := now.Truncate(w.Step)
+	start := end.Add(-time.Duration(w.Periods-1) * w.Step)
+	rows, err := s.db.SalesOver(r.Context(), w.By, start)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]periodSales, w.Periods)
+	for i := range out {
+		t := start.Add(time.Duration(i) * w.Step)
+		label := t.Format("02 Jan 15h")
+		if w.By == sqlite.Day {
+			label = t.Format("Mon 02 Jan")
+		}
+		out[i] = periodSales{Start: t, Label: label, ByPrice: map[int64]sqlite.Sales{}}
+	}
+	for _, row := range rows {
+		i := int(row.Period.Sub(start) / w.Step)
+		if i < 0 || i >= len(out) {
+			continue
+		}
+		p := &out[i]
+		p.ByPrice[row.Price] = row
+		p.All.Units += row.Units
+		p.All.Stakes += row.Stakes
+		p.All.Prizes += row.Prizes
+		p.All.Winners += row.Winners
+	}
+	var stakes, prizes int64
+	for i := range out {
+		p := &out[i]
+		stakes += p.All.Stakes
+		prizes += p.All.Prizes
+		p.RTP = math.NaN()
+		if p.All.Stakes > 0 {
+			p.RTP = ratio(p.All.Prizes, p.All.Stakes)
+		}
+		p.Cum = math.NaN()
+		if stakes > 0 {
+			p.Cum = ratio(prizes, stakes)
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
+	win := windowOf(r)
+	d := salesData{W: win, Now: s.now()}
+	for _, t := range s.def.Tables {
+		d.Prices = append(d.Prices, t.Price)
+	}
+	d.TableRTP, _ = tableFigures(&s.def.Tables[0])
+	totals, err := s.db.SalesTotals(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for _, t := range totals {
+		l := priceLine{Sales: t, RTP: ratio(t.Prizes, t.Stakes), HitRate: ratio(t.Winners, t.Units)}
+		if tab, err := s.def.Table(t.Price); err == nil {
+			l.TableRTP, l.TableHitRate = tableFigures(tab)
+		}
+		d.Totals = append(d.Totals, l)
+		d.All.Units += t.Units
+		d.All.Stakes += t.Stakes
+		d.All.Prizes += t.Prizes
+		d.All.Winners += t.Winners
+	}
+	d.All.RTP, d.All.HitRate = ratio(d.All.Prizes, d.All.Stakes), ratio(d.All.Winners, d.All.Units)
+	periods, err := s.periods(r, win)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for i := len(periods) - 1; i >= 0; i-- {
+		if periods[i].All.Units > 0 {
+			d.Periods = append(d.Periods, periods[i])
+		}
+	}
+	open, err := s.db.OpenBlockSales(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	es, err := s.db.Emissions(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	tables := map[string]*gamedef.Table{}
+	for _, e := range es {
+		tables[e.ID] = &e.Table
+	}
+	for _, b := range open {
+		t := tables[b.Emission]
+		if t == nil {
+			continue
+		}
+		l := liabilityLine{BlockSales: b, TablePrizes: t.Payout(), WinnersLeft: t.Winners() - b.Winners, RemainingUnit: b.Units - b.Sold}
+		l.Liability = l.TablePrizes - b.Prizes
+		d.Liability += l.Liability
+		d.UnsoldSale += int64(l.RemainingUnit) * b.Price
+		d.Open = append(d.Open, l)
+	}
+	s.render(w, r, http.StatusOK, "sales", "Sales", d)
+}
+
+// salesChart draws the return to players of each period against the table's, and the units
+// sold, as one SVG picture.
+func (s *Server) salesChart(w http.ResponseWriter, r *http.Request) {
+	win := windowOf(r)
+	periods, err := s.periods(r, win)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	target, _ := tableFigures(&s.def.Tables[0])
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte(drawSales(periods, target, win)))
+}
+
+func drawSales(periods []periodSales, target float64, win window) string {
+	const (
+		W, H             = 960.0, 400.0
+		left, right      = 58.0, 24.0
+		top1, bottom1    = 34.0, 238.0 // the return panel
+		top2, bottom2    = 282.0, 356.0
+		clip             = 2.0 // returns above 200 % are drawn clipped
+		labelY           = 380.0
+		purple, teal     = "#6d4aff", "#0f9d8a"
+		amber, ink, grid = "#d99a15", "#1d2433", "#e6e8f0"
+	)
+	var b strings.Builder
+	f := func(format string, args ...any) { fmt.Fprintf(&b, format, args...); b.WriteByte('\n') }
+	f(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif" role="img" aria-label="Return to players and units sold per %s">`, W, H, win.By)
+	f(`<style>text{fill:%s;font-size:12px}.m{fill:#5b6478}.h{font-size:13px;font-weight:600}</style>`, ink)
+	f(`<rect width="%g" height="%g" fill="#fff"/>`, W, H)
+	n := len(periods)
+	slot := (W - left - right) / float64(n)
+	x := func(i int) float64 { return left + slot*float64(i) + slot/2 }
+
+	// The return panel: 0 to the highest value shown, at least 100 %.
+	hi := 1.0
+	for _, p := range periods {
+		for _, v := range []float64{p.RTP, p.Cum} {
+			if !math.IsNaN(v) {
+				hi = math.Max(hi, math.Min(v, clip))
+			}
+		}
+	}
+	hi = math.Ceil(hi*4) / 4
+	y := func(v float64) float64 { return bottom1 - (bottom1-top1)*math.Min(v, hi)/hi }
+	f(`<text x="%g" y="18" class="h">Return to players per %s</text>`, left, win.By)
+	for v := 0.0; v <= hi+1e-9; v += 0.25 {
+		f(`<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="%s"/>`, left, W-right, y(v), y(v), grid)
+		f(`<text x="%g" y="%.1f" text-anchor="end" class="m">%d %%</text>`, left-8, y(v)+4, int(math.Round(v*100)))
+	}
+	bw := math.Max(2, slot*0.62)
+	for i, p := range periods {
+		if math.IsNaN(p.RTP) {
+			continue
+		}
+		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" opacity="0.35" rx="2"><title>%s: %s return, %s staked, %s won</title></rect>`,
+			x(i)-bw/2, y(p.RTP), bw, bottom1-y(p.RTP), purple, p.Label, pct(p.RTP, 1), gamedef.FormatEUR(p.All.Stakes), gamedef.FormatEUR(p.All.Prizes))
+		if p.RTP > hi {
+			f(`<path d="M%.1f %.1f l5 8 h-10 z" fill="%s"/>`, x(i), y(hi)-2, purple)
+		}
+	}
+	f(`<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="2" stroke-dasharray="6 5"/>`, left, W-right, y(target), y(target), amber)
+	var pts []string
+	for i, p := range periods {
+		if !math.IsNaN(p.Cum) {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(p.Cum)))
+		}
+	}
+	if len(pts) > 0 {
+		f(`<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round"/>`, strings.Join(pts, " "), teal)
+		last := pts[len(pts)-1]
+		var lx, ly float64
+		fmt.Sscanf(last, "%g,%g", &lx, &ly)
+		f(`<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/>`, lx, ly, teal)
+	}
+	// The legend, on the title's line.
+	lx := W - right
+	for _, it := range []struct{ col, label string }{{purple, "each " + string(win.By)}, {teal, "cumulative"}, {amber, "table " + pct(target, 0)}} {
+		lx -= 8 + 7*float64(len([]rune(it.label)))
+		f(`<rect x="%.1f" y="9" width="12" height="12" rx="3" fill="%s"/><text x="%.1f" y="19" class="m">%s</text>`, lx-18, it.col, lx, it.label)
+		lx -= 30
+	}
+
+	// The units panel.
+	var most int64
+	for _, p := range periods {
+		most = max(most, p.All.Units)
+	}
+	f(`<text x="%g" y="%g" class="h">Units sold per %s</text>`, left, top2-12, win.By)
+	f(`<text x="%g" y="%g" text-anchor="end" class="m">most %s</text>`, W-right, top2-12, count(most))
+	f(`<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="%s"/>`, left, W-right, bottom2, bottom2, grid)
+	for i, p := range periods {
+		if p.All.Units == 0 {
+			continue
+		}
+		h := (bottom2 - top2) * float64(p.All.Units) / float64(most)
+		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#8a94ad" rx="2"><title>%s: %s units</title></rect>`, x(i)-bw/2, bottom2-h, bw, h, p.Label, count(p.All.Units))
+	}
+	// Period labels, about eight of them.
+	every := max(1, n/8)
+	for i := n - 1; i >= 0; i -= every {
+		f(`<text x="%.1f" y="%g" text-anchor="middle" class="m">%s</text>`, x(i), labelY, periods[i].Label)
+	}
+	f(`</svg>`)
+	return b.String()
+}

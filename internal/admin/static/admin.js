@@ -1,0 +1,38 @@
+// Polls an emission's creation and shows its progress; the page works without it (it reloads).
+"use strict";
+(function () {
+  const job = document.getElementById("job");
+  if (!job || job.dataset.state !== "running") return;
+  const $ = (id) => document.getElementById(id);
+  const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
+  async function poll() {
+    let v;
+    try {
+      const r = await fetch(job.dataset.status, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (!r.ok) throw new Error(r.status);
+      v = await r.json();
+    } catch (e) {
+      $("job-state").textContent = "Lost contact with the server; retrying…";
+      setTimeout(poll, 2000);
+      return;
+    }
+    $("job-progress").max = v.total;
+    $("job-progress").value = v.done;
+    $("job-percent").textContent = v.percent;
+    $("job-units").textContent = group(v.done);
+    $("job-elapsed").textContent = v.elapsed;
+    job.dataset.state = v.state;
+    const st = $("job-state");
+    st.className = "state " + v.state;
+    if (v.state === "running") {
+      st.textContent = "Building and writing the units…";
+      setTimeout(poll, 400);
+    } else if (v.state === "done") {
+      st.textContent = "Created.";
+      $("job-next").hidden = false;
+    } else {
+      st.textContent = "Failed: " + v.error;
+    }
+  }
+  poll();
+})();
