@@ -67,6 +67,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	site.Handle("/api/", api)
 	site.Handle("/healthz", api)
 	site.Handle("/metrics", api)
+	site.Handle("/admin/", adminSite(ctx, store, log))
 	srv := &http.Server{
 		Handler:           site,
 		ReadHeaderTimeout: 5 * time.Second,
