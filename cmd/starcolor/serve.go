@@ -18,6 +18,7 @@ import (
 	"starcolor/internal/gamedef"
 	"starcolor/internal/httpapi"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/web"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -65,6 +66,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	site := http.NewServeMux()
 	api := httpapi.New(svc, store, log, httpapi.NewMetrics(store)).Handler()
 	site.Handle("/api/", api)
+	site.Handle("/", web.Default())
 	site.Handle("/healthz", api)
 	site.Handle("/metrics", api)
 	site.Handle("/admin/", adminSite(ctx, store, log))

@@ -1,0 +1,526 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"starcolor/internal/browsertest"
+	"starcolor/internal/emission"
+	"starcolor/internal/game"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/httpapi"
+	"starcolor/internal/sqlite"
+	"starcolor/internal/web"
+)
+
+// site is the real server as `starcolor serve` composes it (the API under /api/, the page at /)
+// over a temporary SQLite file holding one mini block of 1,000 units at 1 €.
+type site struct {
+	url string
+	db  *sqlite.DB
+	e   *emission.Emission
+}
+
+func newSite(t *testing.T) *site {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "web.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := gamedeftest.Mini(t)
+	table, _ := def.Table(100)
+	e := &emission.Emission{ID: "MINI", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
+	seed := [emission.SeedSize]byte{7}
+	if err := db.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: seed}, put, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.DefaultConfig
+	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
+	log := slog.New(slog.DiscardHandler)
+	svc := game.New(db, cfg, time.Now, log)
+	mux := http.NewServeMux()
+	mux.Handle("/api/", httpapi.New(svc, db, log, nil).Handler())
+	mux.Handle("/", web.Default())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		db.Close()
+	})
+	return &site{url: srv.URL, db: db, e: e}
+}
+
+// extraUnit finds the first unit of the block with an Extra stage.
+func (s *site) extraUnit(t *testing.T) int {
+	t.Helper()
+	r, err := emission.NewReader(s.e, s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1000 {
+		rec, err := r.Unit(context.Background(), 0, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Unit.HasB2 {
+			return i
+		}
+	}
+	t.Fatal("no unit with an Extra stage in the block")
+	return -1
+}
+
+// player is a player's API client on the Go side, to read the server's state (or to buy units).
+type player struct {
+	t    *testing.T
+	base string
+	http *http.Client
+	n    int
+}
+
+func (s *site) player(t *testing.T, name string, signUp bool) *player {
+	jar, _ := cookiejar.New(nil)
+	p := &player{t: t, base: s.url, http: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
+	cred := map[string]string{"username": name, "password": "secret-" + name}
+	if signUp {
+		p.must(201, nil, "POST", "/api/v1/players", cred)
+	}
+	p.must(200, nil, "POST", "/api/v1/session", cred)
+	return p
+}
+
+func (p *player) must(want int, v any, method, path string, body any) {
+	p.t.Helper()
+	var r io.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		r = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, p.base+path, r)
+	req.Header.Set("Content-Type", "application/json")
+	if method == "POST" {
+		p.n++
+		req.Header.Set("Idempotency-Key", fmt.Sprintf("go-%d-%d", time.Now().UnixNano(), p.n))
+	}
+	res, err := p.http.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != want {
+		p.t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, raw)
+	}
+	if v != nil {
+		if err := json.Unmarshal(raw, v); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+}
+
+func (p *player) balance() int64 {
+	var me struct{ Balance int64 }
+	p.must(200, &me, "GET", "/api/v1/me", nil)
+	return me.Balance
+}
+
+type gameJSON struct {
+	ID     int64  `json:"id"`
+	Status string `json:"status"`
+	Mode   string `json:"mode"`
+	Prize  int64  `json:"prize"`
+	Color  *int   `json:"color"`
+	Unit   struct {
+		Index int `json:"index"`
+	} `json:"unit"`
+	Boards []struct {
+		Colors []int `json:"colors"`
+		Cells  []*struct {
+			Kind string `json:"kind"`
+		} `json:"cells"`
+	} `json:"boards"`
+	Events []struct {
+		Cause string `json:"cause"`
+	} `json:"events"`
+}
+
+func (p *player) last() gameJSON {
+	var list struct{ Games []gameJSON }
+	p.must(200, &list, "GET", "/api/v1/games?limit=1", nil)
+	if len(list.Games) == 0 {
+		p.t.Fatal("no game on the server")
+	}
+	return list.Games[0]
+}
+
+// ---- the page ----
+
+// step runs browser actions with a bound, failing the test on error.
+func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := browsertest.Timeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	c, cancel := browsertest.Timeout(ctx, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// waitFor waits until a JavaScript condition holds on the page.
+func waitFor(t *testing.T, ctx context.Context, cond string) {
+	t.Helper()
+	step(t, ctx, "wait for "+cond, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingInterval(20*time.Millisecond)))
+}
+
+// open loads the page with its animations 40 times faster.
+func open(t *testing.T, ctx context.Context, s *site, hash string) {
+	step(t, ctx, "open the page", chromedp.Navigate(s.url+"/?speed=40"+hash), chromedp.WaitReady("body"))
+	waitFor(t, ctx, `document.body.dataset.state !== 'loading'`)
+}
+
+func signUp(t *testing.T, ctx context.Context, s *site, name string) {
+	open(t, ctx, s, "")
+	step(t, ctx, "sign up",
+		chromedp.WaitVisible("#signup-user"),
+		chromedp.SendKeys("#signup-user", name),
+		chromedp.SendKeys("#signup-pass", "secret-"+name),
+		chromedp.Click("#signup-form button[type=submit]"))
+	waitFor(t, ctx, `document.body.classList.contains('in') && document.querySelector('#balance').dataset.cents === '0'`)
+}
+
+func deposit(t *testing.T, ctx context.Context, euros int) {
+	before := eval[string](t, ctx, `document.querySelector('#balance').dataset.cents`)
+	step(t, ctx, "deposit",
+		chromedp.SetValue("#deposit-amount", strconv.Itoa(euros)),
+		chromedp.Click("#deposit"))
+	waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#balance').dataset.cents !== %q`, before))
+}
+
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	c, cancel := browsertest.Timeout(ctx, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Text(sel))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.Join(strings.Fields(strings.NewReplacer("\u202f", " ", "\u00a0", " ").Replace(v)), " ")
+}
+
+func euros(cents int64) string {
+	if cents%100 == 0 {
+		return fmt.Sprintf("%d €", cents/100)
+	}
+	return fmt.Sprintf("%d,%02d €", cents/100, cents%100)
+}
+
+// clickToEnd clicks the stars that can be clicked, one at a time, until the game's result shows.
+func clickToEnd(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	clicks := 0
+	for {
+		waitFor(t, ctx, `document.body.dataset.busy === 'no' && (document.querySelector('#result').dataset.state === 'done' || !!document.querySelector('#sky .star.playable'))`)
+		if eval[string](t, ctx, `document.querySelector('#result').dataset.state`) == "done" {
+			return clicks
+		}
+		if clicks++; clicks > 7 {
+			t.Fatal("more than 7 clicks in a game")
+		}
+		step(t, ctx, "click a star", chromedp.Click("#sky .star.playable"))
+		waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
+	}
+}
+
+// checkShown compares what the page shows at the end of a game with the server's game: the
+// result, the balance, and the stars revealed on the board shown (the last one).
+func checkShown(t *testing.T, ctx context.Context, p *player, g gameJSON) {
+	t.Helper()
+	want := "Perdu"
+	if g.Prize > 0 {
+		want = "Gagné " + euros(g.Prize)
+	}
+	if got := text(t, ctx, "#result"); got != want {
+		t.Errorf("result %q, want %q (game %d)", got, want, g.ID)
+	}
+	if got, want := eval[string](t, ctx, `document.querySelector('#balance').dataset.cents`), strconv.FormatInt(p.balance(), 10); got != want {
+		t.Errorf("balance shown %s, server %s", got, want)
+	}
+	if got := eval[int](t, ctx, `+document.querySelector('#total').dataset.cents`); int64(got) != g.Prize {
+		t.Errorf("running total %d, prize %d", got, g.Prize)
+	}
+	b := g.Boards[len(g.Boards)-1]
+	shown := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#sky .star'), s => s.dataset.state === 'revealed' ? s.dataset.kind : '')`)
+	colors := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#sky .star'), s => s.dataset.color)`)
+	for i, c := range b.Cells {
+		want := ""
+		if c != nil {
+			want = c.Kind
+		}
+		if shown[i] != want || colors[i] != strconv.Itoa(b.Colors[i]) {
+			t.Errorf("star %d shows %q in colour %s, server %q in colour %d", i, shown[i], colors[i], want, b.Colors[i])
+		}
+	}
+}
+
+// The prize never shows before the reveal ends: the balance shown during a game is the balance
+// before the sale less the stake.
+func checkHeldBack(t *testing.T, ctx context.Context, before int64) {
+	t.Helper()
+	if got := eval[string](t, ctx, `document.querySelector('#balance').dataset.cents`); got != strconv.FormatInt(before-100, 10) {
+		t.Errorf("balance during the game %s, want %d (the prize held back)", got, before-100)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#result').textContent`); got != "" {
+		t.Errorf("a result shows during the game: %q", got)
+	}
+}
+
+func TestSignUpDepositAndPlayByHand(t *testing.T) {
+	s := newSite(t)
+	ctx := browsertest.New(t, browsertest.Options{})
+	signUp(t, ctx, s, "alice")
+	browsertest.Screenshot(t, ctx, "desktop-1-signed-up")
+	deposit(t, ctx, 20)
+	p := s.player(t, "alice", false)
+	if got := eval[string](t, ctx, `document.querySelector('#balance').dataset.cents`); got != "2000" || p.balance() != 2000 {
+		t.Fatalf("after a deposit of 20 €: page %s, server %d", got, p.balance())
+	}
+	if got := text(t, ctx, "#balance"); got != "20 €" {
+		t.Errorf("balance text %q", got)
+	}
+	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
+	checkHeldBack(t, ctx, 2000)
+	browsertest.Screenshot(t, ctx, "desktop-2-choose-colour")
+	step(t, ctx, "choose vert", chromedp.Click(`#colors .swatch[data-color="2"]`))
+	waitFor(t, ctx, `document.querySelectorAll('#sky .star.playable').length > 0`)
+	// Only the stars of the colour chosen can be clicked, and each names its colour.
+	if n := eval[int](t, ctx, `document.querySelectorAll('#sky .star.playable:not([data-color="2"])').length`); n != 0 {
+		t.Errorf("%d stars of another colour can be clicked", n)
+	}
+	if l := eval[string](t, ctx, `document.querySelector('#sky .star.playable').getAttribute('aria-label')`); !strings.Contains(l, "vert") {
+		t.Errorf("a star's label %q does not name its colour", l)
+	}
+	checkHeldBack(t, ctx, 2000)
+	browsertest.Screenshot(t, ctx, "desktop-3-playing")
+	clicks := clickToEnd(t, ctx)
+	g := p.last()
+	if g.Status != "finished" || g.Mode != "manual" || *g.Color != 2 {
+		t.Fatalf("server game %+v", g)
+	}
+	t.Logf("game %d: %d clicks, prize %d", g.ID, clicks, g.Prize)
+	checkShown(t, ctx, p, g)
+	browsertest.Screenshot(t, ctx, "desktop-4-result")
+
+	// The English switch.
+	step(t, ctx, "English", chromedp.Click("#lang"))
+	want := "Lost"
+	if g.Prize > 0 {
+		want = "Won €" + strings.TrimSuffix(strings.TrimSuffix(euros(g.Prize), " €"), ",00")
+	}
+	if got := text(t, ctx, "#result"); got != want {
+		t.Errorf("result in English %q, want %q", got, want)
+	}
+	step(t, ctx, "French", chromedp.Click("#lang"))
+}
+
+func TestExtraStage(t *testing.T) {
+	s := newSite(t)
+	target := s.extraUnit(t)
+	// Another player buys the units before it, so that the page's player gets it.
+	if target > 0 {
+		other := s.player(t, "filler", true)
+		other.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": int64(target) * 100})
+		for range target {
+			other.must(201, nil, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
+		}
+	}
+	ctx := browsertest.New(t, browsertest.Options{})
+	signUp(t, ctx, s, "bob")
+	deposit(t, ctx, 10)
+	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
+	step(t, ctx, "choose rose", chromedp.Click(`#colors .swatch[data-color="5"]`))
+	clickToEnd(t, ctx)
+	p := s.player(t, "bob", false)
+	g := p.last()
+	if g.Unit.Index != target || len(g.Boards) != 2 {
+		t.Fatalf("game on unit %d with %d boards, want unit %d with an Extra stage", g.Unit.Index, len(g.Boards), target)
+	}
+	if b := eval[string](t, ctx, `document.querySelector('#sky').dataset.board`); b != "2" {
+		t.Errorf("the sky shows board %s at the end, want the Extra stage's board 2", b)
+	}
+	checkShown(t, ctx, p, g)
+	browsertest.Screenshot(t, ctx, "desktop-5-extra-stage")
+}
+
+func TestAutoGameOnAPhone(t *testing.T) {
+	s := newSite(t)
+	ctx := browsertest.New(t, browsertest.Options{Mobile: true})
+	signUp(t, ctx, s, "carol")
+	browsertest.Screenshot(t, ctx, "phone-1-signed-up")
+	deposit(t, ctx, 5)
+	p := s.player(t, "carol", false)
+	for n := range 2 {
+		step(t, ctx, "Auto", chromedp.Click("#auto"))
+		waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done'`)
+		g := p.last()
+		if g.Mode != "auto" || g.Status != "finished" {
+			t.Fatalf("server game %+v", g)
+		}
+		checkShown(t, ctx, p, g)
+		browsertest.Screenshot(t, ctx, fmt.Sprintf("phone-2-auto-%d", n))
+	}
+	// The controls to speed up and skip show while an auto game plays (at normal speed here).
+	step(t, ctx, "normal speed", chromedp.Navigate(s.url+"/"))
+	waitFor(t, ctx, `document.body.dataset.state === 'idle'`)
+	step(t, ctx, "Auto", chromedp.Click("#auto"), chromedp.WaitVisible("#skip"))
+	browsertest.Screenshot(t, ctx, "phone-3-auto-playing")
+	step(t, ctx, "skip", chromedp.Click("#skip"))
+	waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done'`)
+	checkShown(t, ctx, p, p.last())
+	step(t, ctx, "rules", chromedp.Navigate(s.url+"/#regles"), chromedp.WaitVisible(".prizes"))
+	browsertest.Screenshot(t, ctx, "phone-4-rules")
+}
+
+func TestReloadResumes(t *testing.T) {
+	s := newSite(t)
+	ctx := browsertest.New(t, browsertest.Options{})
+	signUp(t, ctx, s, "dave")
+	deposit(t, ctx, 10)
+	p := s.player(t, "dave", false)
+	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
+	// A reload before the colour is chosen comes back to the choice.
+	step(t, ctx, "reload", chromedp.Reload())
+	waitFor(t, ctx, `document.body.dataset.state === 'choose'`)
+	step(t, ctx, "choose bleu", chromedp.WaitVisible("#colors .swatch"), chromedp.Click(`#colors .swatch[data-color="1"]`))
+	waitFor(t, ctx, `!!document.querySelector('#sky .star.playable')`)
+	step(t, ctx, "click a star", chromedp.Click("#sky .star.playable"))
+	waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
+	g := p.last()
+	if g.Status == "finished" {
+		t.Skip("the first click finished the game: nothing to resume") // cannot happen with this seed
+	}
+	step(t, ctx, "reload", chromedp.Reload())
+	waitFor(t, ctx, `document.body.dataset.state === 'play'`)
+	checkHeldBack(t, ctx, 1000)
+	revealed := 0
+	for _, c := range g.Boards[0].Cells {
+		if c != nil {
+			revealed++
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#sky .star[data-state=revealed]').length`); n != revealed {
+		t.Errorf("after a reload the page shows %d stars revealed, the server %d", n, revealed)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#sky .star.playable:not([data-color="1"])').length`); n != 0 {
+		t.Errorf("%d stars of another colour can be clicked after a reload", n)
+	}
+	browsertest.Screenshot(t, ctx, "desktop-6-resumed")
+	clickToEnd(t, ctx)
+	checkShown(t, ctx, p, p.last())
+}
+
+func TestHistoryReplayAndProof(t *testing.T) {
+	s := newSite(t)
+	ctx := browsertest.New(t, browsertest.Options{})
+	signUp(t, ctx, s, "erin")
+	deposit(t, ctx, 10)
+	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
+	step(t, ctx, "choose jaune", chromedp.Click(`#colors .swatch[data-color="3"]`))
+	clickToEnd(t, ctx)
+	step(t, ctx, "Auto", chromedp.Click("#auto"))
+	waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done' && document.body.dataset.state === 'idle'`)
+	p := s.player(t, "erin", false)
+	var list struct{ Games []gameJSON }
+	p.must(200, &list, "GET", "/api/v1/games?limit=10", nil)
+
+	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
+	waitFor(t, ctx, `document.querySelectorAll('#history .hrow').length === 2`)
+	browsertest.Screenshot(t, ctx, "desktop-7-history")
+	for i, g := range list.Games {
+		want := "Perdu"
+		if g.Prize > 0 {
+			want = "Gagné " + euros(g.Prize)
+		}
+		if got := text(t, ctx, fmt.Sprintf(`#history .hrow:nth-child(%d) .hres`, i+1)); got != want {
+			t.Errorf("history row %d: %q, want %q", i+1, got, want)
+		}
+	}
+
+	// The replay of the manual game (the older one), step by step: one step a click.
+	g := list.Games[1]
+	clicks := 0
+	for _, e := range g.Events {
+		if e.Cause == "click" {
+			clicks++
+		}
+	}
+	step(t, ctx, "replay", chromedp.Click(`#history .hrow:nth-child(2) button.replay`), chromedp.WaitVisible("#step"))
+	if n := eval[int](t, ctx, `document.querySelectorAll('#sky .star[data-state=revealed]').length`); n != 0 {
+		t.Errorf("the replay starts with %d stars revealed", n)
+	}
+	steps := 0
+	for eval[string](t, ctx, `document.querySelector('#result').dataset.state`) != "replayed" {
+		if steps++; steps > 8 {
+			t.Fatal("the replay does not end")
+		}
+		step(t, ctx, "next step", chromedp.Click("#step"))
+		waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
+		if steps == 1 {
+			browsertest.Screenshot(t, ctx, "desktop-8-replay-step")
+		}
+	}
+	if steps != clicks {
+		t.Errorf("the replay took %d steps, the game %d clicks", steps, clicks)
+	}
+	checkShown(t, ctx, p, g)
+	step(t, ctx, "close the replay", chromedp.Click("#replay-close"))
+
+	// The proof, checked in the page against the published root.
+	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
+	waitFor(t, ctx, `document.querySelectorAll('#history .hrow').length === 2`)
+	step(t, ctx, "proof", chromedp.Click(`#history .hrow:nth-child(2) button.proofbtn`))
+	waitFor(t, ctx, `document.querySelector('#proof-status').dataset.verified !== ''`)
+	if v := eval[string](t, ctx, `document.querySelector('#proof-status').dataset.verified`); v != "true" {
+		t.Errorf("proof not verified in the page: %s", text(t, ctx, "#proof-status"))
+	}
+	if got := text(t, ctx, "#proof-status"); !strings.HasPrefix(got, "Vérifié") {
+		t.Errorf("proof status %q", got)
+	}
+	browsertest.Screenshot(t, ctx, "desktop-9-proof")
+	// The same check refuses a line changed by one byte, or a wrong index.
+	got := eval[[]bool](t, ctx, fmt.Sprintf(`(async () => {
+		const p = await (await fetch('/api/v1/games/%d/proof')).json();
+		const ok = await starcolor.rootFromPath(p.line, p.index, 1000, p.path);
+		const bad = await starcolor.rootFromPath(p.line.replace('"prize":', '"prize": '), p.index, 1000, p.path);
+		const moved = await starcolor.rootFromPath(p.line, p.index ^ 1, 1000, p.path);
+		return [ok === p.root, bad !== p.root, moved !== p.root];
+	})()`, g.ID))
+	if len(got) != 3 || !got[0] || !got[1] || !got[2] {
+		t.Errorf("the page's proof check: %v", got)
+	}
+}

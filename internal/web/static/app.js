@@ -1,0 +1,1039 @@
+// The player's page of « Star Color »: plays on the player API (/api/v1, API.md) and animates what
+// the server reveals. The page never decides anything: every star shown was revealed by the
+// server, and the prize the server returns with the sale is held back until the reveal ends.
+'use strict';
+(() => {
+  const $ = (s, r = document) => r.querySelector(s);
+  const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
+  const html = document.documentElement;
+  const body = document.body;
+  const params = new URLSearchParams(location.search);
+  const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // ?speed=N runs every animation N times faster (the browser tests use it).
+  const baseSpeed = Math.max(0.25, Number(params.get('speed')) || (reduced ? 4 : 1));
+
+  const COLORS = {
+    fr: ['violet', 'bleu', 'vert', 'jaune', 'orange', 'rose'],
+    en: ['violet', 'blue', 'green', 'yellow', 'orange', 'pink'],
+  };
+  const T = {
+    fr: {
+      star: (n, c, what) => `Étoile ${n}, ${c}${what ? ' : ' + what : ''}`,
+      hidden: 'cachée', toClick: 'à révéler',
+      empty: 'rien', milky_way: 'voie lactée', extra: 'Extra',
+      supernova: c => `supernova ${c}`,
+      shooting_star: d => `étoile filante ${d === 'rising' ? 'montante ↗' : 'descendante ↘'}`,
+      sleeping: 'étoile', sky: 'Le ciel : 42 étoiles',
+      choose: 'Sélectionnez une couleur parmi les 6 couleurs proposées.',
+      click: c => `Cliquez sur chaque étoile de couleur « ${c} », dans l'ordre souhaité.`,
+      milky: 'Voie lactée ! Les étoiles en contact direct explosent.',
+      nova: c => `Supernova ! Les étoiles « ${c} » explosent.`,
+      shoot: 'Étoile filante ! Les étoiles de sa diagonale explosent.',
+      extraFound: 'Extra ! Révélez les étoiles restantes de votre couleur.',
+      extraStage: 'Étape Extra : 42 nouvelles étoiles',
+      extraBanner: 'Étape Extra',
+      auto: c => `Auto : couleur « ${c} » tirée au sort.`,
+      resumed: 'Partie reprise là où elle s\'était arrêtée.',
+      won: m => `Gagné ${m}`, lost: 'Perdu',
+      replay: (id, c) => `Relecture de la partie n° ${id}, couleur « ${c} ».`,
+      replayDone: 'Fin de la relecture.',
+      welcome: u => `Bonjour ${u} ! Choisissez votre mise.`,
+      ready: 'Choisissez votre mise puis « Jouer » ou « Auto ».',
+      deposited: m => `${m} crédités (argent fictif).`,
+      open: 'En cours', resume: 'Reprendre', replayBtn: 'Rejouer', proofBtn: 'Preuve',
+      manual: 'Jouer', autoMode: 'Auto', game: id => `Partie n° ${id}`,
+      busy: 'Une partie est en cours : terminez-la d\'abord.',
+      checking: 'Vérification…', verified: 'Vérifié : cette unité figure dans le bloc publié.',
+      notVerified: 'Non vérifié : la preuve ne mène pas à la racine publiée.',
+      noCrypto: 'Non vérifié : ce navigateur n\'offre pas WebCrypto (page non sécurisée).',
+      fEmission: 'Émission', fBlock: 'Bloc', fIndex: 'Unité n°', fPrize: 'Lot de la ligne', fLine: 'Ligne d\'audit',
+      fPath: 'Chemin (de la feuille vers la racine)', fRoot: 'Racine de la preuve', fPublished: 'Racine publiée du bloc', fComputed: 'Racine recalculée dans la page',
+      errors: {
+        insufficient_funds: 'Solde insuffisant : créditez votre compte.',
+        username_taken: 'Cet identifiant est déjà pris.',
+        not_logged_in: 'Identifiant ou mot de passe incorrect.',
+        too_many_attempts: 'Trop de tentatives : réessayez dans un moment.',
+        sold_out: 'Plus aucune unité de jeu à cette mise pour le moment.',
+        invalid_input: 'Saisie invalide.',
+        network: 'Le serveur ne répond pas. Réessayez.',
+      },
+    },
+    en: {
+      star: (n, c, what) => `Star ${n}, ${c}${what ? ': ' + what : ''}`,
+      hidden: 'hidden', toClick: 'to reveal',
+      empty: 'nothing', milky_way: 'milky way', extra: 'Extra',
+      supernova: c => `${c} supernova`,
+      shooting_star: d => `shooting star ${d === 'rising' ? 'rising ↗' : 'falling ↘'}`,
+      sleeping: 'star', sky: 'The sky: 42 stars',
+      choose: 'Select one of the 6 colours.',
+      click: c => `Click every ${c} star, in any order.`,
+      milky: 'Milky way! The stars in direct contact explode.',
+      nova: c => `Supernova! The ${c} stars explode.`,
+      shoot: 'Shooting star! The stars on its diagonal explode.',
+      extraFound: 'Extra! Reveal the remaining stars of your colour.',
+      extraStage: 'Extra stage: 42 new stars',
+      extraBanner: 'Extra stage',
+      auto: c => `Auto: colour ${c} drawn at random.`,
+      resumed: 'Game resumed where it stopped.',
+      won: m => `Won ${m}`, lost: 'Lost',
+      replay: (id, c) => `Replay of game #${id}, colour ${c}.`,
+      replayDone: 'End of the replay.',
+      welcome: u => `Hello ${u}! Pick your stake.`,
+      ready: 'Pick your stake, then “Jouer” or “Auto”.',
+      deposited: m => `${m} added (play money).`,
+      open: 'In progress', resume: 'Resume', replayBtn: 'Replay', proofBtn: 'Proof',
+      manual: 'Jouer', autoMode: 'Auto', game: id => `Game #${id}`,
+      busy: 'A game is in progress: finish it first.',
+      checking: 'Checking…', verified: 'Verified: this unit is in the published block.',
+      notVerified: 'Not verified: the proof does not lead to the published root.',
+      noCrypto: 'Not verified: this browser offers no WebCrypto here (insecure page).',
+      fEmission: 'Emission', fBlock: 'Block', fIndex: 'Unit #', fPrize: 'Prize in the line', fLine: 'Audit line',
+      fPath: 'Path (from the leaf to the root)', fRoot: 'Root of the proof', fPublished: 'Published root of the block', fComputed: 'Root computed in this page',
+      errors: {
+        insufficient_funds: 'Not enough money: add some to your account.',
+        username_taken: 'This username is taken.',
+        not_logged_in: 'Wrong username or password.',
+        too_many_attempts: 'Too many attempts: try again in a moment.',
+        sold_out: 'No game units left at this stake for now.',
+        invalid_input: 'Invalid input.',
+        network: 'The server does not answer. Try again.',
+      },
+    },
+  };
+  const lang = () => (html.lang === 'en' ? 'en' : 'fr');
+  const t = (k, ...a) => {
+    const v = T[lang()][k];
+    return typeof v === 'function' ? v(...a) : v;
+  };
+  const colorName = c => COLORS[lang()][c];
+  const money = c =>
+    new Intl.NumberFormat(lang() === 'en' ? 'en-IE' : 'fr-FR', {
+      style: 'currency', currency: 'EUR', minimumFractionDigits: c % 100 ? 2 : 0, maximumFractionDigits: 2,
+    }).format(c / 100);
+  const errText = e => (e && T[lang()].errors[e.code]) || (e && e.message) || String(e);
+
+  // ---- the API ----
+  const newKey = () => {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return hex(b);
+  };
+  async function api(method, path, payload, key) {
+    const headers = { Accept: 'application/json' };
+    if (payload !== undefined) headers['Content-Type'] = 'application/json';
+    if (key) headers['Idempotency-Key'] = key;
+    let r;
+    try {
+      r = await fetch('/api/v1' + path, {
+        method, headers, credentials: 'same-origin',
+        body: payload === undefined ? undefined : JSON.stringify(payload),
+      });
+    } catch (e) {
+      const err = new Error('network');
+      err.code = 'network';
+      throw err;
+    }
+    if (r.status === 204) return null;
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) {
+      const err = new Error((data.error && data.error.message) || r.statusText);
+      err.status = r.status;
+      err.code = data.error && data.error.code;
+      throw err;
+    }
+    return data;
+  }
+  // A money-moving call is retried once with the same key when the network fails: the server
+  // answers a retry with the first answer and moves no money again.
+  async function apiMoney(method, path, payload) {
+    const key = newKey();
+    try {
+      return await api(method, path, payload, key);
+    } catch (e) {
+      if (e.code !== 'network') throw e;
+      return api(method, path, payload, key);
+    }
+  }
+
+  // ---- state ----
+  const S = {
+    user: null,
+    balance: 0,
+    hold: 0, // the prize of the game on show, already in the balance, shown only at the end
+    game: null, // the game on show (the server's last answer)
+    mode: 'idle', // idle | choose | play | auto | replay
+    speed: baseSpeed,
+    skip: false,
+    shownBoard: 0, // the board the sky shows (1 or 2)
+    total: 0, // the running total of amounts landed
+    flights: [],
+    queue: Promise.resolve(),
+    pending: 0,
+    result: null, // {prize} of the last game ended on screen
+    run: 0, // bumped to cancel an animation in progress
+    replay: null,
+    history: [],
+  };
+
+  const sky = $('#sky');
+  const fx = $('#fx');
+  const fly = $('#fly');
+
+  // ---- timing ----
+  const k = () => (S.skip ? 0 : 1 / S.speed);
+  const dur = ms => ms * k();
+  const wait = ms =>
+    new Promise(r => {
+      const d = dur(ms);
+      if (d <= 0) r();
+      else setTimeout(r, d);
+    });
+  function setSpeed(v, skip) {
+    S.speed = v;
+    S.skip = !!skip;
+    html.style.setProperty('--k', String(k()));
+  }
+  setSpeed(baseSpeed);
+  function busy(delta) {
+    S.pending += delta;
+    body.dataset.busy = S.pending > 0 ? 'yes' : 'no';
+  }
+
+  // ---- the sky ----
+  const cells = [];
+  for (let i = 0; i < 42; i++) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'star';
+    b.dataset.cell = String(i);
+    b.innerHTML =
+      '<svg class="shape" aria-hidden="true"><use href="#star"/></svg>' +
+      '<svg class="mark" aria-hidden="true"><use href=""/></svg>' +
+      '<span class="content" aria-hidden="true"></span>';
+    b.style.setProperty('--i', String(i));
+    sky.appendChild(b);
+    cells.push(b);
+  }
+  const rowCol = i => [Math.floor(i / 7), i % 7];
+
+  function contentLabel(cell) {
+    switch (cell.kind) {
+      case 'amount': return money(cell.amount);
+      case 'supernova': return t('supernova', colorName(cell.color));
+      case 'shooting_star': return t('shooting_star', cell.direction);
+      default: return t(cell.kind);
+    }
+  }
+  function paintContent(el, cell) {
+    const c = el.querySelector('.content');
+    el.dataset.kind = cell.kind;
+    delete el.dataset.target;
+    delete el.dataset.dir;
+    switch (cell.kind) {
+      case 'amount':
+        c.textContent = money(cell.amount);
+        break;
+      case 'milky_way':
+        c.innerHTML = '<svg><use href="#milky"/></svg>';
+        break;
+      case 'supernova':
+        el.dataset.target = String(cell.color);
+        c.innerHTML = `<svg class="nv"><use href="#nova"/></svg><svg class="nm"><use href="#m${cell.color}"/></svg>`;
+        break;
+      case 'shooting_star':
+        el.dataset.dir = cell.direction;
+        c.innerHTML = '<svg><use href="#shoot"/></svg>';
+        break;
+      case 'extra':
+        c.textContent = 'EXTRA';
+        break;
+      default:
+        c.textContent = '';
+    }
+  }
+  // paintStar shows one star as the game stands: its colour, and its content once revealed.
+  function paintStar(i, board, g) {
+    const el = cells[i];
+    const color = board ? board.colors[i] : null;
+    const cell = board ? board.cells[i] : null;
+    el.classList.remove('pop', 'vanish', 'appear', 'hit', 'pending');
+    if (color === null) {
+      delete el.dataset.color;
+      el.querySelector('.mark use').setAttribute('href', '');
+    } else {
+      el.dataset.color = String(color);
+      el.querySelector('.mark use').setAttribute('href', '#m' + color);
+    }
+    if (cell) {
+      el.dataset.state = 'revealed';
+      paintContent(el, cell);
+    } else {
+      el.dataset.state = 'hidden';
+      delete el.dataset.kind;
+      el.querySelector('.content').textContent = '';
+    }
+    label(i, board, g);
+  }
+  function playable(i, g) {
+    return (
+      S.mode === 'play' && g && g.status === 'playing' && S.shownBoard === 1 &&
+      g.boards[0].colors[i] === g.color && !g.boards[0].cells[i] && !cells[i].classList.contains('pending')
+    );
+  }
+  function label(i, board, g) {
+    const el = cells[i];
+    const color = board ? board.colors[i] : null;
+    const cell = board ? board.cells[i] : null;
+    const can = board && playable(i, g);
+    el.classList.toggle('playable', !!can);
+    el.setAttribute('aria-disabled', can ? 'false' : 'true');
+    el.tabIndex = can ? 0 : -1;
+    const name = color === null ? t('sleeping') : colorName(color);
+    const what = el.dataset.state === 'revealed' && cell ? contentLabel(cell) : can ? t('toClick') : t('hidden');
+    el.setAttribute('aria-label', t('star', i + 1, name, what));
+  }
+  function board(g) {
+    return g && g.boards[S.shownBoard - 1];
+  }
+  function relabel() {
+    const g = S.replay ? S.replay.view : S.game;
+    const b = board(g);
+    cells.forEach((_, i) => label(i, b, g));
+    sky.setAttribute('aria-label', t('sky'));
+  }
+  function drawBoard(g, n, hiddenAll) {
+    S.shownBoard = n;
+    sky.dataset.board = String(n);
+    const b = g.boards[n - 1];
+    const shown = hiddenAll ? { colors: b.colors, cells: new Array(42).fill(null) } : b;
+    cells.forEach((_, i) => paintStar(i, shown, g));
+    sky.classList.toggle('chosen', g.color !== null);
+    if (g.color !== null) sky.dataset.chosen = String(g.color);
+    else delete sky.dataset.chosen;
+  }
+  function drawSleeping() {
+    S.shownBoard = 0;
+    delete sky.dataset.chosen;
+    sky.dataset.board = '0';
+    cells.forEach((_, i) => paintStar(i, null, null));
+  }
+
+  // ---- text on screen ----
+  function status(msg) {
+    $('#status').textContent = msg || '';
+  }
+  function announce(msg) {
+    $('#announce').textContent = msg;
+  }
+  function banner(msg) {
+    const b = $('#banner');
+    b.textContent = msg;
+    b.classList.remove('show');
+    void b.offsetWidth;
+    b.classList.add('show');
+  }
+  function renderBalance() {
+    const el = $('#balance');
+    const c = S.balance - S.hold;
+    el.dataset.cents = String(c);
+    el.textContent = S.user ? money(c) : '—';
+  }
+  function renderTotal(bump) {
+    const el = $('#total');
+    el.dataset.cents = String(S.total);
+    el.textContent = money(S.total);
+    if (bump) {
+      el.classList.remove('bump');
+      void el.offsetWidth;
+      el.classList.add('bump');
+    }
+  }
+  function renderResult() {
+    const el = $('#result');
+    if (!S.result) {
+      el.textContent = '';
+      el.className = 'result';
+      return;
+    }
+    el.textContent = S.result.prize > 0 ? t('won', money(S.result.prize)) : t('lost');
+    el.className = 'result ' + (S.result.prize > 0 ? 'won' : 'lost');
+  }
+  function setResult(r, state) {
+    S.result = r;
+    $('#result').dataset.state = state;
+    renderResult();
+  }
+  function controls() {
+    const locked = S.mode !== 'idle';
+    $('#play').disabled = locked;
+    $('#auto').disabled = locked;
+    $('#colors').hidden = S.mode !== 'choose';
+    $('#autoctl').hidden = S.mode !== 'auto';
+    $('#replayctl').hidden = S.mode !== 'replay';
+    body.dataset.state = S.user ? S.mode : 'auth';
+    $$('#history button.replay').forEach(b => (b.disabled = locked));
+  }
+
+  // ---- effects ----
+  function center(el, rel) {
+    const r = el.getBoundingClientRect();
+    const o = rel ? rel.getBoundingClientRect() : { left: 0, top: 0 };
+    return [r.left - o.left + r.width / 2, r.top - o.top + r.height / 2];
+  }
+  function spark(cls, x, y, color) {
+    const d = document.createElement('div');
+    d.className = 'spark ' + cls;
+    d.style.left = x + 'px';
+    d.style.top = y + 'px';
+    if (color !== undefined) d.dataset.color = String(color);
+    fx.appendChild(d);
+    return d;
+  }
+  async function effect(g, bn, i) {
+    const cell = g.boards[bn - 1].cells[i];
+    const el = cells[i];
+    const [x, y] = center(el, fx);
+    if (cell.kind === 'milky_way') {
+      status(t('milky'));
+      if (k() > 0) {
+        const d = spark('ring', x, y);
+        await d.animate(
+          [{ transform: 'translate(-50%,-50%) scale(.2)', opacity: 1 }, { transform: 'translate(-50%,-50%) scale(3.4)', opacity: 0 }],
+          { duration: dur(520), easing: 'cubic-bezier(.2,.7,.3,1)' }).finished.catch(() => {});
+        d.remove();
+      }
+    } else if (cell.kind === 'supernova') {
+      status(t('nova', colorName(cell.color)));
+      if (k() > 0) {
+        const d = spark('flash', 0, 0, cell.color);
+        const same = cells.filter((c, j) => g.boards[bn - 1].colors[j] === cell.color);
+        same.forEach(c => c.animate([{ transform: 'scale(1)' }, { transform: 'scale(1.25)' }, { transform: 'scale(1)' }], { duration: dur(480) }));
+        await d.animate([{ opacity: 0 }, { opacity: 0.55 }, { opacity: 0 }], { duration: dur(520) }).finished.catch(() => {});
+        d.remove();
+      }
+    } else if (cell.kind === 'shooting_star') {
+      status(t('shoot'));
+      if (k() > 0) {
+        const [r, c] = rowCol(i);
+        const rising = cell.direction === 'rising';
+        // The ends of the diagonal: rising (↗) from bottom-left to top-right, falling (↘) from top-left to bottom-right.
+        let a = [r, c], b = [r, c];
+        if (rising) {
+          while (a[0] < 5 && a[1] > 0) a = [a[0] + 1, a[1] - 1];
+          while (b[0] > 0 && b[1] < 6) b = [b[0] - 1, b[1] + 1];
+        } else {
+          while (a[0] > 0 && a[1] > 0) a = [a[0] - 1, a[1] - 1];
+          while (b[0] < 5 && b[1] < 6) b = [b[0] + 1, b[1] + 1];
+        }
+        const [x0, y0] = center(cells[a[0] * 7 + a[1]], fx);
+        const [x1, y1] = center(cells[b[0] * 7 + b[1]], fx);
+        const ang = (Math.atan2(y1 - y0, x1 - x0) * 180) / Math.PI;
+        const d = spark('streak', 0, 0);
+        await d.animate(
+          [
+            { transform: `translate(${x0}px,${y0}px) rotate(${ang}deg) scaleX(.2)`, opacity: 0 },
+            { transform: `translate(${(x0 + x1) / 2}px,${(y0 + y1) / 2}px) rotate(${ang}deg) scaleX(1)`, opacity: 1, offset: 0.5 },
+            { transform: `translate(${x1}px,${y1}px) rotate(${ang}deg) scaleX(.3)`, opacity: 0 },
+          ],
+          { duration: dur(560), easing: 'ease-in-out' }).finished.catch(() => {});
+        d.remove();
+      }
+    }
+  }
+  function flyAmount(el, amount) {
+    const land = () => {
+      S.total += amount;
+      renderTotal(true);
+    };
+    if (k() <= 0) {
+      land();
+      return Promise.resolve();
+    }
+    const [x0, y0] = center(el);
+    const [x1, y1] = center($('#total'));
+    const chip = document.createElement('div');
+    chip.className = 'chip';
+    chip.textContent = '+' + money(amount);
+    fly.appendChild(chip);
+    const a = chip.animate(
+      [
+        { transform: `translate(${x0}px,${y0}px) translate(-50%,-50%) scale(1.3)`, opacity: 1 },
+        { transform: `translate(${x0 + (x1 - x0) * 0.3}px,${Math.min(y0, y1) - 40}px) translate(-50%,-50%) scale(1.1)`, opacity: 1, offset: 0.4 },
+        { transform: `translate(${x1}px,${y1}px) translate(-50%,-50%) scale(.5)`, opacity: 0.2 },
+      ],
+      { duration: dur(760), easing: 'ease-in' });
+    return a.finished.catch(() => {}).then(() => {
+      chip.remove();
+      land();
+    });
+  }
+
+  // reveal shows one event's star, then its symbol's explosion.
+  async function reveal(g, ev) {
+    const cell = g.boards[ev.board - 1].cells[ev.cell];
+    const el = cells[ev.cell];
+    el.classList.remove('pending', 'playable');
+    el.dataset.state = 'revealed';
+    paintContent(el, cell);
+    label(ev.cell, g.boards[ev.board - 1], g);
+    el.classList.remove('pop', 'hit');
+    void el.offsetWidth;
+    el.classList.add(ev.cause === 'click' || ev.cause === 'auto' ? 'pop' : 'hit');
+    announce(el.getAttribute('aria-label'));
+    if (cell.kind === 'amount') S.flights.push(flyAmount(el, cell.amount));
+    await wait(ev.cause === 'click' || ev.cause === 'auto' ? 300 : 190);
+    if (cell.kind === 'extra' && ev.board === 1) {
+      status(t('extraFound'));
+      banner('EXTRA');
+      await wait(500);
+    }
+    if (['milky_way', 'supernova', 'shooting_star'].includes(cell.kind)) await effect(g, ev.board, ev.cell);
+  }
+
+  // The Extra stage [4.6.1]: the other stars vanish, and 42 new stars appear.
+  async function extraStage(g) {
+    status(t('extraStage'));
+    banner(t('extraBanner'));
+    announce(t('extraStage'));
+    await wait(500);
+    cells.forEach(c => c.classList.add('vanish'));
+    await wait(700);
+    drawBoard(g, 2, true);
+    cells.forEach(c => c.classList.add('appear'));
+    await wait(800);
+    cells.forEach(c => c.classList.remove('appear'));
+  }
+
+  // animate plays events [from, to) of a game, in order; it stops if another run starts.
+  async function animate(g, from, to) {
+    const run = S.run;
+    for (let i = from; i < to; i++) {
+      if (run !== S.run) return false;
+      const ev = g.events[i];
+      if (ev.board !== S.shownBoard) await extraStage(g);
+      if (run !== S.run) return false;
+      await reveal(g, ev);
+    }
+    await Promise.all(S.flights);
+    S.flights = [];
+    return run === S.run;
+  }
+  function won(g) {
+    let sum = 0;
+    for (const b of g.boards) for (const c of b.cells) if (c && c.kind === 'amount') sum += c.amount;
+    return sum;
+  }
+
+  // ---- a game ----
+  function resetStage() {
+    S.run++;
+    S.flights = [];
+    fx.textContent = '';
+    fly.textContent = '';
+    S.total = 0;
+    renderTotal();
+    setResult(null, 'idle');
+    setSpeed(baseSpeed);
+  }
+  async function buy(mode) {
+    if (S.mode !== 'idle') return;
+    const stake = Number($('input[name=stake]:checked').value);
+    $('#play-err').textContent = '';
+    S.mode = 'buying';
+    setResult(null, 'idle');
+    controls();
+    let g;
+    try {
+      g = await apiMoney('POST', '/games', { stake, mode });
+    } catch (e) {
+      S.mode = 'idle';
+      controls();
+      $('#play-err').textContent = errText(e);
+      return;
+    }
+    S.balance = g.balance;
+    S.hold = g.prize;
+    renderBalance();
+    resetStage();
+    S.game = g;
+    if (mode === 'auto') return runAuto(g);
+    drawSleeping();
+    S.mode = 'choose';
+    controls();
+    status(t('choose'));
+    $('#colors .swatch').focus();
+  }
+  async function chooseColor(c) {
+    const g0 = S.game;
+    if (!g0 || S.mode !== 'choose') return;
+    $$('#colors .swatch').forEach(b => (b.disabled = true));
+    try {
+      const g = await api('POST', `/games/${g0.id}/color`, { color: c });
+      S.game = g;
+      S.mode = 'play';
+      controls();
+      drawBoard(g, 1, false);
+      status(t('click', colorName(g.color)));
+      const first = cells.find(el => el.classList.contains('playable'));
+      if (first) first.focus();
+    } catch (e) {
+      $('#play-err').textContent = errText(e);
+    } finally {
+      $$('#colors .swatch').forEach(b => (b.disabled = false));
+    }
+  }
+  function clickStar(i) {
+    const g = S.game;
+    if (!playable(i, g)) return;
+    const el = cells[i];
+    el.classList.add('pending');
+    label(i, g.boards[0], g);
+    busy(1);
+    S.queue = S.queue
+      .then(async () => {
+        const cur = S.game;
+        if (!cur || cur.id !== g.id || cur.status !== 'playing' || cur.boards[0].cells[i]) return;
+        const before = cur.events.length;
+        const next = await api('POST', `/games/${cur.id}/reveal`, { cell: i });
+        S.game = next;
+        await animate(next, before, next.events.length);
+        if (next.status === 'finished') await finishShow(next);
+        else {
+          status(t('click', colorName(next.color)));
+          relabel();
+        }
+      })
+      .catch(e => {
+        el.classList.remove('pending');
+        $('#play-err').textContent = errText(e);
+        relabel();
+      })
+      .finally(() => busy(-1));
+  }
+  async function finishShow(g) {
+    await Promise.all(S.flights);
+    S.flights = [];
+    S.total = won(g);
+    renderTotal();
+    S.hold = 0;
+    renderBalance();
+    S.mode = 'idle';
+    S.game = g;
+    setResult({ prize: g.prize }, 'done');
+    $('#result').dataset.game = String(g.id);
+    status(t('ready'));
+    announce($('#result').textContent);
+    if (g.prize > 0) banner(t('won', money(g.prize)));
+    controls();
+    relabel();
+    setSpeed(baseSpeed);
+    if (S.history.length) loadHistory();
+  }
+  async function runAuto(g) {
+    S.mode = 'auto';
+    controls();
+    busy(1);
+    try {
+      drawBoard(g, 1, true);
+      status(t('auto', colorName(g.color)));
+      await wait(500);
+      if (await animate(g, 0, g.events.length)) await finishShow(g);
+    } finally {
+      busy(-1);
+    }
+  }
+  // resume shows an unfinished game as it stands, ready to go on [4.1].
+  function resume(g) {
+    resetStage();
+    S.game = g;
+    S.hold = g.prize;
+    renderBalance();
+    if (g.status === 'choose_color') {
+      drawSleeping();
+      S.mode = 'choose';
+      controls();
+      status(t('choose'));
+      return;
+    }
+    S.mode = 'play';
+    controls();
+    drawBoard(g, 1, false);
+    S.total = won(g);
+    renderTotal();
+    status(t('resumed') + ' ' + t('click', colorName(g.color)));
+  }
+
+  // ---- replay ----
+  async function openReplay(id) {
+    if (S.mode !== 'idle') return;
+    const g = await api('GET', `/games/${id}`);
+    if (g.status !== 'finished') return;
+    resetStage();
+    // The replay shows the game as it was before any reveal, and reveals it step by step.
+    const steps = [];
+    g.events.forEach((ev, i) => {
+      if (ev.cause === 'click' || ev.cause === 'auto' || steps.length === 0) steps.push(i);
+    });
+    steps.push(g.events.length);
+    S.replay = { game: g, view: g, steps, at: 0 };
+    S.mode = 'replay';
+    controls();
+    location.hash = '#jeu';
+    drawBoard(g, 1, true);
+    status(t('replay', g.id, colorName(g.color)));
+    $('#replayctl').dataset.step = '0';
+    $('#step').disabled = false;
+    $('#replay-all').disabled = false;
+    $('#step').focus();
+  }
+  async function replayStep(all) {
+    const r = S.replay;
+    if (!r || r.busy) return;
+    r.busy = true;
+    busy(1);
+    try {
+      if (all) setSpeed(baseSpeed * 2);
+      do {
+        if (r.at >= r.steps.length - 1) break;
+        const ok = await animate(r.game, r.steps[r.at], r.steps[r.at + 1]);
+        if (!ok) return;
+        r.at++;
+        $('#replayctl').dataset.step = String(r.at);
+      } while (all);
+      if (r.at >= r.steps.length - 1) {
+        S.total = won(r.game);
+        renderTotal();
+        setResult({ prize: r.game.prize }, 'replayed');
+        $('#result').dataset.game = String(r.game.id);
+        status(t('replayDone'));
+        $('#step').disabled = true;
+        $('#replay-all').disabled = true;
+        $('#replay-close').focus();
+      }
+    } finally {
+      r.busy = false;
+      busy(-1);
+    }
+  }
+  function closeReplay() {
+    S.replay = null;
+    S.mode = 'idle';
+    resetStage();
+    drawSleeping();
+    controls();
+    status(t('ready'));
+  }
+
+  // ---- history and proofs ----
+  async function loadHistory(more) {
+    const before = more && S.history.length ? `&before=${S.history[S.history.length - 1].id}` : '';
+    const list = await api('GET', '/games?limit=20' + before);
+    S.history = more ? S.history.concat(list.games) : list.games;
+    $('#more').hidden = list.games.length < 20;
+    renderHistory();
+  }
+  function renderHistory() {
+    const ol = $('#history');
+    ol.textContent = '';
+    $('#history-empty').hidden = S.history.length > 0;
+    const fmt = new Intl.DateTimeFormat(lang() === 'en' ? 'en-GB' : 'fr-FR', { dateStyle: 'short', timeStyle: 'short' });
+    for (const g of S.history) {
+      const li = document.createElement('li');
+      li.className = 'hrow';
+      li.dataset.id = String(g.id);
+      // An unfinished game's result stays hidden here too, until its reveal ends on screen.
+      const onShow = S.game && S.game.id === g.id && S.hold > 0;
+      const done = g.status === 'finished' && !onShow;
+      const res = done ? (g.prize > 0 ? t('won', money(g.prize)) : t('lost')) : t('open');
+      li.innerHTML =
+        `<span class="hid"></span><span class="hdate"></span><span class="hstake"></span><span class="hmode"></span>` +
+        `<span class="hres ${done ? (g.prize > 0 ? 'won' : 'lost') : 'open'}"></span><span class="hact"></span>`;
+      li.querySelector('.hid').textContent = t('game', g.id);
+      li.querySelector('.hdate').textContent = fmt.format(new Date(g.created_at));
+      li.querySelector('.hstake').textContent = money(g.stake);
+      li.querySelector('.hmode').textContent = g.mode === 'auto' ? t('autoMode') : t('manual');
+      li.querySelector('.hres').textContent = res;
+      const act = li.querySelector('.hact');
+      const btn = (cls, text, fn, disabled) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = cls;
+        b.textContent = text;
+        b.disabled = !!disabled;
+        b.setAttribute('aria-label', `${text} — ${t('game', g.id)}`);
+        b.addEventListener('click', fn);
+        act.appendChild(b);
+      };
+      if (done) {
+        btn('replay', t('replayBtn'), () => openReplay(g.id).catch(showErr), S.mode !== 'idle');
+        btn('proofbtn', t('proofBtn'), () => showProof(g).catch(showErr));
+      } else {
+        btn('resume', t('resume'), () => (location.hash = '#jeu'));
+      }
+      ol.appendChild(li);
+    }
+  }
+  function showErr(e) {
+    announce(errText(e));
+    $('#play-err').textContent = errText(e);
+  }
+  function hex(b) {
+    return Array.from(b, x => x.toString(16).padStart(2, '0')).join('');
+  }
+  function unhex(s) {
+    if (!/^([0-9a-f]{2})*$/i.test(s)) throw new Error('bad hex');
+    const out = new Uint8Array(s.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(2 * i, 2), 16);
+    return out;
+  }
+  async function sha256(...parts) {
+    const n = parts.reduce((a, p) => a + p.length, 0);
+    const buf = new Uint8Array(n);
+    let o = 0;
+    for (const p of parts) {
+      buf.set(p, o);
+      o += p.length;
+    }
+    return new Uint8Array(await crypto.subtle.digest('SHA-256', buf));
+  }
+  // rootFromPath recomputes a block's root from a unit's audit line and its inclusion proof, as
+  // RFC 6962 (RFC 9162 §2.1.3.2) tells: leaf = SHA-256(0x00 ‖ line), node = SHA-256(0x01 ‖ l ‖ r).
+  // It returns the root in hex, or null when the path cannot belong to a tree of that size.
+  async function rootFromPath(line, index, size, path) {
+    if (!(index >= 0 && index < size)) return null;
+    let r = await sha256(Uint8Array.of(0), new TextEncoder().encode(line));
+    let fn = index, sn = size - 1;
+    for (const h of path) {
+      const p = unhex(h);
+      if (sn === 0) return null;
+      if (fn % 2 === 1 || fn === sn) {
+        r = await sha256(Uint8Array.of(1), p, r);
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
+      } else {
+        r = await sha256(Uint8Array.of(1), r, p);
+      }
+      fn = Math.floor(fn / 2);
+      sn = Math.floor(sn / 2);
+    }
+    return sn === 0 ? hex(r) : null;
+  }
+  async function showProof(g) {
+    const dlg = $('#proof');
+    const st = $('#proof-status');
+    const facts = $('#proof-facts');
+    st.textContent = t('checking');
+    st.dataset.verified = '';
+    st.className = 'verdict';
+    facts.textContent = '';
+    if (!dlg.open) dlg.showModal();
+    const [p, em] = await Promise.all([api('GET', `/games/${g.id}/proof`), api('GET', '/emissions')]);
+    const e = em.emissions.find(x => x.id === p.emission);
+    const blk = e && e.blocks.find(b => b.block === p.block);
+    let computed = null, ok = false, linePrize = null;
+    if (!(crypto && crypto.subtle)) {
+      st.textContent = t('noCrypto');
+    } else {
+      try {
+        const rec = JSON.parse(p.line);
+        linePrize = rec.prize;
+        computed = blk ? await rootFromPath(p.line, p.index, blk.units, p.path) : null;
+        ok = !!blk && computed === blk.root && p.root === blk.root && rec.i === p.index && rec.prize === g.prize;
+      } catch (err) {
+        ok = false;
+      }
+      st.textContent = ok ? t('verified') : t('notVerified');
+    }
+    st.dataset.verified = ok ? 'true' : 'false';
+    st.className = 'verdict ' + (ok ? 'ok' : 'ko');
+    const add = (k, v, cls) => {
+      const dt = document.createElement('dt');
+      dt.textContent = t(k);
+      const dd = document.createElement('dd');
+      if (cls) dd.className = cls;
+      if (Array.isArray(v)) {
+        const ol = document.createElement('ol');
+        for (const x of v) {
+          const li = document.createElement('li');
+          li.textContent = x;
+          ol.appendChild(li);
+        }
+        dd.appendChild(ol);
+      } else dd.textContent = v;
+      facts.append(dt, dd);
+    };
+    add('fEmission', p.emission);
+    add('fBlock', String(p.block));
+    add('fIndex', String(p.index));
+    add('fPrize', linePrize === null ? '—' : money(linePrize));
+    add('fLine', p.line, 'mono line');
+    add('fPath', p.path, 'mono');
+    add('fRoot', p.root, 'mono');
+    add('fPublished', blk ? blk.root : '—', 'mono');
+    add('fComputed', computed || '—', 'mono ' + (ok ? 'ok' : 'ko'));
+  }
+
+  // ---- accounts ----
+  async function onLogin(me) {
+    S.user = me.username;
+    S.balance = me.balance;
+    S.hold = 0;
+    $('#user').textContent = me.username;
+    body.classList.add('in');
+    const list = await api('GET', '/games?limit=10');
+    S.history = [];
+    const open = list.games.find(g => g.status !== 'finished');
+    if (open) resume(open);
+    else {
+      S.mode = 'idle';
+      resetStage();
+      drawSleeping();
+      controls();
+      status(t('welcome', me.username));
+    }
+    renderBalance();
+    route();
+  }
+  function onLogout() {
+    S.user = null;
+    S.game = null;
+    S.hold = 0;
+    S.mode = 'idle';
+    S.replay = null;
+    S.history = [];
+    body.classList.remove('in');
+    resetStage();
+    drawSleeping();
+    renderBalance();
+    controls();
+    route();
+  }
+  function authForm(form, signUp) {
+    form.addEventListener('submit', async e => {
+      e.preventDefault();
+      const err = form.querySelector('.err');
+      err.textContent = '';
+      const cred = { username: form.username.value.trim(), password: form.password.value };
+      if (!cred.username || !cred.password) {
+        err.textContent = errText({ code: 'invalid_input' });
+        return;
+      }
+      form.querySelector('button[type=submit]').disabled = true;
+      try {
+        if (signUp) await api('POST', '/players', cred);
+        await api('POST', '/session', cred);
+        await onLogin(await api('GET', '/me'));
+        form.reset();
+      } catch (e2) {
+        err.textContent = signUp && e2.code === 'invalid_input' ? e2.message : errText(e2);
+      } finally {
+        form.querySelector('button[type=submit]').disabled = false;
+      }
+    });
+  }
+
+  // ---- navigation ----
+  function route() {
+    let v = location.hash.replace('#', '') || 'jeu';
+    if (!['jeu', 'historique', 'regles'].includes(v)) v = 'jeu';
+    if (!S.user && v !== 'regles') v = 'auth';
+    for (const s of $$('main > .view')) s.hidden = s.id !== 'view-' + v;
+    for (const a of $$('.nav a')) {
+      if (a.dataset.view === v) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+    }
+    if (v === 'historique') loadHistory().catch(showErr);
+  }
+
+  function setLang(l) {
+    html.lang = l;
+    document.cookie = `starcolor_lang=${l}; path=/; max-age=31536000; SameSite=Lax`;
+    renderBalance();
+    renderTotal();
+    renderResult();
+    relabel();
+    if (S.history.length) renderHistory();
+    if (S.mode === 'choose') status(t('choose'));
+    else if (S.mode === 'play' && S.game) status(t('click', colorName(S.game.color)));
+    else if (S.mode === 'idle') status(S.user ? t('ready') : '');
+  }
+
+  // ---- wiring ----
+  sky.addEventListener('click', e => {
+    const b = e.target.closest('.star');
+    if (b) clickStar(Number(b.dataset.cell));
+  });
+  // Arrow keys move between the stars that can be clicked.
+  sky.addEventListener('keydown', e => {
+    const dirs = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 7, ArrowUp: -7 };
+    if (!(e.key in dirs)) return;
+    const from = Number(e.target.dataset.cell);
+    const open = cells.filter(c => c.classList.contains('playable')).map(c => Number(c.dataset.cell));
+    if (!open.length) return;
+    e.preventDefault();
+    const d = dirs[e.key];
+    const ordered = open.sort((a, b) => (d > 0 ? a - b : b - a));
+    const next = ordered.find(c => (d > 0 ? c > from : c < from));
+    cells[next === undefined ? ordered[0] : next].focus();
+  });
+  $('#colors').addEventListener('click', e => {
+    const b = e.target.closest('.swatch');
+    if (b) chooseColor(Number(b.dataset.color));
+  });
+  $('#play-form').addEventListener('submit', e => {
+    e.preventDefault();
+    const mode = e.submitter && e.submitter.value === 'auto' ? 'auto' : 'manual';
+    buy(mode);
+  });
+  $('#faster').addEventListener('click', () => setSpeed(S.speed * 3));
+  $('#skip').addEventListener('click', () => setSpeed(S.speed, true));
+  $('#step').addEventListener('click', () => replayStep(false));
+  $('#replay-all').addEventListener('click', () => replayStep(true));
+  $('#replay-close').addEventListener('click', closeReplay);
+  $('#more').addEventListener('click', () => loadHistory(true).catch(showErr));
+  $('#logout').addEventListener('click', async () => {
+    await api('DELETE', '/session').catch(() => {});
+    onLogout();
+  });
+  $('#lang').addEventListener('click', () => setLang(lang() === 'fr' ? 'en' : 'fr'));
+  $$('#deposit-form .quick button').forEach(b =>
+    b.addEventListener('click', () => ($('#deposit-amount').value = String(Number(b.dataset.amount) / 100))));
+  $('#deposit-form').addEventListener('submit', async e => {
+    e.preventDefault();
+    const msg = $('#deposit-msg');
+    const euros = Number($('#deposit-amount').value);
+    if (!(euros >= 1 && euros <= 1000 && Number.isInteger(euros))) {
+      msg.textContent = errText({ code: 'invalid_input' });
+      return;
+    }
+    $('#deposit').disabled = true;
+    try {
+      const r = await apiMoney('POST', '/deposits', { amount: euros * 100 });
+      S.balance = r.balance;
+      renderBalance();
+      msg.textContent = t('deposited', money(euros * 100));
+    } catch (e2) {
+      msg.textContent = errText(e2);
+    } finally {
+      $('#deposit').disabled = false;
+    }
+  });
+  authForm($('#login-form'), false);
+  authForm($('#signup-form'), true);
+  addEventListener('hashchange', route);
+
+  // The proof check, for people who want to run it by hand from the console.
+  window.starcolor = { rootFromPath };
+
+  drawSleeping();
+  relabel();
+  controls();
+  api('GET', '/me')
+    .then(onLogin)
+    .catch(e => {
+      if (e.status !== 401) announce(errText(e));
+      onLogout();
+    });
+})();

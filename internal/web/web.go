@@ -1,0 +1,191 @@
+// Package web serves the player's page of « Star Color » at "/": one HTML page rendered once from
+// html/template (the prize tables of the game definition are written into it), and its script and
+// style sheet, embedded in the binary and named by their checksum so that browsers may keep them
+// forever. The page plays on the player API of API.md (internal/httpapi, mounted under /api/);
+// this package holds no game logic and no access to the store.
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"starcolor/internal/gamedef"
+)
+
+//go:embed static templates
+var files embed.FS
+
+// Languages are the page's languages, French first: the regulation's own words.
+var Languages = []string{"fr", "en"}
+
+// LangCookie remembers the player's language, so that the page is served in it at once.
+const LangCookie = "starcolor_lang"
+
+// asset is one embedded file, ready to serve.
+type asset struct {
+	name, ctype, etag string
+	raw, gz           []byte
+}
+
+// Site is the player's page and its assets.
+type Site struct {
+	assets map[string]*asset
+	pages  map[string]*asset // the index page per language
+	mux    *http.ServeMux
+}
+
+// Default is the page for the game definition that new emissions use (gamedef.Default). It panics
+// if that embedded definition cannot be read, which the tests of gamedef rule out.
+func Default() *Site {
+	def, err := gamedef.Lookup(gamedef.Default)
+	if err != nil {
+		panic(err)
+	}
+	s, err := New(def)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// New builds the page for a game definition: its prize tables are the ones the rules page shows.
+func New(def *gamedef.Definition) (*Site, error) {
+	s := &Site{assets: map[string]*asset{}, pages: map[string]*asset{}, mux: http.NewServeMux()}
+	names, err := fs.Glob(files, "static/*")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		data, err := files.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		a := newAsset(path.Base(n), data)
+		s.assets[a.name] = a
+	}
+	tmpl, err := template.New("index.html").Funcs(template.FuncMap{
+		"asset": func(name string) (string, error) {
+			a, ok := s.assets[name]
+			if !ok {
+				return "", fmt.Errorf("no asset %q", name)
+			}
+			return "/static/" + a.name + "?v=" + a.etag, nil
+		},
+	}).ParseFS(files, "templates/index.html")
+	if err != nil {
+		return nil, err
+	}
+	rules := Rules(def)
+	for _, lang := range Languages {
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, map[string]any{"Lang": lang, "Rules": rules}); err != nil {
+			return nil, err
+		}
+		a := newAsset("index.html", b.Bytes())
+		a.etag = lang + "-" + a.etag
+		s.pages[lang] = a
+	}
+	s.mux.HandleFunc("GET /{$}", s.index)
+	s.mux.HandleFunc("GET /static/{name}", s.static)
+	return s, nil
+}
+
+func newAsset(name string, data []byte) *asset {
+	sum := sha256.Sum256(data)
+	a := &asset{name: name, raw: data, etag: hex.EncodeToString(sum[:8])}
+	a.ctype = mime.TypeByExtension(path.Ext(name))
+	if a.ctype == "" {
+		a.ctype = "application/octet-stream"
+	}
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	w.Write(data)
+	w.Close()
+	if gz.Len() < len(data) {
+		a.gz = gz.Bytes()
+	}
+	return a
+}
+
+// ServeHTTP serves the page, its assets, and 404 for everything else under "/".
+func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	s.mux.ServeHTTP(w, r)
+}
+
+// Weight is the number of bytes a browser downloads for the whole page (uncompressed): the HTML
+// of the largest language and every asset.
+func (s *Site) Weight() int {
+	n := 0
+	for _, p := range s.pages {
+		n = max(n, len(p.raw))
+	}
+	for _, a := range s.assets {
+		n += len(a.raw)
+	}
+	return n
+}
+
+func (s *Site) index(w http.ResponseWriter, r *http.Request) {
+	lang := Languages[0]
+	if c, err := r.Cookie(LangCookie); err == nil && s.pages[c.Value] != nil {
+		lang = c.Value
+	}
+	h := w.Header()
+	// The script, the style sheet and the SVG symbols are all the page's own: nothing else runs.
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Cookie, Accept-Encoding")
+	serve(w, r, s.pages[lang])
+}
+
+func (s *Site) static(w http.ResponseWriter, r *http.Request) {
+	a, ok := s.assets[r.PathValue("name")]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Vary", "Accept-Encoding")
+	if r.URL.Query().Get("v") == a.etag {
+		// The address names the content: it never changes.
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	serve(w, r, a)
+}
+
+// serve writes an asset with its ETag, answering 304 to a browser that has it already, and
+// gzip-compressed to a browser that accepts it.
+func serve(w http.ResponseWriter, r *http.Request, a *asset) {
+	h := w.Header()
+	etag := `"` + a.etag + `"`
+	h.Set("ETag", etag)
+	h.Set("Content-Type", a.ctype)
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := a.raw
+	if a.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		h.Set("Content-Encoding", "gzip")
+		body = a.gz
+	}
+	h.Set("Content-Length", fmt.Sprint(len(body)))
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}

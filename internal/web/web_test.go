@@ -1,0 +1,119 @@
+package web
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"starcolor/internal/gamedef"
+)
+
+func TestRulesOfTheRegulation(t *testing.T) {
+	def, err := gamedef.Lookup(gamedef.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := Rules(def)
+	if len(tables) != 3 {
+		t.Fatalf("%d tables, want 1, 2 and 3 €", len(tables))
+	}
+	for i, pt := range tables {
+		if pt.Return != "70" {
+			t.Errorf("table at %s €: return %s %%, want 70", pt.Euros, pt.Return)
+		}
+		if pt.Winners != 243_912 || pt.Odds != "4,1" {
+			t.Errorf("table at %s €: %d winners, 1 in %s", pt.Euros, pt.Winners, pt.Odds)
+		}
+		top := pt.Rows[0]
+		if top.Amount != int64(i+1)*2_000_000 || top.Odds != "1\u202f000\u202f000" || !top.Composite {
+			t.Errorf("table at %s €: top tier %+v", pt.Euros, top)
+		}
+		// 24,100 units in a million: 1 in 41.5.
+		if r := pt.Rows[3]; r.Count != 24_100 || r.Odds != "41,5" || !r.Composite {
+			t.Errorf("table at %s €: tier %+v", pt.Euros, r)
+		}
+	}
+}
+
+func get(t *testing.T, h http.Handler, path string, header ...string) *http.Response {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func TestAssetsAreCachedByChecksum(t *testing.T) {
+	s := Default()
+	res := get(t, s, "/")
+	page, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET /: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if !strings.Contains(res.Header.Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Errorf("no content security policy: %q", res.Header.Get("Content-Security-Policy"))
+	}
+	if !strings.Contains(string(page), `<html lang="fr">`) || !strings.Contains(string(page), "Jouer") {
+		t.Error("the page is not in French by default")
+	}
+	links := regexp.MustCompile(`/static/[a-z.]+\?v=[0-9a-f]+`).FindAllString(string(page), -1)
+	if len(links) != 2 {
+		t.Fatalf("asset links %v, want the script and the style sheet", links)
+	}
+	for _, link := range links {
+		res := get(t, s, link)
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || len(body) == 0 || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+			t.Errorf("%s: %d, Cache-Control %q", link, res.StatusCode, res.Header.Get("Cache-Control"))
+		}
+		etag := res.Header.Get("ETag")
+		if again := get(t, s, link, "If-None-Match", etag); again.StatusCode != http.StatusNotModified {
+			t.Errorf("%s with its ETag: %d, want 304", link, again.StatusCode)
+		}
+		gz := get(t, s, link, "Accept-Encoding", "gzip")
+		if gz.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s is not compressed", link)
+			continue
+		}
+		zr, err := gzip.NewReader(gz.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unzipped, _ := io.ReadAll(zr); string(unzipped) != string(body) {
+			t.Errorf("%s: the compressed asset differs", link)
+		}
+	}
+	// An old address (another checksum) is served, but not to be kept.
+	if res := get(t, s, "/static/app.js?v=0"); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-cache" {
+		t.Errorf("stale address: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	for _, p := range []string{"/nothing", "/static/nothing.js", "/static/"} {
+		if res := get(t, s, p); res.StatusCode != 404 {
+			t.Errorf("GET %s: %d, want 404", p, res.StatusCode)
+		}
+	}
+}
+
+func TestEnglishFromTheCookie(t *testing.T) {
+	res := get(t, Default(), "/", "Cookie", LangCookie+"=en")
+	page, _ := io.ReadAll(res.Body)
+	if !strings.Contains(string(page), `<html lang="en">`) {
+		t.Error("the language cookie is not followed")
+	}
+}
+
+// The whole page stays light: under 300 KB for the HTML, the script and the style sheet.
+func TestPageWeight(t *testing.T) {
+	if w := Default().Weight(); w > 300<<10 {
+		t.Errorf("the page weighs %d bytes, over 300 KB", w)
+	} else {
+		t.Logf("page weight: %d bytes", w)
+	}
+}
