@@ -216,7 +216,7 @@ func drawSales(periods []periodSales, target float64, win window) string {
 	x := func(i int) float64 { return left + slot*float64(i) + slot/2 }
 
 	// The return panel: 0 to the highest value shown, at least 100 %.
-	hi := 1.0
+	hi := math.Max(1, math.Min(target, clip))
 	for _, p := range periods {
 		for _, v := range []float64{p.RTP, p.Cum} {
 			if !math.IsNaN(v) {
