@@ -238,24 +238,21 @@ func (s *Service) Me(ctx context.Context, playerID int64) (Player, error) {
 	return Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
 }
 
-// Answer is the stored answer to a money-moving request.
+// Answer is the answer to a money-moving request, as stored for its retries.
 type Answer struct {
 	Status int
 	Body   []byte
-	// Stored, when set, is what is kept for retries instead of Body: a game's first answer is
-	// kept as a reference ("game:ID") and rendered again from the game, which is much smaller to
-	// write at every sale than the answer itself, and renders to the same bytes.
-	Stored []byte
-	// Game, when set, is a game sold: Body is rendered from it once the sale is committed.
-	Game *sqlite.Game
 }
 
+// gameRef prefixes the answer stored for a sale: a reference ("game:ID") rendered again from
+// the game, which is much smaller to write at every sale than the answer itself, and renders to
+// the same bytes.
 const gameRef = "game:"
 
-// GameAnswer is the answer to the sale of a game, kept for retries by reference.
+// GameAnswer is the answer to the sale of a game.
 func GameAnswer(v *View) (Answer, error) {
 	body, err := json.Marshal(v)
-	return Answer{Status: 201, Body: body, Stored: fmt.Appendf(nil, "%s%d", gameRef, v.ID)}, err
+	return Answer{Status: 201, Body: body}, err
 }
 
 // Idempotent runs a money-moving request once per key (API.md): the first success is stored
@@ -276,18 +273,18 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 		if ans, err = run(tx); err != nil {
 			return err
 		}
-		stored := ans.Stored
-		if stored == nil {
-			stored = ans.Body
-		}
-		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: stored}, s.now())
+		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
 	})
 	if err == nil {
-		if ans.Game != nil {
-			ans.Body, err = s.render(ctx, ans.Game)
-		}
-		return ans, err
+		return ans, nil
 	}
+	return s.storedAnswer(ctx, p, key, hash[:], err)
+}
+
+// storedAnswer answers a money-moving request that could not run (err) with the answer stored
+// under its key, if there is one: the retry of a request that succeeded gets that answer back;
+// the same key with another body is refused. Without a stored answer, err stands.
+func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash []byte, err error) (Answer, error) {
 	stored, found, lookupErr := s.db.IdempotencyAnswer(ctx, p.ID, key)
 	if lookupErr != nil {
 		return Answer{}, lookupErr
@@ -295,7 +292,7 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 	if !found {
 		return Answer{}, err
 	}
-	if string(stored.RequestHash) != string(hash[:]) {
+	if string(stored.RequestHash) != string(hash) {
 		return Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request")
 	}
 	if ref, ok := strings.CutPrefix(string(stored.Response), gameRef); ok {
@@ -354,38 +351,46 @@ func (s *Service) Withdraw(tx *sqlite.Tx, p Player, amount int64) (int64, error)
 	return tx.Balance(p.AccountID)
 }
 
-// Play sells a unit to the player (RULES §7), within an Idempotent run: « Auto » comes back
-// finished with a colour drawn at random; « Jouer » waits for the colour.
-func (s *Service) Play(ctx context.Context, tx *sqlite.Tx, p Player, stake int64, mode string) (Answer, error) {
+// Play sells a unit to the player (RULES §7) under an Idempotency-Key, like Idempotent: « Auto »
+// comes back finished with a colour drawn at random; « Jouer » waits for the colour. The sale is
+// the writer's batched kind (sqlite.Sell): its answer under the key is a reference to the game,
+// rendered again for a retry.
+func (s *Service) Play(ctx context.Context, p Player, key string, request []byte, stake int64, mode string) (Answer, *sqlite.Game, error) {
+	if len(key) < 1 || len(key) > 255 {
+		return Answer{}, nil, fault.Errorf(fault.Invalid, "an Idempotency-Key header of 1 to 255 characters is required")
+	}
+	hash := sha256.Sum256(request)
 	if mode != "manual" && mode != "auto" {
-		return Answer{}, fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`)
+		ans, err := s.storedAnswer(ctx, p, key, hash[:], fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`))
+		return ans, nil, err
 	}
 	if stake != 100 && stake != 200 && stake != 300 {
-		return Answer{}, fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)")
+		ans, err := s.storedAnswer(ctx, p, key, hash[:], fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)"))
+		return ans, nil, err
 	}
-	color := -1
-	if mode == "auto" {
-		color = randomColor() // drawn before the writer's turn: it costs a system call
-	}
-	g, err := tx.Sell(sqlite.Sale{
-		PlayerID: p.ID, AccountID: p.AccountID, Price: stake, Mode: mode,
+	req := sqlite.SaleRequest{
+		PlayerID: p.ID, AccountID: p.AccountID, Price: stake, Mode: mode, Color: -1, Status: "choose_color",
+		Key: key, RequestHash: hash[:],
+		Answer: func(g *sqlite.Game) sqlite.Idempotent {
+			return sqlite.Idempotent{Status: 201, Response: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
+		},
 		PrizeOf: func(e string, block, unit int) (int64, error) {
 			rec, err := s.unit(ctx, e, block, unit)
 			return rec.Prize, err
 		},
-		Start: func(g *sqlite.Game) error {
-			if mode == "auto" {
-				g.Color, g.Status = color, "finished"
-			}
-			return nil
-		},
-	}, s.now())
+	}
+	if mode == "auto" {
+		req.Color, req.Status = randomColor(), "finished" // drawn before the writer's turn: it costs a system call
+	}
+	g, err := s.db.Sell(ctx, req, s.now())
 	if err != nil {
-		return Answer{}, err
+		ans, err := s.storedAnswer(ctx, p, key, hash[:], err)
+		return ans, nil, err
 	}
 	// The reveal and the answer's JSON are made once the sale is committed, outside the writer:
 	// only what must be atomic is done in its turn.
-	return Answer{Status: 201, Stored: fmt.Appendf(nil, "%s%d", gameRef, g.ID), Game: &g}, nil
+	body, err := s.render(ctx, &g)
+	return Answer{Status: 201, Body: body}, &g, err
 }
 
 // render replays a game and writes its answer.

@@ -580,8 +580,8 @@ func TestSellOut(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	batches, ops := s.db.WriteStats()
-	t.Logf("%d games in %d write batches of %d operations", played, batches, ops)
+	st := s.db.WriteStats()
+	t.Logf("%d games in %d write batches of %d operations", played, st.Batches, st.Ops)
 	if played != 3000 {
 		t.Fatalf("%d games sold, the emission holds 3000 units", played)
 	}

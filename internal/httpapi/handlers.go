@@ -135,16 +135,24 @@ type playBody struct {
 
 func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b playBody
-	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (game.Answer, error) {
-		if b.Stake == nil {
-			return game.Answer{}, fault.Errorf(fault.Invalid, "stake (cents) is required")
-		}
-		ans, err := s.svc.Play(r.Context(), tx, p, *b.Stake, b.Mode)
-		if err == nil && s.metrics != nil {
-			s.metrics.sale(ans.Game.Stake, ans.Game.Prize)
-		}
-		return ans, err
-	})
+	raw, err := readJSON(r, &b)
+	if err != nil {
+		return err
+	}
+	stake := int64(-1) // missing: refused with the other invalid stakes
+	if b.Stake != nil {
+		stake = *b.Stake
+	}
+	ans, sold, err := s.svc.Play(r.Context(), p, r.Header.Get("Idempotency-Key"), raw, stake, b.Mode)
+	if err != nil {
+		return err
+	}
+	if sold != nil && s.metrics != nil {
+		// Counted once the sale is committed, and not again for its retries.
+		s.metrics.sale(sold.Stake, sold.Prize)
+	}
+	writeBody(w, ans.Status, ans.Body)
+	return nil
 }
 
 func (s *Server) games(w http.ResponseWriter, r *http.Request, p game.Player) error {

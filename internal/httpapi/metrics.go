@@ -47,6 +47,8 @@ func NewMetrics(db *sqlite.DB) *Metrics {
 			remaining: prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
 			batches:   prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
 			ops:       prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
+			writer: prometheus.NewDesc("starcolor_writer_seconds_total",
+				"Time the single writer spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
 		})
 	return m
 }
@@ -67,12 +69,14 @@ func (m *Metrics) observe(route string, status int, d time.Duration) {
 type dbCollector struct {
 	db                      *sqlite.DB
 	remaining, batches, ops *prometheus.Desc
+	writer                  *prometheus.Desc
 }
 
 func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.remaining
 	ch <- c.batches
 	ch <- c.ops
+	ch <- c.writer
 }
 
 func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
@@ -88,7 +92,9 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
-	batches, ops := c.db.WriteStats()
-	ch <- prometheus.MustNewConstMetric(c.batches, prometheus.CounterValue, float64(batches))
-	ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(ops))
+	st := c.db.WriteStats()
+	ch <- prometheus.MustNewConstMetric(c.batches, prometheus.CounterValue, float64(st.Batches))
+	ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(st.Ops))
+	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Running.Seconds(), "statements")
+	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Committing.Seconds(), "commit")
 }

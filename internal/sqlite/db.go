@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -37,10 +38,15 @@ type DB struct {
 	// The batched writer (writer.go).
 	ops        chan *writeOp
 	writerDone chan struct{}
-	writeMu    sync.RWMutex
-	closed     bool
-	batches    atomic.Int64
-	batchedOps atomic.Int64
+
+	stopCheckpoints, checkpointerDone chan struct{}
+	stopOnce                          sync.Once
+	writeMu                           sync.RWMutex
+	closed                            bool
+	batches                           atomic.Int64
+	batchedOps                        atomic.Int64
+	running                           atomic.Int64 // nanoseconds the writer spent running statements
+	committing                        atomic.Int64 // nanoseconds the writer spent in COMMIT (the WAL written and synced)
 
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
@@ -52,10 +58,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, errors.New("no database path")
 	}
 	q := url.Values{}
-	// mmap lets reads find pages without a system call; a larger WAL between checkpoints lets a
-	// page written by many commits be copied into the database once.
+	// mmap lets reads find pages without a system call. Checkpoints (copying the WAL into the
+	// database) are not made by the commit that fills the WAL, which would then take tens of
+	// milliseconds, but by a goroutine of their own beside the writer (checkpointLoop); the last
+	// connection to close checkpoints what is left. Savepoints keep the pages they may undo in
+	// memory (temp_store) rather than in a temporary file written at each one.
 	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(ON)",
-		"mmap_size(1073741824)", "wal_autocheckpoint(8192)"} {
+		"mmap_size(1073741824)", "wal_autocheckpoint(0)", "temp_store(MEMORY)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
@@ -66,13 +75,36 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	// Connections are kept open: opening one runs the pragmas and reads the schema again.
 	db.SetMaxIdleConns(64)
 	db.SetMaxOpenConns(64)
-	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{}), stmts: map[string]*sql.Stmt{}}
+	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{}), stmts: map[string]*sql.Stmt{},
+		stopCheckpoints: make(chan struct{}), checkpointerDone: make(chan struct{})}
 	if err := d.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	go d.writeLoop()
+	go d.checkpointLoop(d.stopCheckpoints)
 	return d, nil
+}
+
+// checkpointEvery is how often the WAL is copied into the database. A page written by many
+// commits in that time is copied once.
+const checkpointEvery = time.Second
+
+// checkpointLoop copies the WAL into the database now and then, without blocking the writer
+// (PASSIVE: it copies what no reader still needs, and the writer goes on meanwhile), until the
+// database is closed.
+func (d *DB) checkpointLoop(stop <-chan struct{}) {
+	defer close(d.checkpointerDone)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			d.db.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`) // an error is retried next time
+		}
+	}
 }
 
 // Close finishes the writes already queued, then closes the database.
@@ -84,6 +116,8 @@ func (d *DB) Close() error {
 	}
 	d.writeMu.Unlock()
 	<-d.writerDone
+	d.stopOnce.Do(func() { close(d.stopCheckpoints) })
+	<-d.checkpointerDone
 	d.stmtMu.Lock()
 	for _, s := range d.stmts {
 		s.Close()
@@ -92,8 +126,18 @@ func (d *DB) Close() error {
 	return d.db.Close()
 }
 
-// WriteStats tells how many batches were committed, and how many operations they held.
-func (d *DB) WriteStats() (batches, ops int64) { return d.batches.Load(), d.batchedOps.Load() }
+// WriteStats tells what the writer has done: the time it is not running or committing, it waits
+// for work.
+type WriteStats struct {
+	Batches, Ops        int64 // transactions committed, and the operations they held
+	Running, Committing time.Duration
+}
+
+// WriteStats tells what the writer has done since the database was opened.
+func (d *DB) WriteStats() WriteStats {
+	return WriteStats{Batches: d.batches.Load(), Ops: d.batchedOps.Load(),
+		Running: time.Duration(d.running.Load()), Committing: time.Duration(d.committing.Load())}
+}
 
 // migrate applies, each in its own transaction, the embedded migrations not yet applied.
 func (d *DB) migrate(ctx context.Context) error {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // The server's writes go through one goroutine that commits them in batches: every operation
@@ -19,9 +20,11 @@ import (
 // maxBatch bounds the operations of one transaction, to keep each commit's latency short.
 const maxBatch = 512
 
+// writeOp is one write: a function run in its own savepoint, or a sale (sales.go).
 type writeOp struct {
 	fn   func(*Tx) error
 	done chan error
+	sale *saleOp
 }
 
 // ErrClosed is returned by writes after Close.
@@ -31,6 +34,14 @@ var ErrClosed = errors.New("database closed")
 // commits, durably, or none of it does. Once queued, fn runs even if ctx ends.
 func (d *DB) Update(ctx context.Context, fn func(*Tx) error) error {
 	w := &writeOp{fn: fn, done: make(chan error, 1)}
+	if err := d.queue(ctx, w); err != nil {
+		return err
+	}
+	return <-w.done
+}
+
+// queue hands an operation to the writer.
+func (d *DB) queue(ctx context.Context, w *writeOp) error {
 	d.writeMu.RLock()
 	if d.closed {
 		d.writeMu.RUnlock()
@@ -39,11 +50,11 @@ func (d *DB) Update(ctx context.Context, fn func(*Tx) error) error {
 	select {
 	case d.ops <- w:
 		d.writeMu.RUnlock()
+		return nil
 	case <-ctx.Done():
 		d.writeMu.RUnlock()
 		return ctx.Err()
 	}
-	return <-w.done
 }
 
 // Tx is the current write transaction, with the helpers that compose a sale, a deposit or a
@@ -55,9 +66,14 @@ type Tx struct {
 
 // writer is the writing goroutine's connection and its prepared statements.
 type writer struct {
-	conn    *sql.Conn
-	stmts   map[string]*sql.Stmt
-	cursors map[int64]cursor // by price, see takeUnit
+	conn  *sql.Conn
+	stmts map[string]*sql.Stmt
+	sales salesState
+	// chunkQueries are the texts of multi-row statements, by head and rows (Tx.chunks).
+	chunkQueries map[chunkKey]string
+	// Reused between batches.
+	generic []*writeOp
+	saleOps []*saleOp
 }
 
 func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -93,7 +109,8 @@ func (t *Tx) queryRow(query string, args ...any) *sql.Row {
 func (d *DB) writeLoop() {
 	defer close(d.writerDone)
 	ctx := context.Background()
-	w := &writer{stmts: map[string]*sql.Stmt{}, cursors: map[int64]cursor{}}
+	w := &writer{stmts: map[string]*sql.Stmt{}, chunkQueries: map[chunkKey]string{}}
+	w.sales.reset()
 	conn, err := d.db.Conn(ctx)
 	w.conn = conn
 	batch := make([]*writeOp, 0, maxBatch)
@@ -113,7 +130,7 @@ func (d *DB) writeLoop() {
 		}
 		if err != nil {
 			for _, op := range batch {
-				op.done <- err
+				op.fail(err)
 			}
 			continue
 		}
@@ -127,20 +144,34 @@ func (d *DB) writeLoop() {
 	}
 }
 
+// commitBatch runs a batch in one transaction: first the other writes, each in a savepoint of
+// its own, then the sales together (sellBatch), in a savepoint that undoes them all if one of
+// their statements fails. Nobody hears of an operation before the commit is durable.
 func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
-	errs := make([]error, len(batch))
-	fail := func(err error) {
-		w.conn.ExecContext(ctx, `ROLLBACK`)
-		for _, op := range batch {
-			op.done <- err
+	w.generic, w.saleOps = w.generic[:0], w.saleOps[:0]
+	for _, op := range batch {
+		if op.sale != nil {
+			op.sale.err = nil
+			w.saleOps = append(w.saleOps, op.sale)
+		} else {
+			w.generic = append(w.generic, op)
 		}
 	}
+	errs := make([]error, len(w.generic))
+	fail := func(err error) {
+		w.conn.ExecContext(ctx, `ROLLBACK`)
+		w.sales.reset()
+		for _, op := range batch {
+			op.fail(err)
+		}
+	}
+	start := time.Now()
 	if _, err := w.conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
 		fail(fmt.Errorf("begin: %w", err))
 		return
 	}
 	tx := &Tx{ctx: ctx, w: w}
-	for i, op := range batch {
+	for i, op := range w.generic {
 		if _, err := tx.exec(`SAVEPOINT op`); err != nil {
 			fail(err)
 			return
@@ -157,15 +188,52 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 			return
 		}
 	}
-	if _, err := w.conn.ExecContext(ctx, `COMMIT`); err != nil {
+	if len(w.saleOps) > 0 {
+		if _, err := tx.exec(`SAVEPOINT sales`); err != nil {
+			fail(err)
+			return
+		}
+		if err := w.sellBatch(ctx, w.saleOps); err != nil {
+			// None of the sales is written; the other writes stay.
+			w.sales.reset()
+			for _, op := range w.saleOps {
+				op.err = err
+			}
+			if _, err := tx.exec(`ROLLBACK TO sales`); err != nil {
+				fail(err)
+				return
+			}
+		}
+		if _, err := tx.exec(`RELEASE sales`); err != nil {
+			fail(err)
+			return
+		}
+	}
+	commit := time.Now()
+	d.running.Add(int64(commit.Sub(start)))
+	_, err := w.conn.ExecContext(ctx, `COMMIT`)
+	d.committing.Add(int64(time.Since(commit)))
+	if err != nil {
 		fail(fmt.Errorf("commit: %w", err))
 		return
 	}
 	d.batches.Add(1)
 	d.batchedOps.Add(int64(len(batch)))
-	for i, op := range batch {
+	for i, op := range w.generic {
 		op.done <- errs[i]
 	}
+	for _, op := range w.saleOps {
+		op.done <- saleResult{op.game, op.err}
+	}
+}
+
+// fail answers an operation with an error.
+func (op *writeOp) fail(err error) {
+	if op.sale != nil {
+		op.sale.done <- saleResult{err: err}
+		return
+	}
+	op.done <- err
 }
 
 // runOp runs one operation, turning a panic into an error so that one bad request cannot take

@@ -1,0 +1,155 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/fault"
+	"starcolor/internal/gamedef/gamedeftest"
+)
+
+// salesFixture is a database with a two-block mini emission at 1 € and a way to sell from it.
+type salesFixture struct {
+	d      *DB
+	reader *emission.Reader
+	now    time.Time
+}
+
+func newSalesFixture(t *testing.T) *salesFixture {
+	ctx := context.Background()
+	d := mustOpen(t)
+	e, err := create(ctx, d, gamedeftest.Mini(t), "S", 100, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := emission.NewReader(e, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &salesFixture{d: d, reader: r, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+}
+
+func (f *salesFixture) player(t *testing.T, name string, deposit int64) Player {
+	var p Player
+	err := f.d.Update(context.Background(), func(tx *Tx) error {
+		var err error
+		if p, err = tx.CreatePlayer(name, "x", f.now); err != nil {
+			return err
+		}
+		return tx.Transfer(BankAccount, p.AccountID, deposit, "deposit", 0, f.now)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (f *salesFixture) sell(p Player, key string) (Game, error) {
+	return f.d.Sell(context.Background(), SaleRequest{
+		PlayerID: p.ID, AccountID: p.AccountID, Price: 100, Mode: "auto", Color: 3, Status: "finished",
+		Key: key, RequestHash: []byte("body"),
+		Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: fmt.Appendf(nil, "game:%d", g.ID)} },
+		PrizeOf: func(e string, block, unit int) (int64, error) {
+			rec, err := f.reader.Unit(context.Background(), block, unit)
+			return rec.Prize, err
+		},
+	}, f.now)
+}
+
+// Sales made at once share write batches, and each is checked against the batch's earlier ones:
+// a key used twice sells once, a player runs out of money exactly when the stakes exceed what
+// they hold (prizes included), the first block sells out into the second, the emission sells
+// out, and the books balance with every unit sold once.
+func TestSalesInBatches(t *testing.T) {
+	f := newSalesFixture(t)
+	ctx := context.Background()
+
+	// The same key, many times at once: one sale.
+	p := f.player(t, "dup", 10_000)
+	var wg sync.WaitGroup
+	results := make([]error, 32)
+	for i := range results {
+		wg.Go(func() { _, results[i] = f.sell(p, "same-key") })
+	}
+	wg.Wait()
+	sold := 0
+	for _, err := range results {
+		switch {
+		case err == nil:
+			sold++
+		case !errors.Is(err, ErrKeyTaken):
+			t.Fatalf("duplicate key: %v", err)
+		}
+	}
+	if sold != 1 {
+		t.Fatalf("the same key sold %d times", sold)
+	}
+
+	// Many players at once until the emission (2 × 1000 units) is sold out. Half of them hold
+	// 1.50 €, half 100 €, and each plays until refused: every refusal is either too little money,
+	// with the balance under the stake, or sold out.
+	const players = 48
+	units := map[[2]int]bool{}
+	var mu sync.Mutex
+	soldOut := 0
+	for i := range players {
+		p := f.player(t, fmt.Sprintf("p%d", i), []int64{150, 10_000}[i%2])
+		wg.Go(func() {
+			for n := 0; ; n++ {
+				g, err := f.sell(p, fmt.Sprintf("k%d", n))
+				if err != nil {
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case fault.Is(err, fault.SoldOut):
+						soldOut++
+					case fault.Is(err, fault.InsufficientFunds):
+						var bal int64
+						f.d.db.QueryRow(`SELECT balance FROM accounts WHERE id = ?`, p.AccountID).Scan(&bal)
+						if bal >= 100 {
+							t.Errorf("player %d refused for money with %d cents", p.ID, bal)
+						}
+					default:
+						t.Errorf("sale: %v", err)
+					}
+					return
+				}
+				mu.Lock()
+				if units[[2]int{g.Block, g.Unit}] {
+					t.Errorf("unit %d of block %d sold twice", g.Unit, g.Block)
+				}
+				units[[2]int{g.Block, g.Unit}] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	st := f.d.WriteStats()
+	t.Logf("%d units sold, %d players stopped by the sell-out, %d write batches of %d operations", len(units)+1, soldOut, st.Batches, st.Ops)
+	if st.Ops < 2*st.Batches {
+		t.Errorf("sales were not batched: %d operations in %d batches", st.Ops, st.Batches)
+	}
+	if soldOut < players/2 || len(units)+1 != 2000 {
+		t.Errorf("%d players stopped by the sell-out after %d units of 2000", soldOut, len(units)+1)
+	}
+	c, err := f.d.CheckLedger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Problems) > 0 {
+		t.Fatalf("ledger: %q", c.Problems)
+	}
+	if c.Games != len(units)+1 {
+		t.Fatalf("ledger sees %d games, %d sold", c.Games, len(units)+1)
+	}
+	// The answer stored under a key names its game.
+	a, found, err := f.d.IdempotencyAnswer(ctx, p.ID, "same-key")
+	if err != nil || !found || a.Status != 201 || string(a.RequestHash) != "body" {
+		t.Fatalf("stored answer: %+v %v %v", a, found, err)
+	}
+}
