@@ -117,7 +117,7 @@ func Dir(t testing.TB) string {
 // Screenshot saves the whole page as NAME.png in Dir and logs where.
 func Screenshot(t testing.TB, ctx context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 makes a PNG; less, a JPEG
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return
