@@ -131,6 +131,7 @@ func (c Config) withDefaults() (Config, error) {
 type runner struct {
 	cfg       Config
 	transport *http.Transport
+	target    *target
 
 	urlPlayers, urlSession, urlDeposits, urlGames, urlGame string // urlGame ends with "/"
 	gameBody, depositBody                                  []byte
@@ -156,7 +157,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, transport: newTransport(tgt, cfg.Players)}
+	r := &runner{cfg: cfg, transport: newTransport(tgt, cfg.Players), target: tgt}
 	defer r.transport.CloseIdleConnections()
 	r.urlPlayers = tgt.base + "/api/v1/players"
 	r.urlSession = tgt.base + "/api/v1/session"

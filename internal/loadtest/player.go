@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -53,6 +54,8 @@ type player struct {
 	name, password string
 	rng            *mrand.Rand    // colours and clicks
 	keys           *mrand.ChaCha8 // idempotency keys
+
+	raw *httpConn // the play phase's connection, for a plain http target (conn.go)
 
 	buf *bytes.Buffer    // the last answer's body
 	lim io.LimitedReader // reused to read it
@@ -102,25 +105,20 @@ func (e *errStatus) Error() string { return fmt.Sprintf("%s answered %d", e.kind
 // do sends one POST and reads its answer into p.buf. It counts the request, its latency and
 // its status. A transport failure is counted and returned; a cancelled ctx is returned uncounted.
 func (p *player) do(ctx context.Context, kind Kind, u string, body []byte, key bool) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header["Content-Type"] = jsonContentType
+	var keyHeader []byte
 	if key {
 		var raw [16]byte
 		p.keys.Read(raw[:])
 		hex.Encode(p.key[:], raw[:])
-		req.Header["Idempotency-Key"] = []string{string(p.key[:])}
+		keyHeader = p.key[:]
 	}
+	var status int
+	var err error
 	start := time.Now()
-	resp, err := p.client.Do(req)
-	if err == nil {
-		p.buf.Reset()
-		p.lim.R, p.lim.N = resp.Body, maxBody
-		_, err = p.buf.ReadFrom(&p.lim)
-		resp.Body.Close()
-		p.lim.R = nil
+	if p.raw != nil && kind >= KindGame {
+		status, err = p.raw.post(ctx, u[len(p.raw.origin):], keyHeader, body, p.buf)
+	} else {
+		status, err = p.httpDo(ctx, u, keyHeader, body)
 	}
 	d := time.Since(start)
 	if err != nil {
@@ -136,25 +134,48 @@ func (p *player) do(ctx context.Context, kind Kind, u string, body []byte, key b
 	}
 	p.t.count[kind]++
 	p.t.lat[kind] = append(p.t.lat[kind], d)
-	if resp.StatusCode/100 == 2 {
+	if status/100 == 2 {
 		p.t.ok[kind]++
-		return resp.StatusCode, nil
+		return status, nil
 	}
 	m := p.t.statuses[kind]
 	if m == nil {
 		m = make(map[int]int64)
 		p.t.statuses[kind] = m
 	}
-	m[resp.StatusCode]++
-	expected := kind == KindGame && (resp.StatusCode == http.StatusPaymentRequired || resp.StatusCode == http.StatusServiceUnavailable)
+	m[status]++
+	expected := kind == KindGame && (status == http.StatusPaymentRequired || status == http.StatusServiceUnavailable)
 	if !expected && p.r.samples.wantError() {
 		b := p.buf.Bytes()
 		if len(b) > 300 {
 			b = b[:300]
 		}
-		p.r.samples.addError(fmt.Sprintf("%s → %d: %s", kind, resp.StatusCode, bytes.TrimSpace(b)))
+		p.r.samples.addError(fmt.Sprintf("%s → %d: %s", kind, status, bytes.TrimSpace(b)))
 	}
-	return resp.StatusCode, nil
+	return status, nil
+}
+
+// httpDo sends a POST through net/http: the setup's requests, and every request to an https
+// target.
+func (p *player) httpDo(ctx context.Context, u string, key, body []byte) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header["Content-Type"] = jsonContentType
+	if key != nil {
+		req.Header["Idempotency-Key"] = []string{string(key)}
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	p.buf.Reset()
+	p.lim.R, p.lim.N = resp.Body, maxBody
+	_, err = p.buf.ReadFrom(&p.lim)
+	resp.Body.Close()
+	p.lim.R = nil
+	return resp.StatusCode, err
 }
 
 // violation records an answer that contradicts the API or the player's own history.
@@ -273,6 +294,14 @@ func (p *player) failed() bool {
 // errors or ctx says stop.
 func (p *player) play(ctx context.Context) {
 	manual := p.r.cfg.Mode == "manual"
+	if u, err := url.Parse(p.r.target.base); err == nil && u.Scheme == "http" {
+		var cookie []string
+		for _, c := range p.setupClient.Jar.Cookies(u) {
+			cookie = append(cookie, c.Name+"="+c.Value)
+		}
+		p.raw = &httpConn{t: p.r.target, origin: "http://" + u.Host, host: u.Host, timeout: p.r.cfg.Timeout, cookie: strings.Join(cookie, "; ")}
+		defer p.raw.close()
+	}
 	for {
 		if ctx.Err() != nil {
 			p.stop = stopCanceled

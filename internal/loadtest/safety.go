@@ -116,7 +116,6 @@ func checkLoopbackSocket(network, address string, _ syscall.RawConn) error {
 // dialer that connects only to the target's checked addresses. Requests are bounded by their
 // client's timeout (or, while setting up, by the setup's deadline).
 func newTransport(t *target, players int) *http.Transport {
-	d := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: checkLoopbackSocket}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {
@@ -125,17 +124,7 @@ func newTransport(t *target, players int) *http.Transport {
 		if !strings.EqualFold(host, t.host) || port != t.port {
 			return nil, fmt.Errorf("dial %s: not the load test's target: %w", addr, ErrNotLoopback)
 		}
-		var first error
-		for _, ap := range t.addrs {
-			c, err := d.DialContext(ctx, network, ap.String())
-			if err == nil {
-				return c, nil
-			}
-			if first == nil {
-				first = err
-			}
-		}
-		return nil, first
+		return t.dial(ctx)
 	}
 	return &http.Transport{
 		Proxy:                 nil,
@@ -154,3 +143,20 @@ func newTransport(t *target, players int) *http.Transport {
 
 // noRedirect keeps the client from following a redirect anywhere: the API has none.
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// dial connects to the target's first loopback address that answers; the socket is checked to
+// be loopback before it connects.
+func (t *target) dial(ctx context.Context) (net.Conn, error) {
+	d := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second, Control: checkLoopbackSocket}
+	var first error
+	for _, ap := range t.addrs {
+		c, err := d.DialContext(ctx, "tcp", ap.String())
+		if err == nil {
+			return c, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
