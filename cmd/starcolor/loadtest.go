@@ -25,6 +25,7 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	stake := fs.String("stake", "1", "the stake of every game in `euros`")
 	mode := fs.String("mode", "auto", "auto (one request per game) or manual (colour, then each reveal)")
 	deposit := fs.String("deposit", "1000", "the play money each player deposits, at the start and when short, in `euros`")
+	keys := fs.String("keys", "uuid7", "idempotency keys: uuid7 (time-ordered UUIDs, RFC 9562) or random (random hex)")
 	seed := fs.Uint64("seed", 0, "makes the colours and clicks of manual games reproducible (0: random)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -44,6 +45,9 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	if *mode != "auto" && *mode != "manual" {
 		return usageError(fs, "--mode %q: auto or manual", *mode)
 	}
+	if *keys != "uuid7" && *keys != "random" {
+		return usageError(fs, "--keys %q: uuid7 or random", *keys)
+	}
 	stakeCents, err := parseEUR(*stake)
 	if err != nil {
 		return usageError(fs, "--stake: %v", err)
@@ -61,7 +65,7 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 
 	cfg := loadtest.Config{
 		BaseURL: *addr, Players: *players, Duration: *duration, MaxPlays: *plays,
-		Stake: stakeCents, Mode: *mode, Deposit: depositCents, Seed: *seed,
+		Stake: stakeCents, Mode: *mode, Deposit: depositCents, Seed: *seed, Keys: *keys,
 	}
 	fmt.Fprintf(stderr, "loadtest: %d players, %s games at %s, for %s against %s…\n",
 		*players, *mode, gamedef.FormatEUR(stakeCents), *duration, *addr)

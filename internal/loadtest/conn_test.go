@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	mrand "math/rand/v2"
 	"net"
 	"net/http"
+	"regexp"
 	"testing"
 )
 
@@ -99,4 +101,25 @@ func FuzzHTTPConnAnswer(f *testing.F) {
 			t.Fatalf("read %d bytes", out.Len())
 		}
 	})
+}
+
+// Keys are RFC 9562 version 7 UUIDs, in the order they were made, or 32 random hex digits.
+func TestIdempotencyKeys(t *testing.T) {
+	uuid7 := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	p := &player{r: &runner{cfg: Config{Keys: "uuid7"}}, keys: mrand.NewChaCha8([32]byte{1})}
+	prev := ""
+	for range 1000 {
+		k := string(p.newKey())
+		if !uuid7.MatchString(k) {
+			t.Fatalf("key %q is not a version 7 UUID", k)
+		}
+		if k <= prev {
+			t.Fatalf("key %q made after %q sorts before it", k, prev)
+		}
+		prev = k
+	}
+	p.r.cfg.Keys = "random"
+	if k := string(p.newKey()); !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(k) {
+		t.Fatalf("random key %q", k)
+	}
 }

@@ -63,6 +63,10 @@ type Config struct {
 	// Seed makes the colour choices and the order of the clicks of manual games reproducible;
 	// 0 draws them at random. User names, passwords and idempotency keys are always fresh.
 	Seed uint64
+	// Keys is how idempotency keys are made: "uuid7" (default), UUIDs of RFC 9562's version 7,
+	// which start with the time, as clients are advised to make keys that a database indexes; or
+	// "random", 32 random hex digits, which land anywhere in the server's index of keys.
+	Keys string
 	// UserPrefix starts every user name (default "loadtest"); a random suffix follows.
 	UserPrefix string
 	// Timeout bounds each request of the play phase (default 10 s); SetupTimeout the
@@ -84,6 +88,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Stake == 0 {
 		c.Stake = DefaultStake
+	}
+	if c.Keys == "" {
+		c.Keys = "uuid7"
+	}
+	if c.Keys != "uuid7" && c.Keys != "random" {
+		return c, fmt.Errorf("keys %q: uuid7 or random", c.Keys)
 	}
 	if c.Mode == "" {
 		c.Mode = "auto"

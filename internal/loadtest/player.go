@@ -59,7 +59,8 @@ type player struct {
 
 	buf *bytes.Buffer    // the last answer's body
 	lim io.LimitedReader // reused to read it
-	key [32]byte         // hex of an idempotency key
+	key [36]byte         // an idempotency key
+	seq uint16           // counts keys, for the UUIDs' rand_a
 	g   gameAnswer       // the last game decoded
 	cnd [42]uint8        // candidate cells of a manual game
 
@@ -107,10 +108,7 @@ func (e *errStatus) Error() string { return fmt.Sprintf("%s answered %d", e.kind
 func (p *player) do(ctx context.Context, kind Kind, u string, body []byte, key bool) (int, error) {
 	var keyHeader []byte
 	if key {
-		var raw [16]byte
-		p.keys.Read(raw[:])
-		hex.Encode(p.key[:], raw[:])
-		keyHeader = p.key[:]
+		keyHeader = p.newKey()
 	}
 	var status int
 	var err error
@@ -153,6 +151,30 @@ func (p *player) do(ctx context.Context, kind Kind, u string, body []byte, key b
 		p.r.samples.addError(fmt.Sprintf("%s → %d: %s", kind, status, bytes.TrimSpace(b)))
 	}
 	return status, nil
+}
+
+// newKey makes a fresh idempotency key (Config.Keys).
+func (p *player) newKey() []byte {
+	var raw [16]byte
+	p.keys.Read(raw[:])
+	if p.r.cfg.Keys == "random" {
+		hex.Encode(p.key[:], raw[:])
+		return p.key[:32]
+	}
+	// RFC 9562 §5.7: 48 bits of Unix milliseconds, the version, 12 bits of a counter (so that a
+	// player's keys keep their order within a millisecond), the variant, 62 random bits.
+	ms := uint64(time.Now().UnixMilli())
+	p.seq++
+	raw[0], raw[1], raw[2], raw[3], raw[4], raw[5] = byte(ms>>40), byte(ms>>32), byte(ms>>24), byte(ms>>16), byte(ms>>8), byte(ms)
+	raw[6], raw[7] = 0x70|byte(p.seq>>8&0x0f), byte(p.seq)
+	raw[8] = 0x80 | raw[8]&0x3f
+	hex.Encode(p.key[0:8], raw[0:4])
+	hex.Encode(p.key[9:13], raw[4:6])
+	hex.Encode(p.key[14:18], raw[6:8])
+	hex.Encode(p.key[19:23], raw[8:10])
+	hex.Encode(p.key[24:36], raw[10:16])
+	p.key[8], p.key[13], p.key[18], p.key[23] = '-', '-', '-', '-'
+	return p.key[:]
 }
 
 // httpDo sends a POST through net/http: the setup's requests, and every request to an https

@@ -171,8 +171,8 @@ func (r *Result) Report(w io.Writer) error {
 	var b strings.Builder
 	c := r.Config
 	fmt.Fprintf(&b, "Star Color load test of %s\n", r.Target)
-	fmt.Fprintf(&b, "%d players, mode %s, stake %s, deposit %s, duration %s", c.Players, c.Mode,
-		gamedef.FormatEUR(c.Stake), gamedef.FormatEUR(c.Deposit), c.Duration)
+	fmt.Fprintf(&b, "%d players, mode %s, stake %s, deposit %s, duration %s, %s keys", c.Players, c.Mode,
+		gamedef.FormatEUR(c.Stake), gamedef.FormatEUR(c.Deposit), c.Duration, c.Keys)
 	if c.MaxPlays > 0 {
 		fmt.Fprintf(&b, ", at most %s plays", group(c.MaxPlays))
 	}

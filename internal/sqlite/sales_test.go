@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -151,5 +153,31 @@ func TestSalesInBatches(t *testing.T) {
 	a, found, err := f.d.IdempotencyAnswer(ctx, p.ID, "same-key")
 	if err != nil || !found || a.Status != 201 || string(a.RequestHash) != "body" {
 		t.Fatalf("stored answer: %+v %v %v", a, found, err)
+	}
+}
+
+// A new database gets small pages (initFile); one made with other pages keeps them and opens.
+func TestPageSize(t *testing.T) {
+	d := mustOpen(t)
+	var size int
+	if err := d.db.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil || size != pageSize {
+		t.Fatalf("new database: pages of %d bytes (%v), want %d", size, err, pageSize)
+	}
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(`CREATE TABLE t (x)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	d2, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("open a database of 4096-byte pages: %v", err)
+	}
+	defer d2.Close()
+	if err := d2.db.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil || size != 4096 {
+		t.Fatalf("existing database: pages of %d bytes (%v), want 4096 kept", size, err)
 	}
 }

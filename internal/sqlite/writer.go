@@ -135,6 +135,10 @@ func (d *DB) writeLoop() {
 			continue
 		}
 		d.commitBatch(ctx, w, batch)
+		if d.checkpointDue.Swap(false) {
+			// Between two batches no frame is added while the checkpoint finishes (checkpointLoop).
+			w.conn.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+		}
 	}
 	if conn != nil {
 		for _, s := range w.stmts {
