@@ -138,6 +138,9 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block
 			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
+		// The writer's connection does not check foreign keys at each write (writer.go); every
+		// reference is checked here instead.
+		{"rows referring to rows that do not exist (foreign keys)", `SELECT count(*) FROM pragma_foreign_key_check`},
 	}
 	for _, ch := range checks {
 		var n int64

@@ -49,4 +49,22 @@ func TestLedgerCheck(t *testing.T) {
 	if _, err := d.db.Exec(`DELETE FROM transfers`); err == nil {
 		t.Fatal("transfers could be deleted")
 	}
+	// A reference to nothing, written where foreign keys are not checked, is found.
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO sessions (token_hash, player_id, created_at, last_seen) VALUES (x'00', 999, 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = d.CheckLedger(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if all := strings.Join(c.Problems, "\n"); !strings.Contains(all, "foreign keys): 1") {
+		t.Fatalf("dangling reference not found: %q", all)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"sync"
 	"testing"
 	"time"
@@ -37,6 +38,10 @@ func newSalesFixture(t *testing.T) *salesFixture {
 }
 
 func (f *salesFixture) player(t *testing.T, name string, deposit int64) Player {
+	return f.playerTB(t, name, deposit)
+}
+
+func (f *salesFixture) playerTB(t testing.TB, name string, deposit int64) Player {
 	var p Player
 	err := f.d.Update(context.Background(), func(tx *Tx) error {
 		var err error
@@ -180,4 +185,64 @@ func TestPageSize(t *testing.T) {
 	if err := d2.db.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil || size != 4096 {
 		t.Fatalf("existing database: pages of %d bytes (%v), want 4096 kept", size, err)
 	}
+}
+
+// BenchmarkSell is the database's share of a sale: 64 players selling at once through the
+// writer, durably (WAL, synchronous=FULL), without HTTP. Each op is one sale.
+func BenchmarkSell(b *testing.B) {
+	ctx := context.Background()
+	d := mustOpen(b)
+	def := gamedeftest.Mini(b)
+	blocks := b.N/1000 + 2
+	e, err := create(ctx, d, def, "B", 100, blocks)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The server reads units through a page cache; so does the benchmark.
+	r, err := emission.NewReader(e, &cachedPages{d: d, pages: map[[2]int][]byte{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &salesFixture{d: d, reader: r, now: time.Now()}
+	const players = 64
+	ps := make([]Player, players)
+	for i := range ps {
+		ps[i] = f.playerTB(b, fmt.Sprintf("b%d", i), 1<<40)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for i := range players {
+		wg.Go(func() {
+			for n := 0; next.Add(1) <= int64(b.N); n++ {
+				if _, err := f.sell(ps[i], fmt.Sprintf("k%d", n)); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	st := d.WriteStats()
+	b.ReportMetric(float64(st.Ops)/float64(st.Batches), "sales/batch")
+	b.ReportMetric(float64(st.Committing.Microseconds())/float64(st.Batches), "µs-commit/batch")
+	b.ReportMetric(float64(st.Running.Microseconds())/float64(st.Ops), "µs-statements/sale")
+}
+
+type cachedPages struct {
+	d     *DB
+	mu    sync.Mutex
+	pages map[[2]int][]byte
+}
+
+func (c *cachedPages) Page(ctx context.Context, id string, block, page int) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.pages[[2]int{block, page}]; ok {
+		return p, nil
+	}
+	p, err := c.d.Page(ctx, id, block, page)
+	c.pages[[2]int{block, page}] = p
+	return p, err
 }
