@@ -198,10 +198,23 @@ func waitFor(t *testing.T, ctx context.Context, cond string) {
 	step(t, ctx, "wait for "+cond, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingInterval(20*time.Millisecond)))
 }
 
-// open loads the page with its animations 40 times faster.
+// open loads the page with its animations 100 times faster.
 func open(t *testing.T, ctx context.Context, s *site, hash string) {
-	step(t, ctx, "open the page", chromedp.Navigate(s.url+"/?speed=40"+hash), chromedp.WaitReady("body"))
+	step(t, ctx, "open the page", chromedp.Navigate(s.url+"/?speed=100"+hash), chromedp.WaitReady("body"))
 	waitFor(t, ctx, `document.body.dataset.state !== 'loading'`)
+}
+
+// shot saves a screenshot once the motions under way have ended: a headless browser draws
+// frames only on demand, and would catch them at their first frame.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	eval[bool](t, ctx, `(async () => {
+		const finite = document.getAnimations().filter(a => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+		await Promise.all(finite.map(a => a.finished.catch(() => {})));
+		await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		return true;
+	})()`)
+	browsertest.Screenshot(t, ctx, name)
 }
 
 func signUp(t *testing.T, ctx context.Context, s *site, name string) {
@@ -304,7 +317,7 @@ func TestSignUpDepositAndPlayByHand(t *testing.T) {
 	s := newSite(t)
 	ctx := browsertest.New(t, browsertest.Options{})
 	signUp(t, ctx, s, "alice")
-	browsertest.Screenshot(t, ctx, "desktop-1-signed-up")
+	shot(t, ctx, "desktop-1-signed-up")
 	deposit(t, ctx, 20)
 	p := s.player(t, "alice", false)
 	if got := eval[string](t, ctx, `document.querySelector('#balance').dataset.cents`); got != "2000" || p.balance() != 2000 {
@@ -315,7 +328,7 @@ func TestSignUpDepositAndPlayByHand(t *testing.T) {
 	}
 	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
 	checkHeldBack(t, ctx, 2000)
-	browsertest.Screenshot(t, ctx, "desktop-2-choose-colour")
+	shot(t, ctx, "desktop-2-choose-colour")
 	step(t, ctx, "choose vert", chromedp.Click(`#colors .swatch[data-color="2"]`))
 	waitFor(t, ctx, `document.querySelectorAll('#sky .star.playable').length > 0`)
 	// Only the stars of the colour chosen can be clicked, and each names its colour.
@@ -326,7 +339,7 @@ func TestSignUpDepositAndPlayByHand(t *testing.T) {
 		t.Errorf("a star's label %q does not name its colour", l)
 	}
 	checkHeldBack(t, ctx, 2000)
-	browsertest.Screenshot(t, ctx, "desktop-3-playing")
+	shot(t, ctx, "desktop-3-playing")
 	clicks := clickToEnd(t, ctx)
 	g := p.last()
 	if g.Status != "finished" || g.Mode != "manual" || *g.Color != 2 {
@@ -334,7 +347,7 @@ func TestSignUpDepositAndPlayByHand(t *testing.T) {
 	}
 	t.Logf("game %d: %d clicks, prize %d", g.ID, clicks, g.Prize)
 	checkShown(t, ctx, p, g)
-	browsertest.Screenshot(t, ctx, "desktop-4-result")
+	shot(t, ctx, "desktop-4-result")
 
 	// The English switch.
 	step(t, ctx, "English", chromedp.Click("#lang"))
@@ -374,36 +387,40 @@ func TestExtraStage(t *testing.T) {
 		t.Errorf("the sky shows board %s at the end, want the Extra stage's board 2", b)
 	}
 	checkShown(t, ctx, p, g)
-	browsertest.Screenshot(t, ctx, "desktop-5-extra-stage")
+	shot(t, ctx, "desktop-5-extra-stage")
 }
 
 func TestAutoGameOnAPhone(t *testing.T) {
 	s := newSite(t)
 	ctx := browsertest.New(t, browsertest.Options{Mobile: true})
 	signUp(t, ctx, s, "carol")
-	browsertest.Screenshot(t, ctx, "phone-1-signed-up")
+	shot(t, ctx, "phone-1-signed-up")
 	deposit(t, ctx, 5)
 	p := s.player(t, "carol", false)
 	for n := range 2 {
 		step(t, ctx, "Auto", chromedp.Click("#auto"))
 		waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done'`)
 		g := p.last()
+		if got := eval[string](t, ctx, `document.querySelector('#result').dataset.game`); got != strconv.FormatInt(g.ID, 10) {
+			t.Fatalf("the result shown is of game %s, the last game is %d", got, g.ID)
+		}
 		if g.Mode != "auto" || g.Status != "finished" {
 			t.Fatalf("server game %+v", g)
 		}
 		checkShown(t, ctx, p, g)
-		browsertest.Screenshot(t, ctx, fmt.Sprintf("phone-2-auto-%d", n))
+		shot(t, ctx, fmt.Sprintf("phone-2-auto-%d", n))
 	}
 	// The controls to speed up and skip show while an auto game plays (at normal speed here).
 	step(t, ctx, "normal speed", chromedp.Navigate(s.url+"/"))
 	waitFor(t, ctx, `document.body.dataset.state === 'idle'`)
 	step(t, ctx, "Auto", chromedp.Click("#auto"), chromedp.WaitVisible("#skip"))
-	browsertest.Screenshot(t, ctx, "phone-3-auto-playing")
+	waitFor(t, ctx, `document.querySelectorAll('#sky .star[data-state=revealed]').length >= 2`)
+	shot(t, ctx, "phone-3-auto-playing")
 	step(t, ctx, "skip", chromedp.Click("#skip"))
 	waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done'`)
 	checkShown(t, ctx, p, p.last())
 	step(t, ctx, "rules", chromedp.Navigate(s.url+"/#regles"), chromedp.WaitVisible(".prizes"))
-	browsertest.Screenshot(t, ctx, "phone-4-rules")
+	shot(t, ctx, "phone-4-rules")
 }
 
 func TestReloadResumes(t *testing.T) {
@@ -439,7 +456,7 @@ func TestReloadResumes(t *testing.T) {
 	if n := eval[int](t, ctx, `document.querySelectorAll('#sky .star.playable:not([data-color="1"])').length`); n != 0 {
 		t.Errorf("%d stars of another colour can be clicked after a reload", n)
 	}
-	browsertest.Screenshot(t, ctx, "desktop-6-resumed")
+	shot(t, ctx, "desktop-6-resumed")
 	clickToEnd(t, ctx)
 	checkShown(t, ctx, p, p.last())
 }
@@ -460,7 +477,7 @@ func TestHistoryReplayAndProof(t *testing.T) {
 
 	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
 	waitFor(t, ctx, `document.querySelectorAll('#history .hrow').length === 2`)
-	browsertest.Screenshot(t, ctx, "desktop-7-history")
+	shot(t, ctx, "desktop-7-history")
 	for i, g := range list.Games {
 		want := "Perdu"
 		if g.Prize > 0 {
@@ -491,7 +508,7 @@ func TestHistoryReplayAndProof(t *testing.T) {
 		step(t, ctx, "next step", chromedp.Click("#step"))
 		waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
 		if steps == 1 {
-			browsertest.Screenshot(t, ctx, "desktop-8-replay-step")
+			shot(t, ctx, "desktop-8-replay-step")
 		}
 	}
 	if steps != clicks {
@@ -511,7 +528,7 @@ func TestHistoryReplayAndProof(t *testing.T) {
 	if got := text(t, ctx, "#proof-status"); !strings.HasPrefix(got, "Vérifié") {
 		t.Errorf("proof status %q", got)
 	}
-	browsertest.Screenshot(t, ctx, "desktop-9-proof")
+	shot(t, ctx, "desktop-9-proof")
 	// The same check refuses a line changed by one byte, or a wrong index.
 	got := eval[[]bool](t, ctx, fmt.Sprintf(`(async () => {
 		const p = await (await fetch('/api/v1/games/%d/proof')).json();

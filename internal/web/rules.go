@@ -14,6 +14,8 @@ type PrizeTable struct {
 	Euros   string // the stake, "1"
 	Rows    []PrizeRow
 	Winners int    // winning units per block
+	Winning string // Winners with its thousands grouped
+	Block   string // Units with its thousands grouped
 	Odds    string // of any win, "1 in N"
 	Payout  int64  // cents per block
 	Return  string // the share of the stakes returned to players, "70"
@@ -25,6 +27,7 @@ type PrizeRow struct {
 	Amount    int64
 	Euros     string // "20 000"
 	Count     int
+	Counts    string // Count with its thousands grouped
 	Odds      string // "1 000 000" for 1 in 1,000,000
 	Composite bool
 }
@@ -34,12 +37,13 @@ type PrizeRow struct {
 func Rules(def *gamedef.Definition) []PrizeTable {
 	var out []PrizeTable
 	for _, t := range def.Tables {
-		pt := PrizeTable{Price: t.Price, Euros: euros(t.Price), Winners: t.Winners(), Payout: t.Payout(), Units: def.BlockUnits}
+		pt := PrizeTable{Price: t.Price, Euros: euros(t.Price), Winners: t.Winners(), Payout: t.Payout(), Units: def.BlockUnits,
+			Winning: group(int64(t.Winners())), Block: group(int64(def.BlockUnits))}
 		for _, tier := range t.Tiers {
 			if tier.Amount == 0 {
 				continue
 			}
-			pt.Rows = append(pt.Rows, PrizeRow{Amount: tier.Amount, Euros: euros(tier.Amount), Count: tier.Count,
+			pt.Rows = append(pt.Rows, PrizeRow{Amount: tier.Amount, Euros: euros(tier.Amount), Count: tier.Count, Counts: group(int64(tier.Count)),
 				Odds: oneIn(def.BlockUnits, tier.Count), Composite: tier.Composite})
 		}
 		pt.Odds = oneIn(def.BlockUnits, pt.Winners)

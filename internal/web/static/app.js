@@ -181,7 +181,8 @@
 
   // ---- timing ----
   const k = () => (S.skip ? 0 : 1 / S.speed);
-  const dur = ms => ms * k();
+  // A motion too short to be seen is not played at all.
+  const dur = ms => (ms * k() < 5 ? 0 : ms * k());
   const wait = ms =>
     new Promise(r => {
       const d = dur(ms);
@@ -395,7 +396,7 @@
     const [x, y] = center(el, fx);
     if (cell.kind === 'milky_way') {
       status(t('milky'));
-      if (k() > 0) {
+      if (dur(520) > 0) {
         const d = spark('ring', x, y);
         await d.animate(
           [{ transform: 'translate(-50%,-50%) scale(.2)', opacity: 1 }, { transform: 'translate(-50%,-50%) scale(3.4)', opacity: 0 }],
@@ -404,7 +405,7 @@
       }
     } else if (cell.kind === 'supernova') {
       status(t('nova', colorName(cell.color)));
-      if (k() > 0) {
+      if (dur(520) > 0) {
         const d = spark('flash', 0, 0, cell.color);
         const same = cells.filter((c, j) => g.boards[bn - 1].colors[j] === cell.color);
         same.forEach(c => c.animate([{ transform: 'scale(1)' }, { transform: 'scale(1.25)' }, { transform: 'scale(1)' }], { duration: dur(480) }));
@@ -413,7 +414,7 @@
       }
     } else if (cell.kind === 'shooting_star') {
       status(t('shoot'));
-      if (k() > 0) {
+      if (dur(520) > 0) {
         const [r, c] = rowCol(i);
         const rising = cell.direction === 'rising';
         // The ends of the diagonal: rising (↗) from bottom-left to top-right, falling (↘) from top-left to bottom-right.
@@ -445,7 +446,7 @@
       S.total += amount;
       renderTotal(true);
     };
-    if (k() <= 0) {
+    if (dur(760) <= 0) {
       land();
       return Promise.resolve();
     }
