@@ -11,6 +11,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"starcolor/internal/passhash"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func newSite(t *testing.T) *site {
 		t.Fatal(err)
 	}
 	cfg := game.DefaultConfig
-	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
+	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
 	log := slog.New(slog.DiscardHandler)
 	svc := game.New(db, cfg, time.Now, log)
 	mux := http.NewServeMux()
@@ -313,9 +314,42 @@ func checkHeldBack(t *testing.T, ctx context.Context, before int64) {
 	}
 }
 
-func TestSignUpDepositAndPlayByHand(t *testing.T) {
+// TestPlayerPage plays through the page in one headless Chromium, each flow in a tab of its own
+// (a separate browser context: its own cookies) on a server of its own.
+func TestPlayerPage(t *testing.T) {
+	browser := browsertest.New(t, browsertest.Options{})
+	for _, f := range []struct {
+		name   string
+		mobile bool
+		run    func(*testing.T, context.Context)
+	}{
+		{"SignUpDepositAndPlayByHand", false, testSignUpDepositAndPlayByHand},
+		{"ExtraStage", false, testExtraStage},
+		{"AutoGameOnAPhone", true, testAutoGameOnAPhone},
+		{"ReloadResumes", false, testReloadResumes},
+		{"HistoryReplayAndProof", false, testHistoryReplayAndProof},
+	} {
+		t.Run(f.name, func(t *testing.T) { f.run(t, tab(t, browser, f.mobile)) })
+	}
+}
+
+// tab opens a tab in a new browser context, desktop- or phone-sized (as browsertest.Options).
+func tab(t *testing.T, browser context.Context, mobile bool) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	view := chromedp.EmulateViewport(1280, 900)
+	if mobile {
+		view = chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	if err := chromedp.Do(ctx, view); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	return ctx
+}
+
+func testSignUpDepositAndPlayByHand(t *testing.T, ctx context.Context) {
 	s := newSite(t)
-	ctx := browsertest.New(t, browsertest.Options{})
 	signUp(t, ctx, s, "alice")
 	shot(t, ctx, "desktop-1-signed-up")
 	deposit(t, ctx, 20)
@@ -361,7 +395,7 @@ func TestSignUpDepositAndPlayByHand(t *testing.T) {
 	step(t, ctx, "French", chromedp.Click("#lang"))
 }
 
-func TestExtraStage(t *testing.T) {
+func testExtraStage(t *testing.T, ctx context.Context) {
 	s := newSite(t)
 	target := s.extraUnit(t)
 	// Another player buys the units before it, so that the page's player gets it.
@@ -372,7 +406,6 @@ func TestExtraStage(t *testing.T) {
 			other.must(201, nil, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
 		}
 	}
-	ctx := browsertest.New(t, browsertest.Options{})
 	signUp(t, ctx, s, "bob")
 	deposit(t, ctx, 10)
 	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
@@ -390,9 +423,8 @@ func TestExtraStage(t *testing.T) {
 	shot(t, ctx, "desktop-5-extra-stage")
 }
 
-func TestAutoGameOnAPhone(t *testing.T) {
+func testAutoGameOnAPhone(t *testing.T, ctx context.Context) {
 	s := newSite(t)
-	ctx := browsertest.New(t, browsertest.Options{Mobile: true})
 	signUp(t, ctx, s, "carol")
 	shot(t, ctx, "phone-1-signed-up")
 	deposit(t, ctx, 5)
@@ -423,9 +455,8 @@ func TestAutoGameOnAPhone(t *testing.T) {
 	shot(t, ctx, "phone-4-rules")
 }
 
-func TestReloadResumes(t *testing.T) {
+func testReloadResumes(t *testing.T, ctx context.Context) {
 	s := newSite(t)
-	ctx := browsertest.New(t, browsertest.Options{})
 	signUp(t, ctx, s, "dave")
 	deposit(t, ctx, 10)
 	p := s.player(t, "dave", false)
@@ -461,9 +492,8 @@ func TestReloadResumes(t *testing.T) {
 	checkShown(t, ctx, p, p.last())
 }
 
-func TestHistoryReplayAndProof(t *testing.T) {
+func testHistoryReplayAndProof(t *testing.T, ctx context.Context) {
 	s := newSite(t)
-	ctx := browsertest.New(t, browsertest.Options{})
 	signUp(t, ctx, s, "erin")
 	deposit(t, ctx, 10)
 	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
@@ -476,7 +506,7 @@ func TestHistoryReplayAndProof(t *testing.T) {
 	p.must(200, &list, "GET", "/api/v1/games?limit=10", nil)
 
 	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
-	waitFor(t, ctx, `document.querySelectorAll('#history .hrow').length === 2`)
+	waitFor(t, ctx, `document.querySelector('#history').getAttribute('aria-busy') === 'false' && document.querySelectorAll('#history .hrow').length === 2`)
 	shot(t, ctx, "desktop-7-history")
 	for i, g := range list.Games {
 		want := "Perdu"
@@ -519,7 +549,7 @@ func TestHistoryReplayAndProof(t *testing.T) {
 
 	// The proof, checked in the page against the published root.
 	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
-	waitFor(t, ctx, `document.querySelectorAll('#history .hrow').length === 2`)
+	waitFor(t, ctx, `document.querySelector('#history').getAttribute('aria-busy') === 'false' && document.querySelectorAll('#history .hrow').length === 2`)
 	step(t, ctx, "proof", chromedp.Click(`#history .hrow:nth-child(2) button.proofbtn`))
 	waitFor(t, ctx, `document.querySelector('#proof-status').dataset.verified !== ''`)
 	if v := eval[string](t, ctx, `document.querySelector('#proof-status').dataset.verified`); v != "true" {

@@ -726,12 +726,24 @@
   }
 
   // ---- history and proofs ----
+  let historySeq = 0;
   async function loadHistory(more) {
-    const before = more && S.history.length ? `&before=${S.history[S.history.length - 1].id}` : '';
-    const list = await api('GET', '/games?limit=20' + before);
-    S.history = more ? S.history.concat(list.games) : list.games;
-    $('#more').hidden = list.games.length < 20;
-    renderHistory();
+    const seq = ++historySeq;
+    const ol = $('#history');
+    ol.setAttribute('aria-busy', 'true');
+    try {
+      const before = more && S.history.length ? `&before=${S.history[S.history.length - 1].id}` : '';
+      const list = await api('GET', '/games?limit=20' + before);
+      if (seq !== historySeq) return; // a later load answers instead
+      const games = more ? S.history.concat(list.games) : list.games;
+      $('#more').hidden = list.games.length < 20;
+      // The same games are not drawn again: the buttons under the pointer stay where they are.
+      if (JSON.stringify(games) === JSON.stringify(S.history) && ol.children.length) return;
+      S.history = games;
+      renderHistory();
+    } finally {
+      if (seq === historySeq) ol.setAttribute('aria-busy', 'false');
+    }
   }
   function renderHistory() {
     const ol = $('#history');
