@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"starcolor/internal/passhash"
 	"strings"
 	"time"
 
@@ -59,7 +60,7 @@ otherwise it reads one line from the standard input, for scripts.`, admin.MinPas
 		return err
 	}
 	defer store.Close()
-	if err := admin.CreateOperator(ctx, store, name, password, admin.DefaultArgon2, time.Now()); err != nil {
+	if err := admin.CreateOperator(ctx, store, name, password, passhash.Default, time.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "operator %s created: log in at /admin of starcolor serve\n", name)

@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"starcolor/internal/passhash"
 	"sync"
 	"time"
 
@@ -24,7 +25,7 @@ const CookieName = "starcolor_admin"
 // Config holds the back office's dependencies and policies; zero fields take the defaults.
 type Config struct {
 	Definition      *gamedef.Definition // new emissions are made with it (required)
-	Argon2          Argon2              // the cost of new password hashes
+	Argon2          passhash.Argon2     // the cost of new password hashes
 	SessionIdle     time.Duration       // a session unused this long ends (30 min)
 	SessionLifetime time.Duration       // a session ends this long after login (12 h)
 	Now             func() time.Time    // the clock (time.Now)
@@ -56,8 +57,8 @@ func New(ctx context.Context, db *sqlite.DB, cfg Config) *Server {
 	if cfg.Definition == nil {
 		panic("admin: no game definition")
 	}
-	if cfg.Argon2 == (Argon2{}) {
-		cfg.Argon2 = DefaultArgon2
+	if cfg.Argon2 == (passhash.Argon2{}) {
+		cfg.Argon2 = passhash.Default
 	}
 	if cfg.SessionIdle == 0 {
 		cfg.SessionIdle = 30 * time.Minute

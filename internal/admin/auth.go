@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"starcolor/internal/passhash"
 	"strings"
 	"sync"
 	"time"
@@ -27,15 +28,15 @@ const MinPassword = 10
 
 // CreateOperator registers an operator of the back office, and logs it. A name already taken is
 // fault.UsernameTaken; a name or password that does not qualify is fault.Invalid.
-func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a Argon2, now time.Time) error {
+func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a passhash.Argon2, now time.Time) error {
 	if !namePattern.MatchString(name) {
 		return fault.Errorf(fault.Invalid, "an operator's name is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
 	if n := len([]rune(password)); n < MinPassword || len(password) > 256 {
 		return fault.Errorf(fault.Invalid, "an operator's password is %d to 256 characters", MinPassword)
 	}
-	if a == (Argon2{}) {
-		a = DefaultArgon2
+	if a == (passhash.Argon2{}) {
+		a = passhash.Default
 	}
 	hash := a.Hash(password)
 	return db.Update(ctx, func(tx *sqlite.Tx) error {
@@ -244,7 +245,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		checkPassword(password, dummyHash(s.cfg.Argon2))
+		passhash.Check(password, s.cfg.Argon2.Dummy())
 		s.limits.fail(addr, now)
 		refuse(http.StatusUnauthorized, "Wrong name or password.", "unknown name", sqlite.Operator{})
 		return
@@ -254,7 +255,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			"locked after failed attempts", o)
 		return
 	}
-	ok, err := checkPassword(password, o.PasswordHash)
+	ok, err := passhash.Check(password, o.PasswordHash)
 	if err != nil {
 		s.fail(w, r, err)
 		return

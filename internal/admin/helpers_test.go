@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"starcolor/internal/passhash"
 	"strings"
 	"sync"
 	"testing"
@@ -27,7 +28,7 @@ import (
 )
 
 // fast keeps password hashing cheap in tests; stored hashes carry their own parameters.
-var fast = admin.Argon2{Time: 1, Memory: 1024, Threads: 1}
+var fast = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1}
 
 const (
 	opName     = "alice"
@@ -74,7 +75,7 @@ func newEnv(t testing.TB, blocks int) *env {
 	clk := &clock{now: time.Now()}
 	log := slog.New(slog.DiscardHandler)
 	cfg := game.DefaultConfig
-	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1}
+	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1}
 	svc := game.New(db, cfg, clk.Now, log)
 	site := http.NewServeMux()
 	site.Handle("/api/", httpapi.New(svc, db, log, httpapi.NewMetrics(db)).Handler())

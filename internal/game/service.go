@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"math/big"
 	"regexp"
+	"starcolor/internal/passhash"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ type Config struct {
 	SessionLifetime time.Duration // a session ends this long after login, whatever happens
 	AbandonAfter    time.Duration // an unfinished game untouched this long is finished by the server
 	MaxDeposit      int64         // cents, per deposit
-	Argon2          Argon2
+	Argon2          passhash.Argon2
 }
 
 // DefaultConfig is the server's default policy.
@@ -41,7 +42,7 @@ var DefaultConfig = Config{
 	SessionLifetime: 12 * time.Hour,
 	AbandonAfter:    24 * time.Hour,
 	MaxDeposit:      100_000_00,
-	Argon2:          DefaultArgon2,
+	Argon2:          passhash.Default,
 }
 
 // Service is the game server's logic over one database.
@@ -85,7 +86,7 @@ func (s *Service) Register(ctx context.Context, username, password string) (Play
 	if len(password) < 4 || len(password) > 256 {
 		return Player{}, fault.Errorf(fault.Invalid, "a password is 4 to 256 characters")
 	}
-	hash := s.cfg.Argon2.hash(password)
+	hash := s.cfg.Argon2.Hash(password)
 	var p sqlite.Player
 	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
 		var err error
@@ -106,7 +107,7 @@ func lockFor(n int) time.Duration {
 
 // dummyHash is compared against when the username is unknown, so that the answer takes as long.
 // It is made on first use: hashing takes 64 MiB, which no other command should pay for.
-var dummyHash = sync.OnceValue(func() string { return DefaultArgon2.hash("no such player") })
+func (s *Service) dummyHash() string { return s.cfg.Argon2.Dummy() }
 
 // Login checks a password and opens a session; it returns the session's token.
 func (s *Service) Login(ctx context.Context, username, password string) (string, Player, error) {
@@ -114,7 +115,7 @@ func (s *Service) Login(ctx context.Context, username, password string) (string,
 	now := s.now()
 	p, err := s.db.PlayerByName(ctx, username)
 	if fault.Is(err, fault.NotFound) {
-		checkPassword(password, dummyHash())
+		passhash.Check(password, s.dummyHash())
 		return "", Player{}, bad
 	}
 	if err != nil {
@@ -123,7 +124,7 @@ func (s *Service) Login(ctx context.Context, username, password string) (string,
 	if wait := time.Unix(p.LockedUntil, 0).Sub(now); wait > 0 {
 		return "", Player{}, fault.Errorf(fault.TooManyAttempts, "too many failed logins: try again in %s", wait.Round(time.Second))
 	}
-	ok, err := checkPassword(password, p.PasswordHash)
+	ok, err := passhash.Check(password, p.PasswordHash)
 	if err != nil {
 		return "", Player{}, err
 	}

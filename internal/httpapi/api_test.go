@@ -12,6 +12,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"starcolor/internal/passhash"
 	"strings"
 	"sync"
 	"testing"
@@ -71,7 +72,7 @@ func newTestServer(t *testing.T, blocks int) *testServer {
 		t.Fatal(err)
 	}
 	cfg := game.DefaultConfig
-	cfg.Argon2 = game.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
+	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
 	log := slog.New(slog.DiscardHandler)
 	clk := &clock{now: time.Now()}
 	svc := game.New(db, cfg, clk.Now, log)

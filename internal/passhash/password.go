@@ -1,4 +1,6 @@
-package game
+// Package passhash hashes and checks the passwords of players and operators with argon2id, in
+// the PHC string format, so that a stored hash carries its own parameters.
+package passhash
 
 import (
 	"crypto/rand"
@@ -7,23 +9,24 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/argon2"
 )
 
-// Argon2id parameters (RFC 9106's second recommended option, with one pass over 64 MiB). Tests
-// may lower the memory to keep them fast; stored hashes carry their own parameters.
+// Argon2 is the cost of new hashes. Tests may lower the memory to keep them fast; a stored hash
+// is checked with the parameters it carries.
 type Argon2 struct {
 	Time    uint32
 	Memory  uint32 // KiB
 	Threads uint8
 }
 
-// DefaultArgon2 is used by the server.
-var DefaultArgon2 = Argon2{Time: 1, Memory: 64 * 1024, Threads: 2}
+// Default is RFC 9106's second recommended option, with one pass over 64 MiB.
+var Default = Argon2{Time: 1, Memory: 64 * 1024, Threads: 2}
 
-// hash returns the password's hash in the PHC string format.
-func (a Argon2) hash(password string) string {
+// Hash returns the password's hash in the PHC string format, with a fresh random salt.
+func (a Argon2) Hash(password string) string {
 	salt := make([]byte, 16)
 	rand.Read(salt)
 	key := argon2.IDKey([]byte(password), salt, a.Time, a.Memory, a.Threads, 32)
@@ -31,8 +34,8 @@ func (a Argon2) hash(password string) string {
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, a.Memory, a.Time, a.Threads, b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
-// checkPassword compares a password with a stored hash in constant time.
-func checkPassword(password, encoded string) (bool, error) {
+// Check compares a password with a stored hash in constant time.
+func Check(password, encoded string) (bool, error) {
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false, errors.New("not an argon2id hash")
@@ -56,4 +59,23 @@ func checkPassword(password, encoded string) (bool, error) {
 	}
 	got := argon2.IDKey([]byte(password), salt, a.Time, a.Memory, a.Threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+var (
+	dummyMu     sync.Mutex
+	dummyHashes = map[Argon2]string{}
+)
+
+// Dummy is a hash of this cost to check a password against when the name is unknown, so that
+// the answer takes as long as for a known name (and does not tell which names exist). It is
+// made on first use.
+func (a Argon2) Dummy() string {
+	dummyMu.Lock()
+	defer dummyMu.Unlock()
+	h, ok := dummyHashes[a]
+	if !ok {
+		h = a.Hash("no such name")
+		dummyHashes[a] = h
+	}
+	return h
 }
