@@ -408,9 +408,22 @@ func testExtraStage(t *testing.T, ctx context.Context) {
 	}
 	signUp(t, ctx, s, "bob")
 	deposit(t, ctx, 10)
+	// This game is played with the keyboard alone: the focus goes to the first colour, then to
+	// the stars to click, one after another.
 	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
-	step(t, ctx, "choose rose", chromedp.Click(`#colors .swatch[data-color="5"]`))
-	clickToEnd(t, ctx)
+	waitFor(t, ctx, `document.activeElement.matches('#colors .swatch[data-color="0"]')`)
+	step(t, ctx, "choose violet with the keyboard", chromedp.KeyEvent("\r"))
+	for presses := 0; eval[string](t, ctx, `document.querySelector('#result').dataset.state`) != "done"; presses++ {
+		if presses > 7 {
+			t.Fatal("more than 7 presses of Enter in a game")
+		}
+		waitFor(t, ctx, `document.body.dataset.busy === 'no' && (document.querySelector('#result').dataset.state === 'done' || document.activeElement.matches('#sky .star.playable'))`)
+		if eval[string](t, ctx, `document.querySelector('#result').dataset.state`) == "done" {
+			break
+		}
+		step(t, ctx, "Enter on a star", chromedp.KeyEvent("\r"))
+		waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
+	}
 	p := s.player(t, "bob", false)
 	g := p.last()
 	if g.Unit.Index != target || len(g.Boards) != 2 {

@@ -602,6 +602,12 @@
         else {
           status(t('click', colorName(next.color)));
           relabel();
+          // The keyboard goes on from a star still to click.
+          const f = document.activeElement;
+          if (!f || f === body || (f.classList.contains('star') && !f.classList.contains('playable'))) {
+            const first = cells.find(c => c.classList.contains('playable'));
+            if (first) first.focus();
+          }
         }
       })
       .catch(e => {
@@ -626,6 +632,7 @@
     announce($('#result').textContent);
     if (g.prize > 0) banner(t('won', money(g.prize)));
     controls();
+    if (document.activeElement && document.activeElement.classList.contains('star')) $('#play').focus();
     relabel();
     setSpeed(baseSpeed);
     if (S.history.length) loadHistory();
@@ -892,6 +899,7 @@
   async function onLogin(me) {
     S.user = me.username;
     S.balance = me.balance;
+    scrollTo(0, 0);
     S.hold = 0;
     $('#user').textContent = me.username;
     body.classList.add('in');
