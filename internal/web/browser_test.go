@@ -438,6 +438,9 @@ func testExtraStage(t *testing.T, ctx context.Context) {
 
 func testAutoGameOnAPhone(t *testing.T, ctx context.Context) {
 	s := newSite(t)
+	open(t, ctx, s, "")
+	step(t, ctx, "the welcome", chromedp.WaitVisible("#signup-user"))
+	shot(t, ctx, "phone-0-welcome")
 	signUp(t, ctx, s, "carol")
 	shot(t, ctx, "phone-1-signed-up")
 	deposit(t, ctx, 5)
