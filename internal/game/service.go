@@ -8,7 +8,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -252,8 +251,7 @@ const gameRef = "game:"
 
 // GameAnswer is the answer to the sale of a game.
 func GameAnswer(v *View) (Answer, error) {
-	body, err := json.Marshal(v)
-	return Answer{Status: 201, Body: body}, err
+	return Answer{Status: 201, Body: v.AppendJSON(make([]byte, 0, 4096))}, nil
 }
 
 // Idempotent runs a money-moving request once per key (API.md): the first success is stored
@@ -400,7 +398,7 @@ func (s *Service) render(ctx context.Context, g *sqlite.Game) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(view(g, play))
+	return view(g, play).AppendJSON(make([]byte, 0, 4096)), nil
 }
 
 func randomColor() int {
