@@ -92,12 +92,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 }
 
 // checkpointEvery is how often the WAL is copied into the database. A page written by many
-// commits in that time is copied once.
-const checkpointEvery = time.Second
+// commits in that time is copied once. (Variables for the tests.)
+var checkpointEvery = time.Second
 
 // restartFrames is the WAL's length, in frames, from which the writer finishes the checkpoint
 // itself, so that the WAL starts again from its beginning instead of growing.
-const restartFrames = 4096
+var restartFrames = 4096
 
 // checkpointLoop copies the WAL into the database every checkpointEvery until the database is
 // closed. It copies without blocking the writer (PASSIVE), but under a steady load it never

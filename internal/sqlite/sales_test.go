@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -245,4 +246,38 @@ func (c *cachedPages) Page(ctx context.Context, id string, block, page int) ([]b
 	p, err := c.d.Page(ctx, id, block, page)
 	c.pages[[2]int{block, page}] = p
 	return p, err
+}
+
+// Under writes that never pause, the WAL still starts again from its beginning: the background
+// checkpoint alone never catches up, and the writer finishes it between batches.
+func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
+	every, frames := checkpointEvery, restartFrames
+	checkpointEvery, restartFrames = 20*time.Millisecond, 64
+	defer func() { checkpointEvery, restartFrames = every, frames }()
+	f := &salesFixture{d: mustOpen(t), now: time.Now()}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var largest atomic.Int64
+	stop := time.Now().Add(1500 * time.Millisecond)
+	for i := range 16 {
+		p := f.player(t, fmt.Sprintf("w%d", i), 1)
+		wg.Go(func() {
+			for time.Now().Before(stop) {
+				if err := f.d.Update(ctx, func(tx *Tx) error { return tx.Transfer(BankAccount, p.AccountID, 1, "deposit", 0, f.now) }); err != nil {
+					t.Error(err)
+					return
+				}
+				if st, err := os.Stat(f.d.Path + "-wal"); err == nil && st.Size() > largest.Load() {
+					largest.Store(st.Size())
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := f.d.WriteStats()
+	t.Logf("%d writes in %d commits; the WAL reached %d KB", st.Ops, st.Batches, largest.Load()>>10)
+	// Each commit writes about 4 pages: without restarts the WAL would hold them all.
+	if grown := st.Batches * 4 * int64(pageSize); largest.Load() > 2<<20 || largest.Load() > grown/2 {
+		t.Fatalf("the WAL grew to %d bytes over %d commits", largest.Load(), st.Batches)
+	}
 }
