@@ -24,22 +24,12 @@ var ErrExists = errors.New("already exists")
 // before the commit, nothing of the emission remains.
 func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
-	table, err := json.Marshal(e.Table)
-	if err != nil {
-		return err
-	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	seedHash := sha256.Sum256(seed[:])
-	_, err = tx.ExecContext(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt.UTC().Format(time.RFC3339Nano))
-	if err != nil {
-		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
-			return fmt.Errorf("emission %q: %w", e.ID, ErrExists)
-		}
+	if err := insertEmission(ctx, tx, e, seed); err != nil {
 		return err
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO unit_pages (emission_id, block, page, data) VALUES (?, ?, ?, ?)`)
@@ -64,19 +54,8 @@ func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emi
 		}
 		return err
 	}
-	for _, b := range blocks {
-		hashes := make([]byte, 0, len(b.PageHashes)*32)
-		for _, h := range b.PageHashes {
-			hashes = append(hashes, h[:]...)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO blocks (emission_id, block, units, root) VALUES (?, ?, ?, ?)`,
-			e.ID, b.Index, b.Units, b.Root[:]); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO block_trees (emission_id, block, page_hashes) VALUES (?, ?, ?)`,
-			e.ID, b.Index, hashes); err != nil {
-			return err
-		}
+	if err := insertBlocks(ctx, tx, e.ID, blocks); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -85,6 +64,44 @@ func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emi
 		return err
 	}
 	e.Blocks = blocks
+	return nil
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insertEmission writes an emission's row.
+func insertEmission(ctx context.Context, tx execer, e *emission.Emission, seed [emission.SeedSize]byte) error {
+	table, err := json.Marshal(e.Table)
+	if err != nil {
+		return err
+	}
+	seedHash := sha256.Sum256(seed[:])
+	_, err = tx.ExecContext(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt.UTC().Format(time.RFC3339Nano))
+	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
+		return fmt.Errorf("emission %q: %w", e.ID, ErrExists)
+	}
+	return err
+}
+
+// insertBlocks writes the blocks' commitments: their roots and the roots of their pages.
+func insertBlocks(ctx context.Context, tx execer, id string, blocks []emission.Block) error {
+	for _, b := range blocks {
+		hashes := make([]byte, 0, len(b.PageHashes)*32)
+		for _, h := range b.PageHashes {
+			hashes = append(hashes, h[:]...)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO blocks (emission_id, block, units, root) VALUES (?, ?, ?, ?)`,
+			id, b.Index, b.Units, b.Root[:]); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO block_trees (emission_id, block, page_hashes) VALUES (?, ?, ?)`,
+			id, b.Index, hashes); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

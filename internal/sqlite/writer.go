@@ -119,6 +119,11 @@ func (d *DB) writeLoop() {
 		// The writer's connection does without; `ledger check` checks every reference.
 		_, err = conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`)
 	}
+	if err == nil {
+		// An emission copied in from the back office holds the write lock about 0.5 s a block
+		// (CreateEmissionStaged), up to 25 s for the largest: sales wait for it rather than fail.
+		_, err = conn.ExecContext(ctx, `PRAGMA busy_timeout = 60000`)
+	}
 	batch := make([]*writeOp, 0, maxBatch)
 	for first := range d.ops {
 		batch = append(batch[:0], first)
