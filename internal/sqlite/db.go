@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,6 +62,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	if err := initFile(ctx, path); err != nil {
 		return nil, err
+	}
+	// Staging files of emissions whose creation died with its process (CreateEmissionStaged).
+	if left, err := filepath.Glob(path + "-staging-*"); err == nil {
+		for _, f := range left {
+			os.Remove(f)
+		}
 	}
 	q := url.Values{}
 	// mmap lets reads find pages without a system call. Checkpoints (copying the WAL into the

@@ -18,8 +18,8 @@ import (
 // of their own beside the database, without any lock on it; then one short transaction copies
 // them in with the emission's row and its blocks, so sales pause only for the copy. The emission
 // still appears whole or not at all: if build fails, the context ends or the process dies, the
-// database holds nothing of it, and the staging file is removed (or left to be overwritten, if
-// the process died: its name is random and it is never read again).
+// database holds nothing of it, and the staging file is removed (by the next Open, if the process
+// died).
 func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	var suffix [8]byte

@@ -123,8 +123,18 @@ func TestStagedCreationLeavesNothingOnFailure(t *testing.T) {
 	if !errors.Is(err, ErrExists) {
 		t.Fatalf("duplicate id: %v", err)
 	}
-	if _, err := os.Stat(d.Path); err != nil {
+	// A staging file left by a process that died is removed when the database is next opened.
+	dead := d.Path + "-staging-0123456789abcdef"
+	if err := os.WriteFile(dead, []byte("half-built"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	d2, err := Open(context.Background(), d.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2.Close()
+	if _, err := os.Stat(dead); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a dead creation's staging file is still there: %v", err)
 	}
 }
 
