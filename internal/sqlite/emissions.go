@@ -54,6 +54,11 @@ func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emi
 		}
 		return err
 	}
+	return commitEmission(ctx, tx, e, blocks)
+}
+
+// commitEmission writes the blocks' commitments and commits the emission, unless ctx has ended.
+func commitEmission(ctx context.Context, tx *sql.Tx, e *emission.Emission, blocks []emission.Block) error {
 	if err := insertBlocks(ctx, tx, e.ID, blocks); err != nil {
 		return err
 	}

@@ -60,17 +60,7 @@ func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, see
 		SELECT ?, block, page, data FROM staging.unit_pages ORDER BY block, page`, e.ID); err != nil {
 		return fmt.Errorf("copy pages: %w", err)
 	}
-	if err := insertBlocks(ctx, tx, e.ID, blocks); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	e.Blocks = blocks
-	return nil
+	return commitEmission(ctx, tx, e, blocks)
 }
 
 // stagePages runs build into a new staging file at path. The file needs no durability: if the
