@@ -15,10 +15,11 @@ import (
 // Sales are the server's hot path, so the writer does not run them one by one like other
 // writes. It checks every sale of a batch against state it reads once per batch (the balances of
 // the accounts involved, the keys already used, its cursor in each open block), assigns the game
-// ids itself, and then writes the whole batch in a handful of statements: one insert for all
-// the games, one for all the transfers, one for all the idempotency keys, one update for all the
-// balances and one per block sold from. A batch costs about the same number of statements
-// whatever its size, so larger batches (more load) make each sale cheaper.
+// ids itself, and then writes the whole batch in a handful of multi-row statements: inserts of
+// all the games, all the transfers and all the idempotency keys, one update of all the balances
+// (rows go in chunks whose sizes are powers of two, so a batch of 19 is 3 statements a table),
+// and one update per block sold from. The number of statements grows with the logarithm of the
+// batch, so larger batches (more load) make each sale cheaper.
 
 // SaleRequest is a sale (RULES §7) with its idempotency key: what Sell needs to know.
 type SaleRequest struct {
