@@ -189,6 +189,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown command", []string{"emissions"}, 2, "unknown command"},
 		{"unknown subcommand", []string{"emission", "delete", "E1"}, 2, "unknown command"},
 		{"unknown flag", []string{"emission", "list", "--db", db, "--colour"}, 2, "flag provided but not defined"},
+		{"loadtest with unknown keys", []string{"loadtest", "--keys", "v4"}, 2, "--keys \"v4\": uuid7 or random"},
+		{"loadtest against another machine", []string{"loadtest", "--addr", "http://192.0.2.1:8080"}, 2, "loopback"},
+		{"loadtest with a bad mode", []string{"loadtest", "--mode", "turbo"}, 2, "auto or manual"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
