@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"starcolor/internal/passhash"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"starcolor/internal/admin"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
 )
 

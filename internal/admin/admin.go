@@ -10,12 +10,12 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"starcolor/internal/passhash"
 	"sync"
 	"time"
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
 )
 

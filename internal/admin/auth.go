@@ -11,13 +11,13 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"starcolor/internal/passhash"
 	"strings"
 	"sync"
 	"time"
 
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
 )
 

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"math/big"
 	"regexp"
-	"starcolor/internal/passhash"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
+	"starcolor/internal/passhash"
 	"starcolor/internal/rules"
 	"starcolor/internal/sqlite"
 )
