@@ -7,14 +7,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"starcolor/internal/admin"
 	"starcolor/internal/audit"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/sqlite/sqlitetest"
 )
 
 // A real block (1,000,000 units of the regulation's table), exported through the back office as
@@ -26,16 +25,12 @@ func TestExportVerifies(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "real.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sqlitetest.Open(t)
 	def, err := gamedef.Lookup(gamedef.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := createEmission(t, db, def, "REAL", 1)
+	e := sqlitetest.CreateEmission(t, db, def, "REAL", 100, 1, 7)
 	srv := httptest.NewServer(admin.New(ctx, db, admin.Config{Definition: def, Argon2: fast, Log: slog.New(slog.DiscardHandler)}).Handler())
 	defer srv.Close()
 	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, time.Now()); err != nil {

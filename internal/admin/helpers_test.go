@@ -11,20 +11,19 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
-	"starcolor/internal/passhash"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"starcolor/internal/admin"
-	"starcolor/internal/emission"
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/httpapi"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/sqlite/sqlitetest"
 )
 
 // fast keeps password hashing cheap in tests; stored hashes carry their own parameters.
@@ -66,12 +65,9 @@ type env struct {
 func newEnv(t testing.TB, blocks int) *env {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "admin.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := sqlitetest.Open(t)
 	def := gamedeftest.Mini(t)
-	createEmission(t, db, def, "MINI", blocks)
+	sqlitetest.CreateEmission(t, db, def, "MINI", 100, blocks, 7)
 	clk := &clock{now: time.Now()}
 	log := slog.New(slog.DiscardHandler)
 	cfg := game.DefaultConfig
@@ -84,26 +80,11 @@ func newEnv(t testing.TB, blocks int) *env {
 	t.Cleanup(func() {
 		cancel()
 		srv.Close()
-		db.Close()
 	})
 	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return &env{url: srv.URL, db: db, def: def, clock: clk}
-}
-
-func createEmission(t testing.TB, db *sqlite.DB, def *gamedef.Definition, id string, blocks int) *emission.Emission {
-	t.Helper()
-	ctx := context.Background()
-	table, _ := def.Table(def.Tables[0].Price)
-	e := &emission.Emission{ID: id, Price: table.Price, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
-	seed := [emission.SeedSize]byte{7}
-	if err := db.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: table.Price, Blocks: blocks, Seed: seed}, put, nil)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return e
 }
 
 // client is a browser-less client with its own cookies; it does not follow redirects.

@@ -11,8 +11,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
-	"starcolor/internal/passhash"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +23,9 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/sqlite/sqlitetest"
 )
 
 // testServer is the real server over a temporary SQLite file holding a small emission at 1 €.
@@ -57,30 +57,15 @@ func (c *clock) Advance(d time.Duration) {
 
 func newTestServer(t *testing.T, blocks int) *testServer {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "server.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	e := &emission.Emission{ID: "MINI", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
-	seed := [emission.SeedSize]byte{42}
-	if err := db.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: blocks, Seed: seed}, put, nil)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	db := sqlitetest.Open(t)
+	e := sqlitetest.CreateEmission(t, db, gamedeftest.Mini(t), "MINI", 100, blocks, 42)
 	cfg := game.DefaultConfig
 	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
 	log := slog.New(slog.DiscardHandler)
 	clk := &clock{now: time.Now()}
 	svc := game.New(db, cfg, clk.Now, log)
 	srv := httptest.NewServer(New(svc, db, log, NewMetrics(db)).Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		db.Close()
-	})
+	t.Cleanup(srv.Close)
 	return &testServer{url: srv.URL, db: db, e: e, svc: svc, clock: clk}
 }
 

@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
-	"starcolor/internal/passhash"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,7 +22,9 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/httpapi"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/sqlite/sqlitetest"
 	"starcolor/internal/web"
 )
 
@@ -38,20 +38,8 @@ type site struct {
 
 func newSite(t *testing.T) *site {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "web.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	e := &emission.Emission{ID: "MINI", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
-	seed := [emission.SeedSize]byte{7}
-	if err := db.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: seed}, put, nil)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	db := sqlitetest.Open(t)
+	e := sqlitetest.CreateEmission(t, db, gamedeftest.Mini(t), "MINI", 100, 1, 7)
 	cfg := game.DefaultConfig
 	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
 	log := slog.New(slog.DiscardHandler)
@@ -60,10 +48,7 @@ func newSite(t *testing.T) *site {
 	mux.Handle("/api/", httpapi.New(svc, db, log, nil).Handler())
 	mux.Handle("/", web.Default())
 	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		srv.Close()
-		db.Close()
-	})
+	t.Cleanup(srv.Close)
 	return &site{url: srv.URL, db: db, e: e}
 }
 
