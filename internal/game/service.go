@@ -259,15 +259,15 @@ func GameAnswer(v *View) (Answer, error) {
 // without moving money again; the same key with another body is refused. A rejected request
 // stores nothing, so that it may be retried once the player can afford it.
 func (s *Service) Idempotent(ctx context.Context, p Player, key string, request []byte, run func(tx *sqlite.Tx) (Answer, error)) (Answer, error) {
-	if len(key) < 1 || len(key) > 255 {
-		return Answer{}, fault.Errorf(fault.Invalid, "an Idempotency-Key header of 1 to 255 characters is required")
+	hash, err := requestHash(key, request)
+	if err != nil {
+		return Answer{}, err
 	}
-	hash := sha256.Sum256(request)
 	var ans Answer
 	// The common case, a new key, costs one insert: the request runs, and its answer is stored
 	// under the key; if the key is already taken, the insert fails and the savepoint undoes the
 	// request. Only then, or when the request fails, is the stored answer looked up.
-	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+	err = s.db.Update(ctx, func(tx *sqlite.Tx) error {
 		var err error
 		if ans, err = run(tx); err != nil {
 			return err
@@ -278,6 +278,15 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 		return ans, nil
 	}
 	return s.storedAnswer(ctx, p, key, hash[:], err)
+}
+
+// requestHash checks an Idempotency-Key (API.md: 1 to 255 characters) and hashes the request's
+// body, which a retry under the same key must repeat.
+func requestHash(key string, request []byte) ([32]byte, error) {
+	if len(key) < 1 || len(key) > 255 {
+		return [32]byte{}, fault.Errorf(fault.Invalid, "an Idempotency-Key header of 1 to 255 characters is required")
+	}
+	return sha256.Sum256(request), nil
 }
 
 // storedAnswer answers a money-moving request that could not run (err) with the answer stored
@@ -355,10 +364,10 @@ func (s *Service) Withdraw(tx *sqlite.Tx, p Player, amount int64) (int64, error)
 // the writer's batched kind (sqlite.Sell): its answer under the key is a reference to the game,
 // rendered again for a retry.
 func (s *Service) Play(ctx context.Context, p Player, key string, request []byte, stake int64, mode string) (Answer, *sqlite.Game, error) {
-	if len(key) < 1 || len(key) > 255 {
-		return Answer{}, nil, fault.Errorf(fault.Invalid, "an Idempotency-Key header of 1 to 255 characters is required")
+	hash, err := requestHash(key, request)
+	if err != nil {
+		return Answer{}, nil, err
 	}
-	hash := sha256.Sum256(request)
 	if mode != "manual" && mode != "auto" {
 		ans, err := s.storedAnswer(ctx, p, key, hash[:], fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`))
 		return ans, nil, err
