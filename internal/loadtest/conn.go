@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -105,17 +106,17 @@ func (h *httpConn) exchange(out *bytes.Buffer) (int, error) {
 		}
 		value = bytes.TrimSpace(value)
 		switch {
-		case asciiEqualFold(name, "Content-Length"):
+		case strings.EqualFold(string(name), "Content-Length"):
 			if length, err = strconv.ParseInt(string(value), 10, 64); err != nil || length < 0 {
 				return 0, fmt.Errorf("%w: Content-Length %q", errProtocol, value)
 			}
-		case asciiEqualFold(name, "Transfer-Encoding"):
-			chunked = asciiEqualFold(value, "chunked")
+		case strings.EqualFold(string(name), "Transfer-Encoding"):
+			chunked = strings.EqualFold(string(value), "chunked")
 			if !chunked {
 				return 0, fmt.Errorf("%w: Transfer-Encoding %q", errProtocol, value)
 			}
-		case asciiEqualFold(name, "Connection"):
-			closing = asciiEqualFold(value, "close")
+		case strings.EqualFold(string(name), "Connection"):
+			closing = strings.EqualFold(string(value), "close")
 		}
 	}
 	out.Reset()
@@ -186,23 +187,4 @@ func (h *httpConn) close() {
 		h.c.Close()
 		h.c, h.br = nil, nil
 	}
-}
-
-func asciiEqualFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range len(b) {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
