@@ -358,7 +358,7 @@ func BenchmarkRawSaleRows(b *testing.B) {
 		id += batch
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime() - before).Microseconds())/float64(b.N), "µs-cpu/sale")
+	b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(b.N), "µs-cpu/sale")
 }
 
 // cpuTime is the CPU time (user and system) the process has used.
