@@ -62,8 +62,9 @@ type LedgerCheck struct {
 }
 
 // CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
-// transfers, every game has exactly its stake and (when it won) its prize transfer, and every
-// block's sold count equals its games, which are its first units, each sold once.
+// transfers, every game has exactly its stake and (when it won) its prize transfer, every
+// block's sold count equals its games, which are its first units, each sold once, and the sales'
+// totals (by block, by hour) equal their games.
 func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -138,6 +139,17 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block
 			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
+		{"blocks whose totals of prizes and winners sold differ from their games",
+			`SELECT count(*) FROM blocks b LEFT JOIN (
+			   SELECT emission_id, block, sum(prize) AS prizes, sum(prize > 0) AS winners FROM games GROUP BY emission_id, block) g
+			   ON g.emission_id = b.emission_id AND g.block = b.block
+			 WHERE b.prizes_sold <> coalesce(g.prizes, 0) OR b.winners_sold <> coalesce(g.winners, 0)`},
+		{"hours of sales (sales_hourly) whose totals differ from their games",
+			`WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
+			      games_by_hour AS (SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+			        FROM games GROUP BY 1, 2)
+			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour)) +
+			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept))`},
 		// The writer's connection does not check foreign keys at each write (writer.go); every
 		// reference is checked here instead.
 		{"rows referring to rows that do not exist (foreign keys)", `SELECT count(*) FROM pragma_foreign_key_check`},

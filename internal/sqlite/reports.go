@@ -37,11 +37,12 @@ type Sales struct {
 	Winners int64     // games with a prize
 }
 
-// SalesOver groups the games sold since a time by period and price, oldest period first.
+// SalesOver groups the games sold since a time by period and price, oldest period first. It
+// reads the hourly totals the sales keep (sales_hourly), not the games.
 func (d *DB) SalesOver(ctx context.Context, p Period, since time.Time) ([]Sales, error) {
 	n := p.prefix()
-	rows, err := d.db.QueryContext(ctx, fmt.Sprintf(`SELECT substr(created_at, 1, %d) AS period, stake, count(*),
-		sum(stake), sum(prize), sum(prize > 0) FROM games WHERE created_at >= ? GROUP BY period, stake ORDER BY period, stake`, n),
+	rows, err := d.db.QueryContext(ctx, fmt.Sprintf(`SELECT substr(hour, 1, %d) AS period, price, sum(units),
+		sum(stakes), sum(prizes), sum(winners) FROM sales_hourly WHERE hour >= ? GROUP BY period, price ORDER BY period, price`, n),
 		since.UTC().Format(time.RFC3339Nano)[:n])
 	if err != nil {
 		return nil, err
@@ -56,17 +57,17 @@ func (d *DB) SalesOver(ctx context.Context, p Period, since time.Time) ([]Sales,
 			return nil, err
 		}
 		if s.Period, err = time.Parse(layout, period); err != nil {
-			return nil, fmt.Errorf("a game's stored time %q: %w", period, err)
+			return nil, fmt.Errorf("a stored hour of sales %q: %w", period, err)
 		}
 		out = append(out, s)
 	}
 	return out, rows.Err()
 }
 
-// SalesTotals are the games ever sold, by price, lowest price first.
+// SalesTotals are the games ever sold, by price, lowest price first (from the hourly totals).
 func (d *DB) SalesTotals(ctx context.Context) ([]Sales, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT stake, count(*), sum(stake), sum(prize), sum(prize > 0)
-		FROM games GROUP BY stake ORDER BY stake`)
+	rows, err := d.db.QueryContext(ctx, `SELECT price, sum(units), sum(stakes), sum(prizes), sum(winners)
+		FROM sales_hourly GROUP BY price ORDER BY price`)
 	if err != nil {
 		return nil, err
 	}
@@ -94,11 +95,9 @@ type BlockSales struct {
 }
 
 // OpenBlockSales lists the blocks that still have units to sell, with the prizes of their units
-// already sold (read through the unique index of the games' units, block by block).
+// already sold (the totals each sale adds to its block).
 func (d *DB) OpenBlockSales(ctx context.Context) ([]BlockSales, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT b.emission_id, b.block, e.price, b.units, b.sold,
-		coalesce((SELECT sum(g.prize) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block), 0),
-		coalesce((SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block AND g.prize > 0), 0)
+	rows, err := d.db.QueryContext(ctx, `SELECT b.emission_id, b.block, e.price, b.units, b.sold, b.prizes_sold, b.winners_sold
 		FROM blocks b JOIN emissions e ON e.id = b.emission_id WHERE b.sold < b.units ORDER BY e.price, e.created_at, b.block`)
 	if err != nil {
 		return nil, err

@@ -75,12 +75,21 @@ type salesState struct {
 }
 
 // cursor is where the sales at one price stand: the open block and how many of its units are
-// sold (so the index of the next unit to sell). written is the sold count the database holds.
+// sold (so the index of the next unit to sell). written is the sold count the database holds;
+// prizes and winners are what the units sold since then hold, still to be added to the block's.
 type cursor struct {
 	emission      string
 	block         int
 	sold, written int
 	units         int
+	prizes        int64
+	winners       int
+}
+
+// hourSales are the sales of a batch in one hour at one price, to add to sales_hourly.
+type hourSales struct {
+	hour  string // as stored: the first 13 characters of created_at
+	price int64
 }
 
 func (s *salesState) reset() {
@@ -139,6 +148,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	// Each sale in turn, against those figures as the batch's earlier sales leave them.
 	var games, transfers, answers []any
 	delta := map[int64]int64{}
+	hours := map[hourSales]*Sales{}
 	for _, op := range ops {
 		r := &op.req
 		k := playerKey{r.PlayerID, r.Key}
@@ -164,6 +174,20 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 			return fmt.Errorf("prize of unit %d of block %d of %s: %w", g.Unit, g.Block, g.Emission, err)
 		}
 		c.sold++
+		c.prizes += g.Prize
+		hk := hourSales{g.CreatedAt.Format(hourLayout), g.Stake}
+		h := hours[hk]
+		if h == nil {
+			h = &Sales{}
+			hours[hk] = h
+		}
+		h.Units++
+		h.Stakes += g.Stake
+		h.Prizes += g.Prize
+		if g.Prize > 0 {
+			c.winners++
+			h.Winners++
+		}
 		w.sales.nextID++
 		taken[k] = true
 		balance[r.AccountID] += g.Prize - g.Stake
@@ -210,6 +234,15 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err := tx.chunks(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 2, moves, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
 	}
+	var hourly []any
+	for k, h := range hours {
+		hourly = append(hourly, k.hour, k.price, h.Units, h.Stakes, h.Prizes, h.Winners)
+	}
+	if err := tx.chunks(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners) VALUES `,
+		` ON CONFLICT (hour, price) DO UPDATE SET units = units + excluded.units, stakes = stakes + excluded.stakes,
+		  prizes = prizes + excluded.prizes, winners = winners + excluded.winners`, 6, hourly, exec); err != nil {
+		return fmt.Errorf("write hourly sales: %w", err)
+	}
 	for _, c := range w.sales.cursors {
 		if err := tx.writeCursor(c); err != nil {
 			return err
@@ -217,6 +250,10 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}
 	return nil
 }
+
+// hourLayout formats a UTC time as the hours of sales_hourly: created_at's first 13 characters.
+const hourLayout = "2006-01-02T15"
+
 
 // nextUnit returns the cursor of the block the next unit at a price comes from, moving to the
 // next open block when the current one is sold out. Its sold count is the unit's index.
@@ -246,21 +283,23 @@ func (w *writer) nextUnit(tx *Tx, price int64) (*cursor, error) {
 	return c, nil
 }
 
-// writeCursor writes a block's sold count. The update is guarded by the count the writer last
-// wrote, so a cursor gone stale (another process selling from the same file) fails the batch
-// instead of selling a unit twice; the UNIQUE index on the games' units would refuse it too.
+// writeCursor writes a block's sold count, and adds the prizes of the units sold to its totals.
+// The update is guarded by the count the writer last wrote, so a cursor gone stale (another
+// process selling from the same file) fails the batch instead of selling a unit twice; the
+// UNIQUE index on the games' units would refuse it too.
 func (t *Tx) writeCursor(c *cursor) error {
 	if c.sold == c.written {
 		return nil
 	}
-	res, err := t.exec(`UPDATE blocks SET sold = ? WHERE emission_id = ? AND block = ? AND sold = ?`, c.sold, c.emission, c.block, c.written)
+	res, err := t.exec(`UPDATE blocks SET sold = ?, prizes_sold = prizes_sold + ?, winners_sold = winners_sold + ?
+		WHERE emission_id = ? AND block = ? AND sold = ?`, c.sold, c.prizes, c.winners, c.emission, c.block, c.written)
 	if err != nil {
 		return fmt.Errorf("write block: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("block %d of %s: sold count changed under the writer", c.block, c.emission)
 	}
-	c.written = c.sold
+	c.written, c.prizes, c.winners = c.sold, 0, 0
 	return nil
 }
 

@@ -1,0 +1,303 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/gamedef/gamedeftest"
+)
+
+// The sales' totals that the back office reads (by hour, by day, by price, by open block) are
+// kept by the sales themselves. They equal the sums over the games after sales spread over two
+// days and two prices, and after concurrent sales that sell a block out into the next; the
+// ledger check notices when either total is changed.
+func TestSalesTotalsKept(t *testing.T) {
+	f := newSalesFixture(t)
+	ctx := context.Background()
+	def := gamedeftest.Mini(t) // its one table, also sold at 2 €
+	at2 := def.Tables[0]
+	at2.Price = 200
+	def.Tables = append(def.Tables, at2)
+	e2, err := create(ctx, f.d, def, "T", 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := emission.NewReader(e2, f.d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sellAt := func(p Player, key string, price int64, at time.Time) error {
+		r := f.reader
+		if price == 200 {
+			r = r2
+		}
+		_, err := f.d.Sell(ctx, SaleRequest{
+			PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: "auto", Color: 0, Status: "finished",
+			Key: key, RequestHash: []byte("body"),
+			Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: []byte("x")} },
+			PrizeOf: func(e string, block, unit int) (int64, error) {
+				rec, err := r.Unit(ctx, block, unit)
+				return rec.Prize, err
+			},
+		}, at)
+		return err
+	}
+	p := f.player(t, "hours", 100_000_000)
+	start := f.now
+	n := 0
+	for h := range 30 { // two calendar days, an hour apart, some hours at both prices
+		at := start.Add(time.Duration(h)*time.Hour + time.Duration(h)*time.Minute)
+		for i := range 1 + h%4 {
+			price := int64(100)
+			if i == 2 {
+				price = 200
+			}
+			if err := sellAt(p, fmt.Sprintf("k%d", n), price, at); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	f.checkTotals(t, start.Add(10*time.Hour))
+
+	// Sales at once, in shared batches, until the first block at 1 € is sold out into the second.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed error
+	for g := range 16 {
+		q := f.player(t, fmt.Sprintf("c%d", g), 100_000_000)
+		wg.Go(func() {
+			for i := range 70 {
+				if err := sellAt(q, fmt.Sprintf("c%d-%d", g, i), 100, start.Add(40*time.Hour)); err != nil {
+					mu.Lock()
+					failed = err
+					mu.Unlock()
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed != nil {
+		t.Fatal(failed)
+	}
+	var second int
+	if err := f.d.db.QueryRow(`SELECT sold FROM blocks WHERE emission_id = 'S' AND block = 1`).Scan(&second); err != nil || second == 0 {
+		t.Fatalf("the second block at 1 € sold %d units (%v): the first did not sell out", second, err)
+	}
+	f.checkTotals(t, start)
+
+	for _, tamper := range []struct{ sql, undo, problem string }{
+		{`UPDATE sales_hourly SET prizes = prizes + 100 WHERE hour = (SELECT min(hour) FROM sales_hourly)`,
+			`UPDATE sales_hourly SET prizes = prizes - 100 WHERE hour = (SELECT min(hour) FROM sales_hourly)`, "hours of sales"},
+		{`UPDATE blocks SET winners_sold = winners_sold + 1 WHERE emission_id = 'T'`,
+			`UPDATE blocks SET winners_sold = winners_sold - 1 WHERE emission_id = 'T'`, "blocks whose totals of prizes and winners"},
+	} {
+		if _, err := f.d.db.Exec(tamper.sql); err != nil {
+			t.Fatal(err)
+		}
+		c, err := f.d.CheckLedger(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Problems) != 1 || !strings.Contains(c.Problems[0], tamper.problem) {
+			t.Fatalf("ledger check after %q: %q, want one problem about %s", tamper.sql, c.Problems, tamper.problem)
+		}
+		if _, err := f.d.db.Exec(tamper.undo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.checkTotals(t, start)
+}
+
+// checkTotals compares the kept totals with sums over the games, and checks the ledger.
+func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	fromGames := func(prefix int, where string, args ...any) []Sales {
+		rows, err := f.d.db.Query(fmt.Sprintf(`SELECT substr(created_at, 1, %d), stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+			FROM games %s GROUP BY 1, 2 ORDER BY 1, 2`, prefix, where), args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []Sales
+		for rows.Next() {
+			var s Sales
+			var period string
+			if err := rows.Scan(&period, &s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners); err != nil {
+				t.Fatal(err)
+			}
+			if prefix > 0 {
+				layout := "2006-01-02T15"[:prefix]
+				if s.Period, err = time.Parse(layout, period); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		p     Period
+		since time.Time
+	}{{Hour, time.Time{}}, {Hour, since}, {Day, time.Time{}}, {Day, since}} {
+		got, err := f.d.SalesOver(ctx, c.p, c.since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := c.p.prefix()
+		want := fromGames(n, `WHERE created_at >= ?`, c.since.UTC().Format(time.RFC3339Nano)[:n])
+		if len(want) == 0 || !reflect.DeepEqual(got, want) {
+			t.Fatalf("sales by %s since %v:\n got %+v\nwant %+v", c.p, c.since, got, want)
+		}
+	}
+	got, err := f.d.SalesTotals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fromGames(0, ``); !reflect.DeepEqual(got, want) {
+		t.Fatalf("sales totals:\n got %+v\nwant %+v", got, want)
+	}
+	open, err := f.d.OpenBlockSales(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) == 0 {
+		t.Fatal("no open block")
+	}
+	for _, b := range open {
+		var want BlockSales
+		if err := f.d.db.QueryRow(`SELECT count(*), coalesce(sum(prize), 0), coalesce(sum(prize > 0), 0) FROM games WHERE emission_id = ? AND block = ?`,
+			b.Emission, b.Block).Scan(&want.Sold, &want.Prizes, &want.Winners); err != nil {
+			t.Fatal(err)
+		}
+		if b.Sold != want.Sold || b.Prizes != want.Prizes || b.Winners != want.Winners {
+			t.Fatalf("block %d of %s: sold %d, prizes %d, winners %d; its games: %d, %d, %d",
+				b.Block, b.Emission, b.Sold, b.Prizes, b.Winners, want.Sold, want.Prizes, want.Winners)
+		}
+	}
+	c, err := f.d.CheckLedger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Problems) > 0 {
+		t.Fatalf("ledger: %q", c.Problems)
+	}
+}
+
+// A database with sales from before the kept totals (migration 0004) gets them from its games.
+func TestSalesTotalsMigration(t *testing.T) {
+	f := newSalesFixture(t)
+	ctx := context.Background()
+	p := f.player(t, "before", 1_000_000)
+	for i := range 1200 { // into the second block
+		f.now = f.now.Add(7 * time.Minute)
+		if _, err := f.sell(p, fmt.Sprintf("k%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{`DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
+		`ALTER TABLE blocks DROP COLUMN winners_sold`, `DELETE FROM schema_migrations WHERE version = 4`} {
+		if _, err := f.d.db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	path := f.d.Path
+	if err := f.d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f.d = d
+	f.checkTotals(t, f.now.Add(-24*time.Hour))
+}
+
+// BenchmarkSalesReports is what the back office's sales page reads (sales by hour over two days,
+// by day over a month, the totals by price, the open blocks' prizes sold) on a database of a
+// million games, 600,000 of them from the one open block of a million units: from the totals
+// the sales keep ("kept"), and summed over the games as before migration 0004 ("games").
+func BenchmarkSalesReports(b *testing.B) {
+	ctx := context.Background()
+	d := mustOpen(b)
+	if _, err := create(ctx, d, gamedeftest.Mini(b), "S", 100, 1); err != nil {
+		b.Fatal(err)
+	}
+	end := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	start := end.Add(-30 * 24 * time.Hour)
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{`PRAGMA foreign_keys = OFF`,
+		`UPDATE blocks SET sold = units WHERE emission_id = 'S'`, // its units are among the 400,000 below
+		`INSERT INTO blocks (emission_id, block, units, root, sold) VALUES ('S', 1, 1000000, zeroblob(32), 600000)`,
+		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
+		INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at)
+		SELECT i + 1, 1 + i %% 64, 'S', CASE WHEN i < 400000 THEN 2 + i / 1000 ELSE 1 END, CASE WHEN i < 400000 THEN i %% 1000 ELSE i - 400000 END,
+		  100, 'auto', CASE WHEN i %% 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
+		  strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', %d + i * 2.592, 'unixepoch'), 0 FROM n`, start.Unix()),
+		`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners)
+		  SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY 1, 2`,
+		`UPDATE blocks SET (prizes_sold, winners_sold) = (SELECT coalesce(sum(g.prize), 0), coalesce(sum(g.prize > 0), 0)
+		  FROM games g WHERE g.emission_id = blocks.emission_id AND g.block = blocks.block)`,
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			b.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	conn.Close()
+	b.Run("kept", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := d.SalesOver(ctx, Hour, end.Add(-47*time.Hour)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := d.SalesOver(ctx, Day, end.Add(-29*24*time.Hour)); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := d.SalesTotals(ctx); err != nil {
+				b.Fatal(err)
+			}
+			if open, err := d.OpenBlockSales(ctx); err != nil || len(open) != 1 || open[0].Winners != 150000 {
+				b.Fatalf("open blocks %+v, %v", open, err)
+			}
+		}
+	})
+	b.Run("games", func(b *testing.B) {
+		for b.Loop() {
+			for _, q := range []struct {
+				sql  string
+				args []any
+			}{
+				{`SELECT substr(created_at, 1, 13) AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games
+				  WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-47 * time.Hour).Format(hourLayout)}},
+				{`SELECT substr(created_at, 1, 10) AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games
+				  WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-29 * 24 * time.Hour).Format("2006-01-02")}},
+				{`SELECT stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY stake`, nil},
+				{`SELECT b.block, (SELECT sum(g.prize) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block),
+				  (SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block AND g.prize > 0)
+				  FROM blocks b WHERE b.sold < b.units`, nil},
+			} {
+				rows, err := d.db.QueryContext(ctx, q.sql, q.args...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for rows.Next() {
+				}
+				if err := rows.Err(); err != nil {
+					b.Fatal(err)
+				}
+				rows.Close()
+			}
+		}
+	})
+}
