@@ -254,7 +254,6 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 // hourLayout formats a UTC time as the hours of sales_hourly: created_at's first 13 characters.
 const hourLayout = "2006-01-02T15"
 
-
 // nextUnit returns the cursor of the block the next unit at a price comes from, moving to the
 // next open block when the current one is sold out. Its sold count is the unit's index.
 func (w *writer) nextUnit(tx *Tx, price int64) (*cursor, error) {
