@@ -214,7 +214,7 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 	if got, want := text(t, ctx, "#player-balance"), gamedef.FormatEUR(zack.Balance); got != want {
 		t.Errorf("zack's balance shown %q, want %q", got, want)
 	}
-	transfers, err := e.db.AccountTransfers(bg, zack.AccountID, 1000)
+	transfers, err := e.db.PlayerTransfers(bg, zack, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

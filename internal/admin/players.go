@@ -81,7 +81,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Net = d.T.Prizes - d.T.Stakes
-	ts, err := s.db.AccountTransfers(r.Context(), p.AccountID, d.Limit)
+	ts, err := s.db.PlayerTransfers(r.Context(), p, d.Limit)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -139,6 +139,11 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block
 			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
+		{"games whose stake_transfer is not their stake transfer, or whose prize transfer does not follow it",
+			`SELECT count(*) FROM games g LEFT JOIN transfers s ON s.id = g.stake_transfer
+			   LEFT JOIN transfers p ON p.id = g.stake_transfer + 1 AND g.prize > 0
+			 WHERE s.id IS NULL OR s.kind <> 'stake' OR s.game_id <> g.id
+			    OR (g.prize > 0 AND (p.id IS NULL OR p.kind <> 'prize' OR p.game_id <> g.id))`},
 		{"blocks whose totals of prizes and winners sold differ from their games",
 			`SELECT count(*) FROM blocks b LEFT JOIN (
 			   SELECT emission_id, block, sum(prize) AS prizes, sum(prize > 0) AS winners FROM games GROUP BY emission_id, block) g

@@ -159,12 +159,22 @@ type TransferLine struct {
 	CreatedAt time.Time
 }
 
-// AccountTransfers lists the latest transfers into or out of an account, newest first. The
-// transfers have no index on their accounts (each would cost every sale), so this reads them from
-// the newest back until it has found limit of them.
-func (d *DB) AccountTransfers(ctx context.Context, account int64, limit int) ([]TransferLine, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at
-		FROM transfers WHERE from_account = ? OR to_account = ? ORDER BY id DESC LIMIT ?`, account, account, limit)
+// playerTransfers finds a player's latest transfers without reading the ledger (migration
+// 0005): the stakes and prizes of their latest games, by the ids the games keep, and their latest
+// deposits and withdrawals, through the partial indexes; of those, the latest. ?1 is the player,
+// ?2 their account, ?3 how many.
+const playerTransfers = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = ?1 ORDER BY id DESC LIMIT ?3),
+	ids AS (SELECT stake_transfer AS id FROM g
+		UNION ALL SELECT stake_transfer + 1 FROM g WHERE prize > 0
+		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND from_account = ?2 ORDER BY id DESC LIMIT ?3)
+		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND to_account = ?2 ORDER BY id DESC LIMIT ?3))
+	SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at FROM transfers
+	WHERE id IN (SELECT id FROM ids) AND (from_account = ?2 OR to_account = ?2) ORDER BY id DESC LIMIT ?3`
+
+// PlayerTransfers lists a player's latest transfers into or out of their account, newest first.
+// It reads about three times limit rows, however long the ledger.
+func (d *DB) PlayerTransfers(ctx context.Context, p Player, limit int) ([]TransferLine, error) {
+	rows, err := d.db.QueryContext(ctx, playerTransfers, p.ID, p.AccountID, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"starcolor/internal/emission"
+	"starcolor/internal/fault"
 	"starcolor/internal/gamedef/gamedeftest"
 )
 
@@ -192,8 +193,9 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 	}
 }
 
-// A database with sales from before the kept totals (migration 0004) gets them from its games.
-func TestSalesTotalsMigration(t *testing.T) {
+// A database with sales from before the kept totals (migration 0004) and the games' transfer ids
+// (0005) gets both from its games and transfers.
+func TestSalesMigrations(t *testing.T) {
 	f := newSalesFixture(t)
 	ctx := context.Background()
 	p := f.player(t, "before", 1_000_000)
@@ -204,7 +206,8 @@ func TestSalesTotalsMigration(t *testing.T) {
 		}
 	}
 	for _, q := range []string{`DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
-		`ALTER TABLE blocks DROP COLUMN winners_sold`, `DELETE FROM schema_migrations WHERE version = 4`} {
+		`ALTER TABLE blocks DROP COLUMN winners_sold`, `ALTER TABLE games DROP COLUMN stake_transfer`,
+		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `DELETE FROM schema_migrations WHERE version IN (4, 5)`} {
 		if _, err := f.d.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -219,7 +222,11 @@ func TestSalesTotalsMigration(t *testing.T) {
 	}
 	defer d.Close()
 	f.d = d
-	f.checkTotals(t, f.now.Add(-24*time.Hour))
+	f.checkTotals(t, f.now.Add(-24*time.Hour)) // and the ledger, which checks the games' transfer ids
+	got, err := d.PlayerTransfers(ctx, p, 100)
+	if want := f.scanTransfers(t, p.AccountID, 100); err != nil || len(want) != 100 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("latest transfers after the migration (%v):\n got %+v\nwant %+v", err, got, want)
+	}
 }
 
 // BenchmarkSalesReports is what the back office's sales page reads (sales by hour over two days,
@@ -297,6 +304,149 @@ func BenchmarkSalesReports(b *testing.B) {
 					b.Fatal(err)
 				}
 				rows.Close()
+			}
+		}
+	})
+}
+
+// A player's transfers, found through their games and the partial indexes, are exactly the
+// latest of the ledger's rows into or out of their account, at any limit, and reading them reads
+// no whole table.
+func TestPlayerTransfers(t *testing.T) {
+	f := newSalesFixture(t)
+	ctx := context.Background()
+	players := []Player{f.player(t, "rich", 100_000), f.player(t, "poor", 700), f.player(t, "idle", 1000)}
+	move := func(p Player, kind string, amount int64) error {
+		return f.d.Update(ctx, func(tx *Tx) error {
+			if kind == "deposit" {
+				return tx.Transfer(BankAccount, p.AccountID, amount, kind, 0, f.now)
+			}
+			return tx.Transfer(p.AccountID, BankAccount, amount, kind, 0, f.now)
+		})
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for n, p := range players[:2] {
+		wg.Go(func() {
+			for i := range 250 {
+				var err error
+				switch {
+				case i%7 == 0:
+					err = move(p, "deposit", 100)
+				case i%11 == 0:
+					err = move(p, "withdrawal", 150)
+				default:
+					_, err = f.sell(p, fmt.Sprintf("%d-%d", n, i))
+				}
+				if err != nil && fault.CodeOf(err) != fault.InsufficientFunds {
+					errs[n] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range players {
+		for _, limit := range []int{1, 2, 5, 100, 1000} {
+			got, err := f.d.PlayerTransfers(ctx, p, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := f.scanTransfers(t, p.AccountID, limit)
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s's latest %d transfers:\n got %+v\nwant %+v", p.Username, limit, got, want)
+			}
+		}
+	}
+	rows, err := f.d.db.Query(`EXPLAIN QUERY PLAN `+playerTransfers, players[0].ID, players[0].AccountID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
+			t.Errorf("the query reads a whole table: %s", detail)
+		}
+	}
+	c, err := f.d.CheckLedger(ctx)
+	if err != nil || len(c.Problems) > 0 {
+		t.Fatalf("ledger: %q, %v", c.Problems, err)
+	}
+}
+
+// scanTransfers reads an account's latest transfers the plain way: the whole ledger, newest first.
+func (f *salesFixture) scanTransfers(t *testing.T, account int64, limit int) []TransferLine {
+	t.Helper()
+	rows, err := f.d.db.Query(`SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at
+		FROM transfers WHERE from_account = ?1 OR to_account = ?1 ORDER BY id DESC LIMIT ?2`, account, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []TransferLine
+	for rows.Next() {
+		var tr TransferLine
+		var created string
+		if err := rows.Scan(&tr.ID, &tr.From, &tr.To, &tr.Amount, &tr.Kind, &tr.GameID, &created); err != nil {
+			t.Fatal(err)
+		}
+		tr.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+		out = append(out, tr)
+	}
+	return out
+}
+
+// BenchmarkPlayerTransfers is the back office's read of a player's latest 100 transfers, on a
+// ledger of a million games (1.25 million transfers), for a player whose only transfers are the
+// oldest: through the games and the partial indexes ("indexed"), and read from the newest
+// transfer back as before migration 0005 ("scan").
+func BenchmarkPlayerTransfers(b *testing.B) {
+	ctx := context.Background()
+	d := mustOpen(b)
+	f := &salesFixture{d: d, now: time.Now()}
+	idle := f.playerTB(b, "idle", 1000) // transfer 1: its deposit
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{`PRAGMA foreign_keys = OFF`,
+		`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
+		INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
+		SELECT i + 1, 100 + i % 64, 'S', i / 1000, i % 1000, 100, 'auto', CASE WHEN i % 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
+		  '2026-11-30T12:00:00Z', 0, 10 + 2 * i FROM n`,
+		`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
+		  SELECT stake_transfer, 100 + player_id, 2, 100, 'stake', id, created_at FROM games`,
+		`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
+		  SELECT stake_transfer + 1, 2, 100 + player_id, prize, 'prize', id, created_at FROM games WHERE prize > 0`,
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			b.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	conn.Close()
+	b.Run("indexed", func(b *testing.B) {
+		for b.Loop() {
+			if ts, err := d.PlayerTransfers(ctx, idle, 100); err != nil || len(ts) != 1 {
+				b.Fatalf("%d transfers, %v", len(ts), err)
+			}
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		for b.Loop() {
+			var n int
+			if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT id FROM transfers WHERE from_account = ?1 OR to_account = ?1
+				ORDER BY id DESC LIMIT 100)`, idle.AccountID).Scan(&n); err != nil || n != 1 {
+				b.Fatalf("%d transfers, %v", n, err)
 			}
 		}
 	})

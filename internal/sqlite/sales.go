@@ -107,6 +107,14 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 			return err
 		}
 	}
+	// A game keeps the id of its stake transfer, and its prize's is the next (migration 0005).
+	// SQLite gives each new row the largest id so far plus one, and the batch's transfers go in
+	// order, so their ids are known before they are written; the insert checks that they were.
+	// (Explicit ids would cost a lookup each.) Other writes of the batch may have added transfers.
+	var nextTransfer int64
+	if err := tx.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM transfers`).Scan(&nextTransfer); err != nil {
+		return err
+	}
 
 	// The keys already used, and the balances, of everyone in the batch: two reads.
 	keys := make([]any, 0, 2*len(ops))
@@ -197,10 +205,12 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		op.game, op.answer = g, r.Answer(&g)
 
 		created := g.CreatedAt.Format(time.RFC3339Nano)
-		games = append(games, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), g.Status, g.BalanceAfter, created, g.UpdatedAt)
+		games = append(games, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), g.Status, g.BalanceAfter, created, g.UpdatedAt, nextTransfer)
 		transfers = append(transfers, r.AccountID, PrizeFundAccount, g.Stake, "stake", g.ID, created)
+		nextTransfer++
 		if g.Prize > 0 {
 			transfers = append(transfers, PrizeFundAccount, r.AccountID, g.Prize, "prize", g.ID, created)
+			nextTransfer++
 		}
 		answers = append(answers, r.PlayerID, r.Key, r.RequestHash, op.answer.Status, op.answer.Response, op.now.Unix())
 	}
@@ -213,12 +223,23 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		_, err := tx.exec(query, args...)
 		return err
 	}
-	if err := tx.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at) VALUES `,
-		``, 13, games, exec); err != nil {
+	if err := tx.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
+		``, 14, games, exec); err != nil {
 		return fmt.Errorf("write games: %w", err)
 	}
-	if err := tx.chunks(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, ``, 6, transfers, exec); err != nil {
+	var lastTransfer int64
+	if err := tx.chunks(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, ``, 6, transfers,
+		func(query string, args []any) error {
+			res, err := tx.exec(query, args...)
+			if err == nil {
+				lastTransfer, err = res.LastInsertId()
+			}
+			return err
+		}); err != nil {
 		return fmt.Errorf("write transfers: %w", err)
+	}
+	if lastTransfer != nextTransfer-1 {
+		return fmt.Errorf("write transfers: the last got id %d, not %d as the games say", lastTransfer, nextTransfer-1)
 	}
 	if err := tx.chunks(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, ``, 6, answers, exec); err != nil {
 		return fmt.Errorf("write keys: %w", err)
