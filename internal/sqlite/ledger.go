@@ -63,8 +63,9 @@ type LedgerCheck struct {
 
 // CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
 // transfers, every game has exactly its stake and (when it won) its prize transfer, every
-// block's sold count equals its games, which are its first units, each sold once, and the sales'
-// totals (by block, by hour) equal their games.
+// block's sold count equals its games, which are its first units, each sold once, and what the
+// sales keep for the back office (the totals by block and by hour, each game's transfer ids)
+// agrees with the games and transfers.
 func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
