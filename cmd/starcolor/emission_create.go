@@ -22,7 +22,9 @@ func emissionCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 		`Creates an immutable emission of N blocks at price P (in euros), each block holding the
 prize table of the regulation exactly, in an order drawn from a cryptographically secure
 generator, and committed by the RFC 6962 root of its audit lines. Creation is atomic: an
-interrupted run leaves nothing behind.`, stderr)
+interrupted run leaves nothing behind. The units are generated in a staging file beside the
+database, then copied in by one transaction, so that a server selling from the database pauses
+only for the copy (about 0.5 s a block).`, stderr)
 	db := dbFlag(fs)
 	id := fs.String("id", "", "the emission's `id` (letters, digits, '.', '_', '-')")
 	price := fs.String("price", "", "the price of a unit in `euros`: 1, 2 or 3")
@@ -30,6 +32,7 @@ interrupted run leaves nothing behind.`, stderr)
 	seedHex := fs.String("seed", "", "64 hex digits of seed, to rebuild an emission bit for bit (default: from crypto/rand)")
 	seedOut := fs.String("seed-out", "", "write the seed to this new `file` (mode 0600), for escrow")
 	version := fs.String("definition", gamedef.Default, "the game definition `version`")
+	direct := fs.Bool("direct", false, "generate straight into the database: about 0.3 s a block quicker, but it holds the database's\nonly write lock throughout, so a server selling from it would wait (and fail its sales after 60 s)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -78,7 +81,11 @@ interrupted run leaves nothing behind.`, stderr)
 	e := &emission.Emission{ID: *id, Price: cents, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
 	bar := newProgressBar(stderr, "emission "+*id)
 	start := time.Now()
-	err = store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+	create := store.CreateEmissionStaged
+	if *direct {
+		create = store.CreateEmission
+	}
+	err = create(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(ctx, emission.Plan{Definition: def, Price: cents, Blocks: *blocks, Seed: seed}, put, bar.Update)
 	})
 	bar.Done()

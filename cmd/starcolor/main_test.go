@@ -215,15 +215,28 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// A creation killed at any instant (SIGKILL) or interrupted (SIGINT) leaves no emission.
+// A creation killed at any instant (SIGKILL) or interrupted (SIGINT) leaves no emission, whether
+// it generates in a staging file (the default) or straight into the database (--direct); a
+// staging file left by a killed one is gone once the database is opened again.
 func TestCreateKilledLeavesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs emission creations of 3,000,000 units; skipped with -short")
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		sig  syscall.Signal
+		args []string
+		file string // the file the units go to, from the database's path
+	}{
+		{"staged/SIGKILL", syscall.SIGKILL, nil, "-staging-*"},
+		{"staged/SIGINT", syscall.SIGINT, nil, "-staging-*"},
+		{"direct/SIGKILL", syscall.SIGKILL, []string{"--direct"}, "-wal"},
+		{"direct/SIGINT", syscall.SIGINT, []string{"--direct"}, "-wal"},
+	} {
+		sig := c.sig
+		t.Run(c.name, func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "killed.db")
-			cmd := exec.Command(os.Args[0], "emission", "create", "--db", db, "--id", "K", "--price", "2", "--blocks", "3")
+			cmd := exec.Command(os.Args[0], append([]string{"emission", "create", "--db", db, "--id", "K", "--price", "2", "--blocks", "3"}, c.args...)...)
 			cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
@@ -233,8 +246,10 @@ func TestCreateKilledLeavesNothing(t *testing.T) {
 			// Wait until units are being written, then strike.
 			deadline := time.Now().Add(30 * time.Second)
 			for {
-				if fi, err := os.Stat(db + "-wal"); err == nil && fi.Size() > 20<<20 {
-					break
+				if files, _ := filepath.Glob(db + c.file); len(files) == 1 {
+					if fi, err := os.Stat(files[0]); err == nil && fi.Size() > 20<<20 {
+						break
+					}
 				}
 				if time.Now().After(deadline) {
 					cmd.Process.Kill()
@@ -257,6 +272,9 @@ func TestCreateKilledLeavesNothing(t *testing.T) {
 			r = cli("emission", "show", "--db", db, "K")
 			if r.code == 0 {
 				t.Fatalf("the killed emission is there: %s", r.stdout)
+			}
+			if left, _ := filepath.Glob(db + "-staging-*"); len(left) > 0 {
+				t.Errorf("staging files left: %v", left)
 			}
 		})
 	}
