@@ -41,6 +41,7 @@ type asset struct {
 type Site struct {
 	assets map[string]*asset
 	pages  map[string]*asset // the index page per language
+	lost   map[string]*asset // the page of unknown addresses per language
 	mux    *http.ServeMux
 }
 
@@ -60,7 +61,7 @@ func Default() *Site {
 
 // New builds the page for a game definition: its prize tables are the ones the rules page shows.
 func New(def *gamedef.Definition) (*Site, error) {
-	s := &Site{assets: map[string]*asset{}, pages: map[string]*asset{}, mux: http.NewServeMux()}
+	s := &Site{assets: map[string]*asset{}, pages: map[string]*asset{}, lost: map[string]*asset{}, mux: http.NewServeMux()}
 	names, err := fs.Glob(files, "static/*")
 	if err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func New(def *gamedef.Definition) (*Site, error) {
 			}
 			return "/static/" + a.name + "?v=" + a.etag, nil
 		},
-	}).ParseFS(files, "templates/index.html")
+	}).ParseFS(files, "templates/index.html", "templates/notfound.html")
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +95,15 @@ func New(def *gamedef.Definition) (*Site, error) {
 		a := newAsset("index.html", b.Bytes())
 		a.etag = lang + "-" + a.etag
 		s.pages[lang] = a
+		var lost bytes.Buffer // a buffer of its own: the asset keeps the bytes
+		if err := tmpl.ExecuteTemplate(&lost, "notfound.html", map[string]any{"Lang": lang}); err != nil {
+			return nil, err
+		}
+		s.lost[lang] = newAsset("notfound.html", lost.Bytes())
 	}
 	s.mux.HandleFunc("GET /{$}", s.index)
 	s.mux.HandleFunc("GET /static/{name}", s.static)
+	s.mux.HandleFunc("/", s.notFound)
 	return s, nil
 }
 
@@ -138,17 +145,42 @@ func (s *Site) Weight() int {
 	return n
 }
 
-func (s *Site) index(w http.ResponseWriter, r *http.Request) {
-	lang := Languages[0]
+// lang is the language the player chose (the cookie), or French.
+func (s *Site) lang(r *http.Request) string {
 	if c, err := r.Cookie(LangCookie); err == nil && s.pages[c.Value] != nil {
-		lang = c.Value
+		return c.Value
 	}
+	return Languages[0]
+}
+
+func (s *Site) index(w http.ResponseWriter, r *http.Request) {
+	lang := s.lang(r)
 	h := w.Header()
 	// The script, the style sheet and the SVG symbols are all the page's own: nothing else runs.
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Vary", "Cookie, Accept-Encoding")
 	serve(w, r, s.pages[lang])
+}
+
+// notFound answers any other address with a page in the player's language that leads back to
+// the game, and any other method on the game's own address with 405.
+func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/" {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	a := s.lost[s.lang(r)]
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Content-Type", a.ctype)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Content-Length", fmt.Sprint(len(a.raw)))
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		w.Write(a.raw)
+	}
 }
 
 func (s *Site) static(w http.ResponseWriter, r *http.Request) {

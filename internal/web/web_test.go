@@ -117,3 +117,35 @@ func TestPageWeight(t *testing.T) {
 		t.Logf("page weight: %d bytes", w)
 	}
 }
+
+// An unknown address gets a page, not Go's plain text: 404, in the player's language, with the
+// site's style sheet and a link back to the game. Other methods on the game's address get 405.
+func TestUnknownAddress(t *testing.T) {
+	s := Default()
+	for _, c := range []struct{ cookie, lang, words string }{
+		{"", "fr", "Cette page n'existe pas"}, {LangCookie + "=en", "en", "This page does not exist"}, {LangCookie + "=xx", "fr", "Retour au jeu"},
+	} {
+		res := get(t, s, "/jeu/inconnu?x=1", "Cookie", c.cookie)
+		body, _ := io.ReadAll(res.Body)
+		page := string(body)
+		if res.StatusCode != http.StatusNotFound || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("cookie %q: %d %s", c.cookie, res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		if !strings.Contains(page, `<html lang="`+c.lang+`">`) || !strings.Contains(page, c.words) ||
+			!strings.Contains(page, `<a id="home" href="/">`) || !strings.Contains(page, `href="/static/app.css?v=`) {
+			t.Errorf("cookie %q: the page is not the %s one with a way home:\n%s", c.cookie, c.lang, page)
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+			t.Errorf("cookie %q: Content-Security-Policy %q", c.cookie, csp)
+		}
+	}
+	req := httptest.NewRequest("POST", "/", nil)
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, HEAD" {
+		t.Errorf("POST /: %d, Allow %q", rec.Code, rec.Header().Get("Allow"))
+	}
+	if res := get(t, s, "/static/nothing.js"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown asset: %d", res.StatusCode)
+	}
+}
