@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	crand "crypto/rand"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -34,11 +35,25 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	lifetime := fs.Duration("session-lifetime", game.DefaultConfig.SessionLifetime, "end sessions this long after login")
 	level := fs.String("log-level", "info", "the log `level`: debug, info, warn or error")
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this `address`, e.g. 127.0.0.1:6060")
+	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
+	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	if (*certFile == "") != (*keyFile == "") {
+		return usageError(fs, "--tls-cert and --tls-key go together")
+	}
+	var tlsConfig *tls.Config
+	if *certFile != "" {
+		// Read before anything else, so that a wrong file is said at once.
+		cert, err := tls.LoadX509KeyPair(*certFile, *keyFile)
+		if err != nil {
+			return fmt.Errorf("TLS certificate: %w", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -71,7 +86,8 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	site.Handle("/metrics", api)
 	site.Handle("/admin/", adminSite(ctx, store, log))
 	srv := &http.Server{
-		Handler:           site,
+		Handler:           hsts(site),
+		TLSConfig:         tlsConfig,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -83,8 +99,12 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	if err != nil {
 		return err
 	}
-	log.Info("serving", "addr", "http://"+ln.Addr().String(), "db", *db)
-	fmt.Fprintf(stdout, "Star Color is served at http://%s\n", ln.Addr())
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
+	log.Info("serving", "addr", scheme+"://"+ln.Addr().String(), "db", *db)
+	fmt.Fprintf(stdout, "Star Color is served at %s://%s\n", scheme, ln.Addr())
 
 	if *debugAddr != "" {
 		// The profiler is on its own listener, never on the public one.
@@ -96,7 +116,13 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	}
 	go finishAbandoned(ctx, svc, log)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() {
+		if tlsConfig != nil {
+			served <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		served <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-served:
 		return err
@@ -114,6 +140,17 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// hsts tells browsers that reached the server over HTTPS to keep to HTTPS for a year: the
+// session cookies are Secure there, and the page's proof check needs a secure context.
+func hsts(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS != nil {
+			w.Header().Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // ensureEmissions creates one block at each price that has no open emission, so that the game

@@ -25,9 +25,9 @@ type server struct {
 	logs *bytes.Buffer
 }
 
-func startServer(t *testing.T, db string) *server {
+func startServer(t *testing.T, db string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "serve", "--db", db, "--addr", "127.0.0.1:0")
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
 	logs := &bytes.Buffer{}
 	cmd.Stderr = logs
