@@ -86,12 +86,6 @@ type cursor struct {
 	winners       int
 }
 
-// hourSales are the sales of a batch in one hour at one price, to add to sales_hourly.
-type hourSales struct {
-	hour  string // as stored: the first 13 characters of created_at
-	price int64
-}
-
 func (s *salesState) reset() {
 	s.cursors = map[int64]*cursor{}
 	s.nextID = 0
@@ -156,7 +150,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	// Each sale in turn, against those figures as the batch's earlier sales leave them.
 	var games, transfers, answers []any
 	delta := map[int64]int64{}
-	hours := map[hourSales]*Sales{}
+	hours := hourTotals{}
 	for _, op := range ops {
 		r := &op.req
 		k := playerKey{r.PlayerID, r.Key}
@@ -183,19 +177,10 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		}
 		c.sold++
 		c.prizes += g.Prize
-		hk := hourSales{g.CreatedAt.Format(hourLayout), g.Stake}
-		h := hours[hk]
-		if h == nil {
-			h = &Sales{}
-			hours[hk] = h
-		}
-		h.Units++
-		h.Stakes += g.Stake
-		h.Prizes += g.Prize
 		if g.Prize > 0 {
 			c.winners++
-			h.Winners++
 		}
+		hours.add(&g)
 		w.sales.nextID++
 		taken[k] = true
 		balance[r.AccountID] += g.Prize - g.Stake
@@ -255,14 +240,8 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err := tx.chunks(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 2, moves, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
 	}
-	var hourly []any
-	for k, h := range hours {
-		hourly = append(hourly, k.hour, k.price, h.Units, h.Stakes, h.Prizes, h.Winners)
-	}
-	if err := tx.chunks(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners) VALUES `,
-		` ON CONFLICT (hour, price) DO UPDATE SET units = units + excluded.units, stakes = stakes + excluded.stakes,
-		  prizes = prizes + excluded.prizes, winners = winners + excluded.winners`, 6, hourly, exec); err != nil {
-		return fmt.Errorf("write hourly sales: %w", err)
+	if err := hours.write(tx); err != nil {
+		return err
 	}
 	for _, c := range w.sales.cursors {
 		if err := tx.writeCursor(c); err != nil {
@@ -271,9 +250,6 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}
 	return nil
 }
-
-// hourLayout formats a UTC time as the hours of sales_hourly: created_at's first 13 characters.
-const hourLayout = "2006-01-02T15"
 
 // nextUnit returns the cursor of the block the next unit at a price comes from, moving to the
 // next open block when the current one is sold out. Its sold count is the unit's index.
