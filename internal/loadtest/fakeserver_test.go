@@ -27,6 +27,7 @@ type fakeServer struct {
 
 	stock             int64 // units left to sell; < 0: no limit
 	wrongBalanceEvery int64 // > 0: every n-th auto game answers a balance one cent too high
+	metrics           bool  // publish process_cpu_seconds_total at /metrics: 2 ms a game sold
 
 	requests  atomic.Int64
 	sold      int64
@@ -79,6 +80,7 @@ func newFakeServer(stock int64) *fakeServer {
 
 func (s *fakeServer) handler() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /metrics", s.cpuMetrics)
 	mux.HandleFunc("POST /api/v1/players", s.register)
 	mux.HandleFunc("POST /api/v1/session", s.login)
 	mux.HandleFunc("POST /api/v1/deposits", s.auth(true, s.deposit))
@@ -430,4 +432,20 @@ func (g *fakeGame) json(balance int64) []byte {
 	}
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// cpuMetrics publishes, when asked to, a CPU time of exactly 2 ms a game sold, in Prometheus'
+// text format.
+func (s *fakeServer) cpuMetrics(w http.ResponseWriter, r *http.Request) {
+	if !s.metrics {
+		http.NotFound(w, r)
+		return
+	}
+	s.mu.Lock()
+	sold := s.sold
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	io.WriteString(w, "# HELP go_goroutines Number of goroutines.\n# TYPE go_goroutines gauge\ngo_goroutines 12\n"+
+		"# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE process_cpu_seconds_total counter\n"+
+		"process_cpu_seconds_total "+strconv.FormatInt(2*sold, 10)+"e-3\n")
 }

@@ -236,6 +236,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, errors.New(msg)
 	}
 
+	cpuBefore := r.sampleCPU(runCtx)
 	start := time.Now()
 	r.deadline = start.Add(cfg.Duration)
 	var play sync.WaitGroup
@@ -246,6 +247,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	play.Wait()
 	elapsed := time.Since(start)
+	cpuAfter := r.sampleCPU(ctx)
 
 	res := newResult(cfg, tgt.base, players, ready)
 	res.Started = began
@@ -254,6 +256,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.Interrupted = ctx.Err() != nil || runCtx.Err() != nil
 	res.ErrorSamples = r.samples.errors()
 	res.ViolationSamples = r.samples.violations()
+	res.ToolCPU = cpuAfter.tool - cpuBefore.tool
+	if cpuBefore.serverKnown && cpuAfter.serverKnown {
+		res.ServerCPU, res.ServerCPUKnown = cpuAfter.server-cpuBefore.server, true
+	}
 	if s := elapsed.Seconds(); s > 0 {
 		res.PlaysPerSecond = float64(res.Games) / s
 	}

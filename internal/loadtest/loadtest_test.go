@@ -301,3 +301,58 @@ func TestLoadtestLocalhost(t *testing.T) {
 		t.Errorf("%d games", res.Games)
 	}
 }
+
+// The report tells the CPU that the play phase cost: the server's, from the process_cpu_seconds_total
+// it publishes at /metrics (the fake's is 2 ms a game sold), and the tool's own.
+func TestLoadtestCPU(t *testing.T) {
+	fs, url := startFake(t, -1)
+	fs.metrics = true
+	res := run(t, Config{BaseURL: url, Players: 4, Duration: 5 * time.Second, MaxPlays: 200, Stake: 100, Deposit: 1_000_000})
+	clean(t, res)
+	if !res.ServerCPUKnown || (res.ServerCPU-400*time.Millisecond).Abs() > time.Microsecond {
+		t.Errorf("server CPU %s (known %v), want 400ms for 200 games", res.ServerCPU, res.ServerCPUKnown)
+	}
+	if res.ToolCPU <= 0 {
+		t.Errorf("tool CPU %s", res.ToolCPU)
+	}
+	if report := res.String(); !strings.Contains(report, "cpu     server 2000 µs a play (") || !strings.Contains(report, "load tool ") {
+		t.Errorf("the report's CPU line:\n%s", report)
+	}
+
+	_, url = startFake(t, -1) // publishes no metrics
+	res = run(t, Config{BaseURL: url, Players: 2, Duration: 5 * time.Second, MaxPlays: 20})
+	if res.ServerCPUKnown || !strings.Contains(res.String(), "server not published at /metrics") {
+		t.Errorf("without /metrics: known %v, report:\n%s", res.ServerCPUKnown, res)
+	}
+}
+
+func TestParseProcessCPU(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 12.5\n", 12.5, true},
+		{"process_cpu_seconds_total 3\n", 3, true}, // untyped
+		{"# TYPE process_cpu_seconds_total gauge\nprocess_cpu_seconds_total 1e-3\n", 0.001, true},
+		{"# TYPE go_goroutines gauge\ngo_goroutines 7\n", 0, false},
+		{"process_cpu_seconds_total{a=\"1\"} 1\nprocess_cpu_seconds_total{a=\"2\"} 2\n", 0, false},
+		{"<html>not metrics</html>", 0, false},
+		{"", 0, false},
+	} {
+		got, err := parseProcessCPU(strings.NewReader(c.in))
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("%q: %v, %v; want %v (ok %v)", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+func FuzzParseProcessCPU(f *testing.F) {
+	f.Add("# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 12.5\n")
+	f.Add("process_cpu_seconds_total{a=\"1\"} NaN\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		if v, err := parseProcessCPU(strings.NewReader(in)); err != nil && v != 0 {
+			t.Errorf("%q: value %v with error %v", in, v, err)
+		}
+	})
+}

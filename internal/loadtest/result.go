@@ -45,6 +45,11 @@ type Result struct {
 
 	Violations       int64    // answers contradicting the API or the player's history: server bugs
 	ViolationSamples []string // the first few
+
+	// The CPU time the play phase cost (cpu.go): the load tool's, and the server's when it
+	// publishes process_cpu_seconds_total at /metrics.
+	ToolCPU, ServerCPU time.Duration
+	ServerCPUKnown     bool
 }
 
 // RequestStats is what one type of request measured.
@@ -189,7 +194,17 @@ func (r *Result) Report(w io.Writer) error {
 	if r.Stakes > 0 {
 		fmt.Fprintf(&b, " (%.1f %% returned)", 100*float64(r.Prizes)/float64(r.Stakes))
 	}
-	fmt.Fprintf(&b, ", %s deposits of %s\n\n", group(r.Deposits), gamedef.FormatEUR(c.Deposit))
+	fmt.Fprintf(&b, ", %s deposits of %s\n", group(r.Deposits), gamedef.FormatEUR(c.Deposit))
+	if r.Games > 0 && r.Elapsed > 0 {
+		b.WriteString("cpu     ")
+		if r.ServerCPUKnown {
+			fmt.Fprintf(&b, "server %s a play (%.2f cores), ", perPlay(r.ServerCPU, r.Games), r.ServerCPU.Seconds()/r.Elapsed.Seconds())
+		} else {
+			b.WriteString("server not published at /metrics, ")
+		}
+		fmt.Fprintf(&b, "load tool %s a play (%.2f cores), during the play phase\n", perPlay(r.ToolCPU, r.Games), r.ToolCPU.Seconds()/r.Elapsed.Seconds())
+	}
+	b.WriteString("\n")
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%-*s\tcount\tok\tnot ok\tp50\tp90\tp99\tmax\t\n", nameWidth, "request")
@@ -245,6 +260,11 @@ func (r *Result) Report(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// perPlay is a CPU time shared out over the plays, in microseconds.
+func perPlay(cpu time.Duration, plays int64) string {
+	return fmt.Sprintf("%.0f µs", float64(cpu.Microseconds())/float64(plays))
 }
 
 // nameWidth is the width of the report's first column.

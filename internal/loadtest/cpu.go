@@ -1,0 +1,86 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// The CPU that the play phase costs, on each side: the load tool's own (getrusage), and the
+// server's when it publishes the Prometheus process metrics at /metrics, as starcolor serve
+// does. Both run on one machine, so together they are the machine's cost of a play, against
+// which the raw costs of docs/PERFORMANCE.md are read.
+
+// cpuSample is the CPU time used so far by the load tool and, if known, by the server.
+type cpuSample struct {
+	tool, server time.Duration
+	serverKnown  bool
+}
+
+func (r *runner) sampleCPU(ctx context.Context) cpuSample {
+	s := cpuSample{tool: processCPU()}
+	s.server, s.serverKnown = r.serverCPU(ctx)
+	return s
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// serverCPU reads process_cpu_seconds_total from the server's /metrics. Any failure (no such
+// page, no such metric, not the text format) means the server's CPU is not known.
+func (r *runner) serverCPU(ctx context.Context) (time.Duration, bool) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.target.base+"/metrics", nil)
+	if err != nil {
+		return 0, false
+	}
+	res, err := (&http.Client{Transport: r.transport, CheckRedirect: noRedirect}).Do(req)
+	if err != nil {
+		return 0, false
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return 0, false
+	}
+	secs, err := parseProcessCPU(io.LimitReader(res.Body, 4<<20))
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration(secs * float64(time.Second)), true
+}
+
+// parseProcessCPU finds process_cpu_seconds_total in a Prometheus text exposition.
+func parseProcessCPU(in io.Reader) (float64, error) {
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := p.TextToMetricFamilies(in)
+	if err != nil {
+		return 0, err
+	}
+	f := families["process_cpu_seconds_total"]
+	if f == nil || len(f.GetMetric()) != 1 {
+		return 0, fmt.Errorf("no single process_cpu_seconds_total")
+	}
+	m := f.GetMetric()[0]
+	switch {
+	case m.GetCounter() != nil:
+		return m.GetCounter().GetValue(), nil
+	case m.GetUntyped() != nil:
+		return m.GetUntyped().GetValue(), nil
+	case m.GetGauge() != nil:
+		return m.GetGauge().GetValue(), nil
+	}
+	return 0, fmt.Errorf("process_cpu_seconds_total has no value")
+}
