@@ -80,6 +80,7 @@ func New(ctx context.Context, db *sqlite.DB, cfg Config) *Server {
 	s.mux.HandleFunc("POST /admin/logout", s.auth(s.logout))
 	s.mux.HandleFunc("GET /admin/{$}", s.auth(s.salesPage))
 	s.mux.HandleFunc("GET /admin/sales.svg", s.auth(s.salesChart))
+	s.mux.HandleFunc("GET /admin/sales.csv", s.auth(s.salesCSV))
 	s.mux.HandleFunc("GET /admin/emissions", s.auth(s.emissionsPage))
 	s.mux.HandleFunc("POST /admin/emissions", s.auth(s.createEmission))
 	s.mux.HandleFunc("GET /admin/emissions/{id}", s.auth(s.emissionPage))

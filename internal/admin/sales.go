@@ -61,6 +61,8 @@ type salesData struct {
 	UnsoldSale int64 // what the remaining units of the open blocks will take in stakes
 	TableRTP   float64
 	Now        time.Time
+	// The sales report's default dates (salescsv.go): the last 30 days.
+	ReportFrom, ReportTo string
 }
 
 // tableFigures are a table's return to players and hit rate over a block.
@@ -121,6 +123,8 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 	win := windowOf(r)
 	d := salesData{W: win, Now: s.now()}
+	today := d.Now.UTC().Truncate(24 * time.Hour)
+	d.ReportFrom, d.ReportTo = today.AddDate(0, 0, -29).Format(time.DateOnly), today.Format(time.DateOnly)
 	for _, t := range s.def.Tables {
 		d.Prices = append(d.Prices, t.Price)
 	}

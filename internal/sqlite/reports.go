@@ -40,10 +40,17 @@ type Sales struct {
 // SalesOver groups the games sold since a time by period and price, oldest period first. It
 // reads the hourly totals the sales keep (sales_hourly), not the games.
 func (d *DB) SalesOver(ctx context.Context, p Period, since time.Time) ([]Sales, error) {
+	return d.SalesBetween(ctx, p, since, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+// SalesBetween groups the games sold in the hours from one time (its hour included) until
+// another (its hour excluded) by period and price, oldest period first.
+func (d *DB) SalesBetween(ctx context.Context, p Period, from, until time.Time) ([]Sales, error) {
 	n := p.prefix()
 	rows, err := d.db.QueryContext(ctx, fmt.Sprintf(`SELECT substr(hour, 1, %d) AS period, price, sum(units),
-		sum(stakes), sum(prizes), sum(winners) FROM sales_hourly WHERE hour >= ? GROUP BY period, price ORDER BY period, price`, n),
-		since.UTC().Format(time.RFC3339Nano)[:n])
+		sum(stakes), sum(prizes), sum(winners) FROM sales_hourly WHERE hour >= ? AND hour < ?
+		GROUP BY period, price ORDER BY period, price`, n),
+		from.UTC().Format(hourLayout)[:n], until.UTC().Format(hourLayout))
 	if err != nil {
 		return nil, err
 	}

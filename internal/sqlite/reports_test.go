@@ -159,6 +159,14 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 			t.Fatalf("sales by %s since %v:\n got %+v\nwant %+v", c.p, c.since, got, want)
 		}
 	}
+	from, until := since.Add(-3*time.Hour), since.Add(5*time.Hour)
+	between, err := f.d.SalesBetween(ctx, Hour, from, until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fromGames(13, `WHERE created_at >= ? AND created_at < ?`, from.Format(hourLayout), until.Format(hourLayout)); !reflect.DeepEqual(between, want) {
+		t.Fatalf("sales by hour from %v until %v:\n got %+v\nwant %+v", from, until, between, want)
+	}
 	got, err := f.d.SalesTotals(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,112 @@
+package admin_test
+
+import (
+	"encoding/csv"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The sales report adds up: each day's (or hour's) line holds the games the player API sold
+// then, the total line their sum, and the return is worked out from the cents. Bad dates are
+// refused and leave no trace in the log; a download does.
+func TestSalesReport(t *testing.T) {
+	e := newEnv(t, 1)
+	day1 := e.clock.Now().UTC()
+	p := e.player(t, "rita", 100_000, 30)
+	e.clock.Advance(25 * time.Hour)
+	day2 := e.clock.Now().UTC()
+	p.api(200, "POST", "/api/v1/session", map[string]any{"username": "rita", "password": "secret-rita"}) // a day later: a new session
+	for range 20 {
+		p.api(201, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
+	}
+	// What the player was sold, day by day and hour by hour, from the API's history.
+	byDay, byHour := map[string]*sums{}, map[string]*sums{}
+	var all sums
+	history := p.api(200, "GET", "/api/v1/games?limit=100", nil)["games"].([]any)
+	if len(history) != 50 {
+		t.Fatalf("%d games in the history, want 50", len(history))
+	}
+	for _, g := range history {
+		g := g.(map[string]any)
+		at, err := time.Parse(time.RFC3339, g["created_at"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prize := int64(g["prize"].(float64))
+		for _, s := range []*sums{day(byDay, at.Format(time.DateOnly)+"T00:00:00Z"), day(byHour, at.Truncate(time.Hour).Format(time.RFC3339)), &all} {
+			s.games++
+			s.stakes += int64(g["stake"].(float64))
+			s.prizes += prize
+			if prize > 0 {
+				s.winners++
+			}
+		}
+	}
+
+	c := e.client(t)
+	c.login(opName, opPassword)
+	for _, by := range []string{"day", "hour"} {
+		want := byDay
+		if by == "hour" {
+			want = byHour
+		}
+		resp, body := c.do("GET", "/admin/sales.csv?by="+by+"&from="+day1.Format(time.DateOnly)+"&to="+day2.Format(time.DateOnly), nil)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+			!strings.Contains(resp.Header.Get("Content-Disposition"), "starcolor-sales-by-"+by+"-") {
+			t.Fatalf("by %s: %d %v", by, resp.StatusCode, resp.Header)
+		}
+		records, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(records[0], ",") != "period_start_utc,price_cents,games,stakes_cents,prizes_cents,winners,return_percent" {
+			t.Fatalf("header %q", records[0])
+		}
+		if len(records) != len(want)+2 {
+			t.Fatalf("by %s: %d lines, want %d periods and a total:\n%s", by, len(records)-2, len(want), body)
+		}
+		for _, r := range records[1 : len(records)-1] {
+			s := want[r[0]]
+			if s == nil || r[1] != "100" || r[2] != itoa(s.games) || r[3] != itoa(s.stakes) || r[4] != itoa(s.prizes) || r[5] != itoa(s.winners) {
+				t.Errorf("by %s: line %q, the API sold %+v then", by, r, s)
+			}
+		}
+		total := records[len(records)-1]
+		if total[0] != "total" || total[1] != "" || total[2] != "50" || total[3] != "5000" || total[4] != itoa(all.prizes) || total[5] != itoa(all.winners) {
+			t.Errorf("by %s: total %q, want 50 games, 5000 cents, prizes %d", by, total, all.prizes)
+		}
+	}
+	// Only day 2: the first day's games are left out.
+	_, body := c.do("GET", "/admin/sales.csv?from="+day2.Format(time.DateOnly)+"&to="+day2.Format(time.DateOnly), nil)
+	if !strings.Contains(body, "\ntotal,,20,2000,") {
+		t.Errorf("day 2 alone:\n%s", body)
+	}
+
+	logged := len(e.actions(t))
+	for _, q := range []string{"by=week", "from=2026-13-01", "to=yesterday", "from=2026-11-30&to=2026-11-01", "from=2000-01-01&to=2026-01-01"} {
+		resp, body := c.do("GET", "/admin/sales.csv?"+q, nil)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "The sales report: ") {
+			t.Errorf("%s: %d, want 400 with the reason", q, resp.StatusCode)
+		}
+	}
+	actions := e.actions(t)
+	if len(actions) != logged || actions[logged-1] != "alice sales_exported" {
+		t.Errorf("log %q: want the downloads logged, the refusals not", actions)
+	}
+}
+
+// sums are games sold, added up.
+type sums struct{ games, stakes, prizes, winners int64 }
+
+// day is the sums under k, made on first use.
+func day(m map[string]*sums, k string) *sums {
+	if m[k] == nil {
+		m[k] = &sums{}
+	}
+	return m[k]
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
