@@ -61,6 +61,11 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
 
+	release, err := lockServed(*db)
+	if err != nil {
+		return err
+	}
+	defer release()
 	store, err := sqlite.Open(ctx, *db)
 	if err != nil {
 		return err

@@ -218,3 +218,25 @@ func TestServerKilledUnderLoad(t *testing.T) {
 	}
 	t.Logf("%d games acknowledged before SIGKILL, all found after the restart; %s", total, strings.TrimSpace(r.stdout))
 }
+
+// A second server on the same database file stops at once, naming the first; once the first is
+// gone, even killed, a server starts again.
+func TestOneServerPerDatabase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("creates an emission of 3,000,000 units at start; skipped with -short")
+	}
+	db := filepath.Join(t.TempDir(), "one.db")
+	first := startServer(t, db)
+	start := time.Now()
+	r := cli("serve", "--db", db, "--addr", "127.0.0.1:0")
+	want := fmt.Sprintf("already served by process %d: one server per database file", first.cmd.Process.Pid)
+	if r.code != 1 || !strings.Contains(r.stderr, want) || time.Since(start) > 5*time.Second {
+		t.Fatalf("a second server: exit %d after %s, %q; want 1 at once and %q", r.code, time.Since(start), r.stderr, want)
+	}
+	first.cmd.Process.Signal(syscall.SIGKILL)
+	first.cmd.Wait()
+	again := startServer(t, db)
+	if res, err := http.Get(again.url + "/healthz"); err != nil || res.StatusCode != 200 {
+		t.Fatalf("the server after the first was killed: %v %v", res, err)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"syscall"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
@@ -27,15 +26,6 @@ func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 	s := cpuSample{tool: processCPU()}
 	s.server, s.serverKnown = r.serverCPU(ctx)
 	return s
-}
-
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // serverCPU reads process_cpu_seconds_total from the server's /metrics. Any failure (no such
