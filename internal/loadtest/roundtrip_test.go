@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -45,7 +44,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	body := []byte(`{"stake":100,"mode":"auto"}`)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	before := cpuTime()
+	before := processCPU()
 	start := time.Now()
 	b.ResetTimer()
 	for range players {
@@ -65,16 +64,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	elapsed, cpu := time.Since(start), cpuTime()-before
+	elapsed, cpu := time.Since(start), processCPU()-before
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "µs-cpu/req")
-}
-
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
