@@ -102,7 +102,8 @@ func salesRecord(period string, s sqlite.Sales) []string {
 		strconv.FormatInt(s.Prizes, 10), strconv.FormatInt(s.Winners, 10), percent(s.Prizes, s.Stakes)}
 }
 
-// percent is 100·a/b with two decimals, rounded half up, in integers; empty when b is 0.
+// percent is 100·a/b with two decimals, rounded half up, in integers (exact while a stays under
+// 4.6·10^14 cents); empty when b is 0.
 func percent(a, b int64) string {
 	if b <= 0 {
 		return ""
