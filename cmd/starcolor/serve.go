@@ -208,19 +208,30 @@ func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error 
 	})
 }
 
-// finishAbandoned finishes, once a minute, the games left unfinished too long, and forgets the
-// idempotency keys old enough.
+// keySweepEvery is how often the idempotency keys are swept for old ones. Keys are kept 48 hours
+// (game.KeepKeys) where 24 are promised, so once an hour is plenty; each sweep reads the whole
+// key table, beside the writer.
+const keySweepEvery = time.Hour
+
+// finishAbandoned finishes, once a minute, the games left unfinished too long, and once an hour
+// forgets the idempotency keys old enough.
 func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()
+	var lastSweep time.Time
 	for {
 		if n, err := svc.FinishAbandoned(ctx); err != nil && ctx.Err() == nil {
 			log.Error("finishing abandoned games", "err", err)
 		} else if n > 0 {
 			log.Info("abandoned games finished", "games", n)
 		}
-		if err := svc.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {
-			log.Error("forgetting old idempotency keys", "err", err)
+		if time.Since(lastSweep) >= keySweepEvery {
+			lastSweep = time.Now()
+			if n, err := svc.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {
+				log.Error("forgetting old idempotency keys", "err", err)
+			} else if n > 0 {
+				log.Info("old idempotency keys forgotten", "keys", n, "took", time.Since(lastSweep).Round(time.Millisecond))
+			}
 		}
 		select {
 		case <-ctx.Done():

@@ -574,9 +574,43 @@ func moveFault(err error) error {
 // KeepKeys is how long the answer to an Idempotency-Key is kept: API.md asks for 24 hours at least.
 const KeepKeys = 48 * time.Hour
 
-// ForgetOldKeys drops the answers kept for idempotency keys older than KeepKeys.
-func (s *Service) ForgetOldKeys(ctx context.Context) error {
-	return s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.ForgetIdempotency(s.now().Add(-KeepKeys)) })
+// The sweep of old keys reads this many keys at a time, and deletes at most forgetBatch of them
+// in one write (see sqlite.OldKeys).
+const (
+	sweepRead   = 5000
+	forgetBatch = 512
+)
+
+// ForgetOldKeys drops the answers kept for idempotency keys older than KeepKeys, and returns how
+// many it dropped. It sweeps the whole key table without holding the writer for long.
+func (s *Service) ForgetOldKeys(ctx context.Context) (int64, error) {
+	cutoff := s.now().Add(-KeepKeys)
+	var after sqlite.KeyRef
+	var forgotten int64
+	for {
+		old, last, done, err := s.db.OldKeys(ctx, after, sweepRead, cutoff)
+		if err != nil {
+			return forgotten, err
+		}
+		for len(old) > 0 {
+			n := min(len(old), forgetBatch)
+			var deleted int64
+			err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+				var err error
+				deleted, err = tx.ForgetKeys(old[:n])
+				return err
+			})
+			if err != nil {
+				return forgotten, err
+			}
+			forgotten += deleted
+			old = old[n:]
+		}
+		if done {
+			return forgotten, nil
+		}
+		after = last
+	}
 }
 
 // FinishAbandoned finishes, as « Auto » would, the games left unfinished longer than the

@@ -667,7 +667,7 @@ func TestKeysAreKeptThenForgotten(t *testing.T) {
 	c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
 	s.clock.Advance(25 * time.Hour)
 	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "kate", "password": "secret-kate"}, "")
-	if err := s.svc.ForgetOldKeys(context.Background()); err != nil {
+	if _, err := s.svc.ForgetOldKeys(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	var again struct{ Balance int64 }
@@ -677,7 +677,7 @@ func TestKeysAreKeptThenForgotten(t *testing.T) {
 	}
 	s.clock.Advance(24 * time.Hour)
 	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "kate", "password": "secret-kate"}, "")
-	if err := s.svc.ForgetOldKeys(context.Background()); err != nil {
+	if _, err := s.svc.ForgetOldKeys(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	c.must(201, &again, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")

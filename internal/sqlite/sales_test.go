@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -376,4 +377,185 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// Old idempotency keys are found by reading the key table in pages, in key order, and deleted by
+// their primary key: exactly the old ones go, whatever the page size, and neither statement reads
+// the whole table.
+func TestForgetKeys(t *testing.T) {
+	f := newSalesFixture(t)
+	ctx := context.Background()
+	now := f.now
+	var players []Player
+	for i := range 5 {
+		players = append(players, f.player(t, fmt.Sprintf("k%d", i), 100))
+	}
+	old := map[KeyRef]bool{}
+	kept := map[KeyRef]bool{}
+	for i := range 120 {
+		k := KeyRef{players[i%5].ID, fmt.Sprintf("key-%03d", (i*37)%120/5)} // the same keys across players
+		at := now.Add(-time.Hour)
+		if i%3 != 0 {
+			at = now.Add(-50 * time.Hour)
+			old[k] = true
+		} else {
+			kept[k] = true
+		}
+		err := f.d.Update(ctx, func(tx *Tx) error {
+			return tx.RememberIdempotency(k.PlayerID, k.Key, Idempotent{RequestHash: []byte("h"), Status: 201, Response: []byte("x")}, at)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cutoff := now.Add(-48 * time.Hour)
+	for _, page := range []int{1, 7, 1000} {
+		var after KeyRef
+		var found []KeyRef
+		for reads := 0; ; reads++ {
+			o, last, done, err := f.d.OldKeys(ctx, after, page, cutoff)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found = append(found, o...)
+			if done {
+				break
+			}
+			if reads > 200 {
+				t.Fatalf("page %d: the sweep does not end", page)
+			}
+			after = last
+		}
+		if len(found) != len(old) {
+			t.Fatalf("page %d: %d old keys found, want %d", page, len(found), len(old))
+		}
+		for _, k := range found {
+			if !old[k] {
+				t.Fatalf("page %d: %+v found old, it is not", page, k)
+			}
+		}
+	}
+	o, _, done, err := f.d.OldKeys(ctx, KeyRef{}, 1000, cutoff)
+	if err != nil || !done {
+		t.Fatal(err, done)
+	}
+	var deleted int64
+	for len(o) > 0 {
+		n := min(len(o), 3)
+		err := f.d.Update(ctx, func(tx *Tx) error {
+			d, err := tx.ForgetKeys(o[:n])
+			deleted += d
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o = o[n:]
+	}
+	if deleted != int64(len(old)) {
+		t.Fatalf("%d keys deleted, want %d", deleted, len(old))
+	}
+	rows, err := f.d.db.Query(`SELECT player_id, key FROM idempotency`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := map[KeyRef]bool{}
+	for rows.Next() {
+		var k KeyRef
+		rows.Scan(&k.PlayerID, &k.Key)
+		left[k] = true
+	}
+	rows.Close()
+	if !reflect.DeepEqual(left, kept) {
+		t.Fatalf("keys left %v, want the recent ones %v", left, kept)
+	}
+
+	for _, q := range []string{
+		`SELECT player_id, key, created_at FROM idempotency WHERE (player_id, key) > (?, ?) ORDER BY player_id, key LIMIT ?`,
+		`DELETE FROM idempotency WHERE (player_id, key) IN (VALUES (?, ?), (?, ?))`,
+	} {
+		plan, err := f.d.db.Query(`EXPLAIN QUERY PLAN `+q, 1, "a", 2, "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for plan.Next() {
+			var id, parent, unused int
+			var detail string
+			plan.Scan(&id, &parent, &unused, &detail)
+			if strings.HasPrefix(detail, "SCAN idempotency") {
+				t.Errorf("%s reads the whole table: %s", q, detail)
+			}
+		}
+		plan.Close()
+	}
+}
+
+// BenchmarkForgetKeys is what forgetting old idempotency keys costs, on a table of 300,000 keys
+// of which a third are old: "sweep" reads the whole table as the sweep does (OldKeys, 5,000
+// keys a read, beside the writer); "forget-512" is one of its writes, deleting 512 old keys by
+// their primary key (how long it holds the writer); "delete-where" is the single statement it
+// replaces, "DELETE … WHERE created_at < ?", here with nothing to delete (it held the writer for
+// a read of the whole table).
+func BenchmarkForgetKeys(b *testing.B) {
+	ctx := context.Background()
+	d := mustOpen(b)
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{`PRAGMA foreign_keys = OFF`, `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 299999)
+		INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at)
+		SELECT 1 + i % 64, printf('%08x-%04x-4000-8000-%012x', abs(random()) % 4294967295, i % 65535, i), zeroblob(32), 201, 'game:1',
+		  CASE WHEN i % 3 = 0 THEN 1000 ELSE 2000000000 END FROM n`} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+	conn.Close()
+	cutoff := time.Unix(1500000000, 0)
+	b.Run("sweep", func(b *testing.B) {
+		for b.Loop() {
+			var after KeyRef
+			n := 0
+			for {
+				old, last, done, err := d.OldKeys(ctx, after, 5000, cutoff)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += len(old)
+				if done {
+					break
+				}
+				after = last
+			}
+			if n != 100000 {
+				b.Fatalf("%d old keys, want 100,000", n)
+			}
+		}
+	})
+	var after KeyRef // where the next forget-512 finds old keys: each run deletes some
+	b.Run("forget-512", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			old, last, _, err := d.OldKeys(ctx, after, 3000, cutoff)
+			if err != nil || len(old) < 512 {
+				b.Fatalf("%d old keys, %v", len(old), err)
+			}
+			after = last
+			b.StartTimer()
+			if err := d.Update(ctx, func(tx *Tx) error { _, err := tx.ForgetKeys(old[:512]); return err }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("delete-where", func(b *testing.B) {
+		for b.Loop() {
+			if err := d.Update(ctx, func(tx *Tx) error {
+				_, err := tx.exec(`DELETE FROM idempotency WHERE created_at < ?`, 0)
+				return err
+			}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
