@@ -213,8 +213,8 @@ func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error 
 // key table, beside the writer.
 const keySweepEvery = time.Hour
 
-// finishAbandoned finishes, once a minute, the games left unfinished too long, and once an hour
-// forgets the idempotency keys old enough.
+// finishAbandoned finishes, once a minute, the games left unfinished too long and deletes the
+// sessions that have ended, and once an hour forgets the idempotency keys old enough.
 func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()
@@ -224,6 +224,9 @@ func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
 			log.Error("finishing abandoned games", "err", err)
 		} else if n > 0 {
 			log.Info("abandoned games finished", "games", n)
+		}
+		if err := svc.ForgetExpiredSessions(ctx); err != nil && ctx.Err() == nil {
+			log.Error("deleting ended sessions", "err", err)
 		}
 		if time.Since(lastSweep) >= keySweepEvery {
 			lastSweep = time.Now()

@@ -138,12 +138,7 @@ func (s *Service) Login(ctx context.Context, username, password string) (string,
 	rand.Read(raw)
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	hash := sha256.Sum256([]byte(token))
-	err = s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		if err := tx.DeleteExpiredSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime)); err != nil {
-			return err
-		}
-		return tx.CreateSession(hash[:], p.ID, now)
-	})
+	err = s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.CreateSession(hash[:], p.ID, now) })
 	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
 }
 
@@ -569,6 +564,15 @@ func moveFault(err error) error {
 		return fault.Errorf(fault.InvalidMove, "%v", err)
 	}
 	return err
+}
+
+// ForgetExpiredSessions deletes the sessions that have ended, idle too long or too old. (A
+// session is refused as soon as it has ended; this only keeps the table to the live ones.)
+func (s *Service) ForgetExpiredSessions(ctx context.Context) error {
+	now := s.now()
+	return s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		return tx.DeleteExpiredSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime))
+	})
 }
 
 // KeepKeys is how long the answer to an Idempotency-Key is kept: API.md asks for 24 hours at least.

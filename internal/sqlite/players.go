@@ -102,7 +102,7 @@ func (t *Tx) TouchSession(tokenHash []byte, now time.Time) error {
 	return err
 }
 
-// DeleteSession ends a session, and with it every session older than the given limits.
+// DeleteSession ends a session.
 func (t *Tx) DeleteSession(tokenHash []byte) error {
 	_, err := t.exec(`DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
 	return err
