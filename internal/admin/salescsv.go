@@ -42,7 +42,7 @@ func (s *Server) salesReportOf(r *http.Request) (salesReport, error) {
 	}{{"from", &rep.from}, {"to", &rep.to}} {
 		if v := q.Get(d.name); v != "" {
 			t, err := time.Parse(time.DateOnly, v)
-			if err != nil {
+			if err != nil || t.Year() < 2000 || t.Year() > 9000 {
 				return rep, fmt.Errorf("%s=%q: a date like 2026-11-30", d.name, v)
 			}
 			*d.dst = t

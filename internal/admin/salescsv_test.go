@@ -86,7 +86,7 @@ func TestSalesReport(t *testing.T) {
 	}
 
 	logged := len(e.actions(t))
-	for _, q := range []string{"by=week", "from=2026-13-01", "to=yesterday", "from=2026-11-30&to=2026-11-01", "from=2000-01-01&to=2026-01-01"} {
+	for _, q := range []string{"by=week", "from=2026-13-01", "to=yesterday", "from=2026-11-30&to=2026-11-01", "from=2000-01-01&to=2026-01-01", "from=9999-12-01&to=9999-12-31", "from=1999-12-31"} {
 		resp, body := c.do("GET", "/admin/sales.csv?"+q, nil)
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "The sales report: ") {
 			t.Errorf("%s: %d, want 400 with the reason", q, resp.StatusCode)
