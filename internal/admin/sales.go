@@ -98,10 +98,7 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 		}
 		p := &out[i]
 		p.ByPrice[row.Price] = row
-		p.All.Units += row.Units
-		p.All.Stakes += row.Stakes
-		p.All.Prizes += row.Prizes
-		p.All.Winners += row.Winners
+		p.All.Add(row)
 	}
 	var stakes, prizes int64
 	for i := range out {
@@ -140,10 +137,7 @@ func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 			l.TableRTP, l.TableHitRate = tableFigures(tab)
 		}
 		d.Totals = append(d.Totals, l)
-		d.All.Units += t.Units
-		d.All.Stakes += t.Stakes
-		d.All.Prizes += t.Prizes
-		d.All.Winners += t.Winners
+		d.All.Add(t)
 	}
 	d.All.RTP, d.All.HitRate = ratio(d.All.Prizes, d.All.Stakes), ratio(d.All.Winners, d.All.Units)
 	periods, err := s.periods(r, win)

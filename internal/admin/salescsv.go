@@ -83,10 +83,7 @@ func (s *Server) salesCSV(w http.ResponseWriter, r *http.Request) {
 	var total sqlite.Sales
 	for _, row := range rows {
 		out.Write(salesRecord(row.Period.Format(time.RFC3339), row))
-		total.Units += row.Units
-		total.Stakes += row.Stakes
-		total.Prizes += row.Prizes
-		total.Winners += row.Winners
+		total.Add(row)
 	}
 	out.Write(salesRecord("total", total))
 	out.Flush()

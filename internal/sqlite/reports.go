@@ -37,6 +37,14 @@ type Sales struct {
 	Winners int64     // games with a prize
 }
 
+// Add adds another's games, stakes, prizes and winners to s (its period and price stay).
+func (s *Sales) Add(o Sales) {
+	s.Units += o.Units
+	s.Stakes += o.Stakes
+	s.Prizes += o.Prizes
+	s.Winners += o.Winners
+}
+
 // SalesOver groups the games sold since a time by period and price, oldest period first. It
 // reads the hourly totals the sales keep (sales_hourly), not the games.
 func (d *DB) SalesOver(ctx context.Context, p Period, since time.Time) ([]Sales, error) {
