@@ -180,7 +180,6 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		if g.Prize > 0 {
 			c.winners++
 		}
-		hours.add(&g)
 		w.sales.nextID++
 		taken[k] = true
 		balance[r.AccountID] += g.Prize - g.Stake
@@ -190,6 +189,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		op.game, op.answer = g, r.Answer(&g)
 
 		created := g.CreatedAt.Format(time.RFC3339Nano)
+		hours.add(created, &g)
 		games = append(games, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), g.Status, g.BalanceAfter, created, g.UpdatedAt, nextTransfer)
 		transfers = append(transfers, r.AccountID, PrizeFundAccount, g.Stake, "stake", g.ID, created)
 		nextTransfer++

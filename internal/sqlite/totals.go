@@ -19,8 +19,9 @@ type hourKey struct {
 // hourLayout formats a UTC time as the hours of sales_hourly: created_at's first 13 characters.
 const hourLayout = "2006-01-02T15"
 
-func (h hourTotals) add(g *Game) {
-	k := hourKey{g.CreatedAt.Format(hourLayout), g.Stake}
+// add counts a game stored with the given created_at (RFC 3339, UTC) in its hour.
+func (h hourTotals) add(created string, g *Game) {
+	k := hourKey{created[:len(hourLayout)], g.Stake}
 	s := h[k]
 	if s == nil {
 		s = &Sales{}
