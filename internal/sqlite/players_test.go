@@ -54,21 +54,33 @@ func TestDeleteExpiredSessions(t *testing.T) {
 			t.Errorf("session %q: %d rows, live %v", s.name, n, s.live)
 		}
 	}
-	plan, err := f.d.db.Query(`EXPLAIN QUERY PLAN DELETE FROM sessions WHERE last_seen < ? OR created_at < ?`, 1, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plan.Close()
-	var steps []string
-	for plan.Next() {
-		var id, parent, unused int
-		var detail string
-		plan.Scan(&id, &parent, &unused, &detail)
-		steps = append(steps, detail)
-	}
+	steps := queryPlan(t, f.d, `DELETE FROM sessions WHERE last_seen < ? OR created_at < ?`, 1, 2)
 	if s := fmt.Sprint(steps); strings.Contains(s, "SCAN sessions") || !strings.Contains(s, "sessions_by_last_seen") || !strings.Contains(s, "sessions_by_created") {
 		t.Errorf("deleting ended sessions: plan %q, want both indexes and no read of the whole table", steps)
 	}
+}
+
+// queryPlan is how SQLite would run a statement: the details of its EXPLAIN QUERY PLAN steps.
+func queryPlan(t *testing.T, d *DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := d.db.Query(`EXPLAIN QUERY PLAN `+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var steps []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return steps
 }
 
 // BenchmarkDeleteExpiredSessions is the sweep of ended sessions over 100,000 live ones (nothing

@@ -371,17 +371,7 @@ func TestPlayerTransfers(t *testing.T) {
 			}
 		}
 	}
-	rows, err := f.d.db.Query(`EXPLAIN QUERY PLAN `+playerTransfers, players[0].ID, players[0].AccountID, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
+	for _, detail := range queryPlan(t, f.d, playerTransfers, players[0].ID, players[0].AccountID, 10) {
 		if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
 			t.Errorf("the query reads a whole table: %s", detail)
 		}

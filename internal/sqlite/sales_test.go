@@ -474,19 +474,11 @@ func TestForgetKeys(t *testing.T) {
 		`SELECT player_id, key, created_at FROM idempotency WHERE (player_id, key) > (?, ?) ORDER BY player_id, key LIMIT ?`,
 		`DELETE FROM idempotency WHERE (player_id, key) IN (VALUES (?, ?), (?, ?))`,
 	} {
-		plan, err := f.d.db.Query(`EXPLAIN QUERY PLAN `+q, 1, "a", 2, "b")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for plan.Next() {
-			var id, parent, unused int
-			var detail string
-			plan.Scan(&id, &parent, &unused, &detail)
+		for _, detail := range queryPlan(t, f.d, q, 1, "a", 2, "b") {
 			if strings.HasPrefix(detail, "SCAN idempotency") {
 				t.Errorf("%s reads the whole table: %s", q, detail)
 			}
 		}
-		plan.Close()
 	}
 }
 
