@@ -56,6 +56,9 @@ type Service struct {
 
 	sessMu   sync.Mutex
 	sessions map[[32]byte]*session
+	// sessionsGone counts the sessions deleted from memory (Logout): an Authenticate that read a
+	// session's row while it changed reads it again.
+	sessionsGone uint64
 }
 
 // New makes a service; now is the clock (injected so that tests control time).
@@ -73,6 +76,10 @@ type Player struct {
 	Username  string `json:"username"`
 	Balance   int64  `json:"balance"`
 	AccountID int64  `json:"-"`
+	// session is the hash of the token the player was authenticated with: every write made for
+	// them checks, in its own transaction, that the session is still there (a logout may have
+	// committed since the request was let in). Nil for the server's own actions.
+	session []byte
 }
 
 var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
@@ -142,17 +149,28 @@ func (s *Service) Login(ctx context.Context, username, password string) (string,
 	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
 }
 
-// Logout ends a session.
+// Logout ends a session. Once it returns, no request with the token succeeds: the session's row
+// is deleted first, so that every write checking it from then on is refused, then its copy in
+// memory, with a count of logouts that tells a concurrent Authenticate, which may have read the
+// row just before the delete, not to put the copy back.
 func (s *Service) Logout(ctx context.Context, token string) error {
 	hash := sha256.Sum256([]byte(token))
+	err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
+	s.forgetSession(hash)
+	return err
+}
+
+// forgetSession drops the copy in memory of a session whose row has been deleted.
+func (s *Service) forgetSession(hash [32]byte) {
 	s.sessMu.Lock()
 	delete(s.sessions, hash)
+	s.sessionsGone++
 	s.sessMu.Unlock()
-	return s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
 }
 
 // session is a session as the server keeps it in memory: this process is the only one to write
-// sessions, so the copy is exact, and a request needs no database read to know its player.
+// sessions (one server per database file), so the copy is exact, and a request needs no
+// database read to know its player.
 type session struct {
 	player    Player // without balance
 	created   int64  // unix seconds
@@ -166,10 +184,15 @@ const maxSessions = 100_000
 // pruneSessions drops the sessions that have ended; sessMu is held.
 func (s *Service) pruneSessions(now time.Time) {
 	for h, sess := range s.sessions {
-		if now.Sub(time.Unix(sess.lastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.created, 0)) > s.cfg.SessionLifetime {
+		if s.ended(sess, now) {
 			delete(s.sessions, h)
 		}
 	}
+}
+
+// ended tells whether a session has been idle too long or is too old.
+func (s *Service) ended(sess *session, now time.Time) bool {
+	return now.Sub(time.Unix(sess.lastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.created, 0)) > s.cfg.SessionLifetime
 }
 
 // Authenticate finds the player of a session token, ending sessions idle or too old. The
@@ -180,10 +203,12 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Player, error
 		return Player{}, notIn
 	}
 	hash := sha256.Sum256([]byte(token))
+	now := s.now()
 	s.sessMu.Lock()
-	sess, ok := s.sessions[hash]
+	sess, cached := s.sessions[hash]
+	gone := s.sessionsGone
 	s.sessMu.Unlock()
-	if !ok {
+	if !cached {
 		stored, err := s.db.Session(ctx, hash[:])
 		if err != nil {
 			return Player{}, err
@@ -192,33 +217,42 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Player, error
 		if err != nil {
 			return Player{}, err
 		}
-		sess = &session{player: Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID},
+		sess = &session{player: Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID, session: hash[:]},
 			created: stored.CreatedAt, lastSeen: stored.LastSeen, persisted: stored.LastSeen}
 	}
-	now := s.now()
+	// The check and the update of the copy in memory are one step: a logout in between would
+	// otherwise see its deletion undone.
 	s.sessMu.Lock()
-	expired := now.Sub(time.Unix(sess.lastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.created, 0)) > s.cfg.SessionLifetime
-	if expired {
+	switch {
+	case cached && s.sessions[hash] != sess, !cached && s.sessionsGone != gone:
+		// Ended (or logged out) since it was read: the row read may be gone too.
+		s.sessMu.Unlock()
+		return s.Authenticate(ctx, token)
+	case s.ended(sess, now):
 		delete(s.sessions, hash)
-	} else {
-		sess.lastSeen = now.Unix()
-		if !ok && len(s.sessions) >= maxSessions {
+		s.sessMu.Unlock()
+		s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
+		return Player{}, notIn
+	}
+	if !cached {
+		if len(s.sessions) >= maxSessions {
 			s.pruneSessions(now)
 		}
-		s.sessions[hash] = sess
+		if prev := s.sessions[hash]; prev != nil {
+			sess = prev // another request put it there first
+		} else {
+			s.sessions[hash] = sess
+		}
 	}
-	persist := !expired && sess.lastSeen-sess.persisted >= 60
+	sess.lastSeen = now.Unix()
+	// Activity is written at most once a minute per session: enough for a timeout in minutes, and
+	// a restarted server reads it back.
+	persist := sess.lastSeen-sess.persisted >= 60
 	if persist {
 		sess.persisted = sess.lastSeen
 	}
 	player := sess.player
 	s.sessMu.Unlock()
-	if expired {
-		s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
-		return Player{}, notIn
-	}
-	// Activity is written at most once a minute per session: enough for a timeout in minutes, and
-	// a restarted server reads it back.
 	if persist {
 		if err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.TouchSession(hash[:], now) }); err != nil {
 			return Player{}, err
@@ -263,6 +297,9 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 	// under the key; if the key is already taken, the insert fails and the savepoint undoes the
 	// request. Only then, or when the request fails, is the stored answer looked up.
 	err = s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		if err := tx.RequireSession(p.session); err != nil {
+			return err
+		}
 		var err error
 		if ans, err = run(tx); err != nil {
 			return err
@@ -288,6 +325,9 @@ func requestHash(key string, request []byte) ([32]byte, error) {
 // under its key, if there is one: the retry of a request that succeeded gets that answer back;
 // the same key with another body is refused. Without a stored answer, err stands.
 func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash []byte, err error) (Answer, error) {
+	if fault.Is(err, fault.NotLoggedIn) {
+		return Answer{}, err // the session ended: nothing is answered for it any more
+	}
 	stored, found, lookupErr := s.db.IdempotencyAnswer(ctx, p.ID, key)
 	if lookupErr != nil {
 		return Answer{}, lookupErr
@@ -372,7 +412,7 @@ func (s *Service) Play(ctx context.Context, p Player, key string, request []byte
 		return ans, nil, err
 	}
 	req := sqlite.SaleRequest{
-		PlayerID: p.ID, AccountID: p.AccountID, Price: stake, Mode: mode, Color: -1, Status: "choose_color",
+		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: "choose_color",
 		Key: key, RequestHash: hash[:],
 		Answer: func(g *sqlite.Game) sqlite.Idempotent {
 			return sqlite.Idempotent{Status: 201, Response: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
@@ -505,6 +545,9 @@ type Move struct {
 func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, error) {
 	var v *View
 	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
+		if err := tx.RequireSession(p.session); err != nil {
+			return err
+		}
 		g, err := tx.Game(p.ID, id)
 		if err != nil {
 			return err

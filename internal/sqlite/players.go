@@ -96,6 +96,24 @@ func (d *DB) Session(ctx context.Context, tokenHash []byte) (Session, error) {
 	return s, err
 }
 
+// RequireSession fails with fault.NotLoggedIn unless the session is still there: a write made
+// for a player checks it in its own transaction, so that nothing moves after a logout has
+// committed. A nil hash (the server's own actions) is not checked.
+func (t *Tx) RequireSession(tokenHash []byte) error {
+	if tokenHash == nil {
+		return nil
+	}
+	var one int
+	err := t.queryRow(`SELECT 1 FROM sessions WHERE token_hash = ?`, tokenHash).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errSessionEnded
+	}
+	return err
+}
+
+// errSessionEnded refuses a write whose session has ended since its request was let in.
+var errSessionEnded = fault.Errorf(fault.NotLoggedIn, "not logged in, or the session has ended: log in again")
+
 // TouchSession records activity on a session.
 func (t *Tx) TouchSession(tokenHash []byte, now time.Time) error {
 	_, err := t.exec(`UPDATE sessions SET last_seen = ? WHERE token_hash = ?`, now.Unix(), tokenHash)

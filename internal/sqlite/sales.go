@@ -24,10 +24,13 @@ import (
 // SaleRequest is a sale (RULES §7) with its idempotency key: what Sell needs to know.
 type SaleRequest struct {
 	PlayerID, AccountID int64
-	Price               int64
-	Mode                string // manual or auto
-	Color               int    // -1 until chosen (« Jouer »); drawn already for « Auto »
-	Status              string // the game's first status: choose_color, or finished for « Auto »
+	// Session is the hash of the buyer's session token: the sale is refused if the session has
+	// ended (a logout) by the time it is written. Nil is not checked.
+	Session []byte
+	Price   int64
+	Mode    string // manual or auto
+	Color   int    // -1 until chosen (« Jouer »); drawn already for « Auto »
+	Status  string // the game's first status: choose_color, or finished for « Auto »
 
 	Key         string // the request's Idempotency-Key
 	RequestHash []byte // SHA-256 of the request's body
@@ -110,12 +113,17 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		return err
 	}
 
-	// The keys already used, and the balances, of everyone in the batch: two reads.
+	// The keys already used, the balances and the live sessions of everyone in the batch: three
+	// reads.
 	keys := make([]any, 0, 2*len(ops))
 	accounts := make([]any, 0, len(ops))
+	sessions := make([]any, 0, len(ops))
 	for _, op := range ops {
 		keys = append(keys, op.req.PlayerID, op.req.Key)
 		accounts = append(accounts, op.req.AccountID)
+		if op.req.Session != nil {
+			sessions = append(sessions, op.req.Session)
+		}
 	}
 	type playerKey struct {
 		player int64
@@ -147,6 +155,19 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		return fmt.Errorf("read balances: %w", err)
 	}
 
+	live := map[string]bool{}
+	err = tx.chunks(`SELECT token_hash FROM sessions WHERE token_hash IN (`, `)`, 1, sessions, func(query string, args []any) error {
+		return tx.rows(func(r *sql.Rows) error {
+			var h []byte
+			err := r.Scan(&h)
+			live[string(h)] = true
+			return err
+		}, query, args...)
+	})
+	if err != nil {
+		return fmt.Errorf("read sessions: %w", err)
+	}
+
 	// Each sale in turn, against those figures as the batch's earlier sales leave them.
 	var games, transfers, answers []any
 	delta := map[int64]int64{}
@@ -154,6 +175,10 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	for _, op := range ops {
 		r := &op.req
 		k := playerKey{r.PlayerID, r.Key}
+		if r.Session != nil && !live[string(r.Session)] {
+			op.err = errSessionEnded
+			continue
+		}
 		if taken[k] {
 			op.err = ErrKeyTaken
 			continue
