@@ -283,12 +283,20 @@ func GameAnswer(v *View) (Answer, error) {
 	return Answer{Status: 201, Body: v.AppendJSON(make([]byte, 0, 4096))}, nil
 }
 
+// Request is a money-moving request as its Idempotency-Key binds it (API.md): the call it was
+// made to, such as "POST /api/v1/deposits", and its body. A retry must repeat both.
+type Request struct {
+	Key  string
+	Call string
+	Body []byte
+}
+
 // Idempotent runs a money-moving request once per key (API.md): the first success is stored
-// with its effects, in the same transaction, and a retry with the same key and body gets it back
-// without moving money again; the same key with another body is refused. A rejected request
-// stores nothing, so that it may be retried once the player can afford it.
-func (s *Service) Idempotent(ctx context.Context, p Player, key string, request []byte, run func(tx *sqlite.Tx) (Answer, error)) (Answer, error) {
-	hash, err := requestHash(key, request)
+// with its effects, in the same transaction, and a retry with the same key, call and body gets it
+// back without moving money again; the same key with another call or body is refused. A
+// rejected request stores nothing, so that it may be retried once the player can afford it.
+func (s *Service) Idempotent(ctx context.Context, p Player, req Request, run func(tx *sqlite.Tx) (Answer, error)) (Answer, error) {
+	hash, err := requestHash(req)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -304,21 +312,28 @@ func (s *Service) Idempotent(ctx context.Context, p Player, key string, request 
 		if ans, err = run(tx); err != nil {
 			return err
 		}
-		return tx.RememberIdempotency(p.ID, key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
+		return tx.RememberIdempotency(p.ID, req.Key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
 	})
 	if err == nil {
 		return ans, nil
 	}
-	return s.storedAnswer(ctx, p, key, hash[:], err)
+	return s.storedAnswer(ctx, p, req.Key, hash[:], err)
 }
 
-// requestHash checks an Idempotency-Key (API.md: 1 to 255 characters) and hashes the request's
-// body, which a retry under the same key must repeat.
-func requestHash(key string, request []byte) ([32]byte, error) {
-	if len(key) < 1 || len(key) > 255 {
+// requestHash checks an Idempotency-Key (API.md: 1 to 255 characters) and hashes what a retry
+// under the same key must repeat: the call and the body. (The call is hashed ahead of the body,
+// with a newline that no call holds, so that no other call and body hash the same.)
+func requestHash(req Request) ([32]byte, error) {
+	if len(req.Key) < 1 || len(req.Key) > 255 {
 		return [32]byte{}, fault.Errorf(fault.Invalid, "an Idempotency-Key header of 1 to 255 characters is required")
 	}
-	return sha256.Sum256(request), nil
+	h := sha256.New()
+	h.Write([]byte(req.Call))
+	h.Write([]byte{'\n'})
+	h.Write(req.Body)
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum, nil
 }
 
 // storedAnswer answers a money-moving request that could not run (err) with the answer stored
@@ -336,7 +351,7 @@ func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash [
 		return Answer{}, err
 	}
 	if string(stored.RequestHash) != string(hash) {
-		return Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request")
+		return Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request (another call, or another body)")
 	}
 	if ref, ok := strings.CutPrefix(string(stored.Response), gameRef); ok {
 		id, err := strconv.ParseInt(ref, 10, 64)
@@ -398,22 +413,22 @@ func (s *Service) Withdraw(tx *sqlite.Tx, p Player, amount int64) (int64, error)
 // comes back finished with a colour drawn at random; « Jouer » waits for the colour. The sale is
 // the writer's batched kind (sqlite.Sell): its answer under the key is a reference to the game,
 // rendered again for a retry.
-func (s *Service) Play(ctx context.Context, p Player, key string, request []byte, stake int64, mode string) (Answer, *sqlite.Game, error) {
-	hash, err := requestHash(key, request)
+func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mode string) (Answer, *sqlite.Game, error) {
+	hash, err := requestHash(r)
 	if err != nil {
 		return Answer{}, nil, err
 	}
 	if mode != "manual" && mode != "auto" {
-		ans, err := s.storedAnswer(ctx, p, key, hash[:], fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`))
+		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`))
 		return ans, nil, err
 	}
 	if stake != 100 && stake != 200 && stake != 300 {
-		ans, err := s.storedAnswer(ctx, p, key, hash[:], fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)"))
+		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)"))
 		return ans, nil, err
 	}
 	req := sqlite.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: "choose_color",
-		Key: key, RequestHash: hash[:],
+		Key: r.Key, RequestHash: hash[:],
 		Answer: func(g *sqlite.Game) sqlite.Idempotent {
 			return sqlite.Idempotent{Status: 201, Response: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
 		},
@@ -427,7 +442,7 @@ func (s *Service) Play(ctx context.Context, p Player, key string, request []byte
 	}
 	g, err := s.db.Sell(ctx, req, s.now())
 	if err != nil {
-		ans, err := s.storedAnswer(ctx, p, key, hash[:], err)
+		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
 		return ans, nil, err
 	}
 	// The reveal and the answer's JSON are made once the sale is committed, outside the writer:

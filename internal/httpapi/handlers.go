@@ -92,13 +92,18 @@ type amountBody struct {
 	Amount *int64 `json:"amount"`
 }
 
+// moneyRequest is what a money-moving request's Idempotency-Key binds: the call and the body.
+func moneyRequest(r *http.Request, body []byte) game.Request {
+	return game.Request{Key: r.Header.Get("Idempotency-Key"), Call: r.Method + " " + r.URL.Path, Body: body}
+}
+
 // money runs a money-moving call under its Idempotency-Key.
 func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, body any, run func(tx *sqlite.Tx) (game.Answer, error)) error {
 	raw, err := readJSON(r, body)
 	if err != nil {
 		return err
 	}
-	ans, err := s.svc.Idempotent(r.Context(), p, r.Header.Get("Idempotency-Key"), raw, run)
+	ans, err := s.svc.Idempotent(r.Context(), p, moneyRequest(r, raw), run)
 	if err != nil {
 		return err
 	}
@@ -143,7 +148,7 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) err
 	if b.Stake != nil {
 		stake = *b.Stake
 	}
-	ans, sold, err := s.svc.Play(r.Context(), p, r.Header.Get("Idempotency-Key"), raw, stake, b.Mode)
+	ans, sold, err := s.svc.Play(r.Context(), p, moneyRequest(r, raw), stake, b.Mode)
 	if err != nil {
 		return err
 	}

@@ -130,13 +130,13 @@ func TestLogoutRefusesWritesAuthenticatedBefore(t *testing.T) {
 	if err := s.svc.Logout(ctx, token); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.svc.Play(ctx, p, "late-sale", []byte(`{"stake":100,"mode":"auto"}`), 100, "auto"); !fault.Is(err, fault.NotLoggedIn) {
+	if _, _, err := s.svc.Play(ctx, p, game.Request{Key: "late-sale", Call: "POST /api/v1/games", Body: []byte(`{"stake":100,"mode":"auto"}`)}, 100, "auto"); !fault.Is(err, fault.NotLoggedIn) {
 		t.Errorf("a sale authenticated before the logout, made after it: %v", err)
 	}
 	if _, err := s.svc.Move(ctx, p, g.ID, game.Move{Finish: true}); !fault.Is(err, fault.NotLoggedIn) {
 		t.Errorf("a move authenticated before the logout, made after it: %v", err)
 	}
-	_, err = s.svc.Idempotent(ctx, p, "late-deposit", []byte(`{"amount":5}`), func(tx *sqlite.Tx) (game.Answer, error) {
+	_, err = s.svc.Idempotent(ctx, p, game.Request{Key: "late-deposit", Call: "POST /api/v1/deposits", Body: []byte(`{"amount":5}`)}, func(tx *sqlite.Tx) (game.Answer, error) {
 		bal, err := s.svc.Deposit(tx, p, 5)
 		return balanceAnswer(bal, err)
 	})
@@ -145,5 +145,30 @@ func TestLogoutRefusesWritesAuthenticatedBefore(t *testing.T) {
 	}
 	if got := c.balance(); got != before {
 		t.Errorf("balance %d after refused writes, want %d", got, before)
+	}
+}
+
+// An Idempotency-Key is bound to its call as well as to its body: the same key and body sent to
+// another call is refused (422), not answered with the first call's answer.
+func TestIdempotencyKeyBoundToItsCall(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("nina", 0)
+	c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 500}, "K")
+	if st, raw := c.call("POST", "/api/v1/withdrawals", map[string]int64{"amount": 500}, "K"); st != 422 || !strings.Contains(string(raw), "idempotency_key_reused") {
+		t.Errorf("a deposit's key and body sent as a withdrawal: %d %s", st, raw)
+	}
+	c.must(201, nil, "POST", "/api/v1/withdrawals", map[string]int64{"amount": 200}, "W")
+	if st, raw := c.call("POST", "/api/v1/deposits", map[string]int64{"amount": 200}, "W"); st != 422 {
+		t.Errorf("a withdrawal's key and body sent as a deposit: %d %s", st, raw)
+	}
+	if got := c.balance(); got != 300 {
+		t.Errorf("balance %d, want 300", got)
+	}
+	// The call it was made for still gets its answer back.
+	var again struct{ Balance int64 }
+	c.must(201, &again, "POST", "/api/v1/deposits", map[string]int64{"amount": 500}, "K")
+	if again.Balance != 500 {
+		t.Errorf("the deposit's retry: balance %d, want the first answer's 500", again.Balance)
 	}
 }
