@@ -432,7 +432,7 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 		Answer: func(g *sqlite.Game) sqlite.Idempotent {
 			return sqlite.Idempotent{Status: 201, Response: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
 		},
-		PrizeOf: func(e string, block, unit int) (int64, error) {
+		PrizeOf: func(ctx context.Context, e string, block, unit int) (int64, error) {
 			rec, err := s.unit(ctx, e, block, unit)
 			return rec.Prize, err
 		},
@@ -567,7 +567,7 @@ func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, 
 		if err != nil {
 			return err
 		}
-		v, err = s.move(ctx, tx, &g, m)
+		v, err = s.move(tx.Context(), tx, &g, m)
 		return err
 	})
 	return v, err

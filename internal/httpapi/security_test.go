@@ -172,3 +172,48 @@ func TestIdempotencyKeyBoundToItsCall(t *testing.T) {
 		t.Errorf("the deposit's retry: balance %d, want the first answer's 500", again.Balance)
 	}
 }
+
+// A client that hangs up while its sale waits for the writer fails nothing but, at most, its own
+// sale: work inside the writer does not depend on any one request's context. Here the writer is
+// held while a sale whose client then hangs up, and honest sales, queue behind it; the first of
+// them must read a page of units inside the writer.
+func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
+	s := newTestServer(t, 1)
+	ctx := context.Background()
+	players := make([]game.Player, 5)
+	for i := range players {
+		name := fmt.Sprintf("hang%d", i)
+		s.client(t).signUp(name, 1000)
+		p, err := s.svc.Authenticate(ctx, s.login(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		players[i] = p
+	}
+	running, release := make(chan struct{}), make(chan struct{})
+	go s.db.Update(ctx, func(*sqlite.Tx) error {
+		close(running)
+		<-release
+		return nil
+	})
+	<-running
+	sale := func(ctx context.Context, p game.Player, key string) error {
+		_, _, err := s.svc.Play(ctx, p, game.Request{Key: key, Call: "POST /api/v1/games", Body: []byte(key)}, 100, "auto")
+		return err
+	}
+	hungUp, hangUp := context.WithCancel(ctx)
+	go sale(hungUp, players[0], "hung-up") // its own answer may fail: nobody waits for it
+	time.Sleep(20 * time.Millisecond)       // queued first
+	errs := make(chan error, len(players)-1)
+	for i, p := range players[1:] {
+		go func() { errs <- sale(ctx, p, fmt.Sprintf("honest-%d", i)) }()
+	}
+	time.Sleep(20 * time.Millisecond)
+	hangUp()
+	close(release)
+	for range players[1:] {
+		if err := <-errs; err != nil {
+			t.Errorf("an honest sale failed: %v", err)
+		}
+	}
+}

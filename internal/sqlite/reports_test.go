@@ -42,7 +42,7 @@ func TestSalesTotalsKept(t *testing.T) {
 			PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: "auto", Color: 0, Status: "finished",
 			Key: key, RequestHash: []byte("body"),
 			Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: []byte("x")} },
-			PrizeOf: func(e string, block, unit int) (int64, error) {
+			PrizeOf: func(_ context.Context, e string, block, unit int) (int64, error) {
 				rec, err := r.Unit(ctx, block, unit)
 				return rec.Prize, err
 			},

@@ -37,8 +37,10 @@ type SaleRequest struct {
 	// Answer is the answer stored under the key for the sold game (API.md: a retry gets it back).
 	Answer func(g *Game) Idempotent
 
-	// PrizeOf reads the prize of a unit from its emission.
-	PrizeOf func(emission string, block, unit int) (int64, error)
+	// PrizeOf reads the prize of a unit from its emission. It runs inside the writer, with the
+	// writer's context: never the request's, whose end (a client hanging up) would otherwise fail
+	// every sale of the batch.
+	PrizeOf func(ctx context.Context, emission string, block, unit int) (int64, error)
 }
 
 type saleResult struct {
@@ -197,7 +199,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		}
 		g := Game{ID: w.sales.nextID, PlayerID: r.PlayerID, Emission: c.emission, Block: c.block, Unit: c.sold,
 			Stake: r.Price, Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: op.now.UTC(), UpdatedAt: op.now.Unix()}
-		if g.Prize, err = r.PrizeOf(g.Emission, g.Block, g.Unit); err != nil {
+		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
 			return fmt.Errorf("prize of unit %d of block %d of %s: %w", g.Unit, g.Block, g.Emission, err)
 		}
 		c.sold++

@@ -66,7 +66,7 @@ func (f *salesFixture) sell(p Player, key string) (Game, error) {
 		PlayerID: p.ID, AccountID: p.AccountID, Price: 100, Mode: "auto", Color: 3, Status: "finished",
 		Key: key, RequestHash: []byte("body"),
 		Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: fmt.Appendf(nil, "game:%d", g.ID)} },
-		PrizeOf: func(e string, block, unit int) (int64, error) {
+		PrizeOf: func(_ context.Context, e string, block, unit int) (int64, error) {
 			rec, err := f.reader.Unit(context.Background(), block, unit)
 			return rec.Prize, err
 		},

@@ -76,6 +76,10 @@ type writer struct {
 	saleOps []*saleOp
 }
 
+// Context is the writer's own context, for what a write reads: a write is not undone because the
+// request that queued it has ended, and the other writes of its batch must not be either.
+func (t *Tx) Context() context.Context { return t.ctx }
+
 func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if s := w.stmts[query]; s != nil {
 		return s, nil
