@@ -677,22 +677,32 @@ func (s *Service) ForgetOldKeys(ctx context.Context) (int64, error) {
 
 // FinishAbandoned finishes, as « Auto » would, the games left unfinished longer than the
 // configured time (RULES §7: an abandoned reveal is completed by the system). It returns how many.
+// The list is read beside the writer; each game is read again in the writer's turn, and left
+// alone if a move has landed since (it is then neither abandoned nor as listed).
 func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
-	gs, err := s.db.Abandoned(ctx, s.now().Add(-s.cfg.AbandonAfter), 500)
+	cutoff := s.now().Add(-s.cfg.AbandonAfter)
+	gs, err := s.db.Abandoned(ctx, cutoff, 500)
 	if err != nil {
 		return 0, err
 	}
 	done := 0
-	for i := range gs {
-		g := gs[i]
+	for _, listed := range gs {
+		finished := false
 		err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
-			_, err := s.move(ctx, tx, &g, Move{Finish: true})
+			g, err := tx.Game(listed.PlayerID, listed.ID)
+			if err != nil || g.Status == "finished" || g.UpdatedAt >= cutoff.Unix() {
+				return err
+			}
+			_, err = s.move(tx.Context(), tx, &g, Move{Finish: true})
+			finished = err == nil
 			return err
 		})
 		if err != nil {
 			return done, err
 		}
-		done++
+		if finished {
+			done++
+		}
 	}
 	return done, nil
 }

@@ -217,3 +217,61 @@ func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
 		}
 	}
 }
+
+// The sweep of abandoned games decides inside the writer, on the game as it stands there: a move
+// that lands between its list and its write is kept, and a game moved since is no longer
+// abandoned. Here the player's click is queued (the writer held) before the sweep lists the
+// game, so the sweep's list holds the game as it was before the click.
+func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("olga", 1000)
+	var g gameJSON
+	c.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
+	c.must(200, &g, "POST", fmt.Sprintf("/api/v1/games/%d/color", g.ID), map[string]int{"color": 4}, "")
+	cell := -1
+	for i, col := range g.Boards[0].Colors {
+		if col == 4 {
+			cell = i
+			break
+		}
+	}
+	s.clock.Advance(25 * time.Hour)
+	ctx := context.Background()
+	p, err := s.svc.Authenticate(ctx, s.login(t, "olga"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, release := make(chan struct{}), make(chan struct{})
+	go s.db.Update(ctx, func(*sqlite.Tx) error {
+		close(running)
+		<-release
+		return nil
+	})
+	<-running
+	moved := make(chan error, 1)
+	go func() {
+		_, err := s.svc.Move(ctx, p, g.ID, game.Move{Cell: &cell})
+		moved <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // the click is queued
+	swept := make(chan error, 1)
+	go func() {
+		_, err := s.svc.FinishAbandoned(ctx)
+		swept <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // the sweep has listed the game and queued its write
+	close(release)
+	if err := <-moved; err != nil {
+		t.Fatalf("the click: %v", err)
+	}
+	if err := <-swept; err != nil {
+		t.Fatalf("the sweep: %v", err)
+	}
+	var now gameJSON
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "olga", "password": "secret-olga"}, "")
+	c.must(200, &now, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, "")
+	if now.Status != "playing" || *now.Color != 4 || len(now.Events) == 0 || now.Events[0].Cell != cell || now.Events[0].Cause != "click" {
+		t.Fatalf("after a click and a sweep that raced it: status %s, colour %d, events %+v", now.Status, *now.Color, now.Events)
+	}
+}
