@@ -203,7 +203,7 @@ func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
 	}
 	hungUp, hangUp := context.WithCancel(ctx)
 	go sale(hungUp, players[0], "hung-up") // its own answer may fail: nobody waits for it
-	time.Sleep(20 * time.Millisecond)       // queued first
+	time.Sleep(20 * time.Millisecond)      // queued first
 	errs := make(chan error, len(players)-1)
 	for i, p := range players[1:] {
 		go func() { errs <- sale(ctx, p, fmt.Sprintf("honest-%d", i)) }()
