@@ -228,8 +228,8 @@ func TestCreateKilledLeavesNothing(t *testing.T) {
 		args []string
 		file string // the file the units go to, from the database's path
 	}{
-		{"staged/SIGKILL", syscall.SIGKILL, nil, "-staging-*"},
-		{"staged/SIGINT", syscall.SIGINT, nil, "-staging-*"},
+		{"staged/SIGKILL", syscall.SIGKILL, nil, "-staging-????????????????"}, // not its lock, beside it
+		{"staged/SIGINT", syscall.SIGINT, nil, "-staging-????????????????"},
 		{"direct/SIGKILL", syscall.SIGKILL, []string{"--direct"}, "-wal"},
 		{"direct/SIGINT", syscall.SIGINT, []string{"--direct"}, "-wal"},
 	} {

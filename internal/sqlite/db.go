@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,11 +63,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	// Staging files of emissions whose creation died with its process (CreateEmissionStaged).
-	if left, err := filepath.Glob(path + "-staging-*"); err == nil {
-		for _, f := range left {
-			os.Remove(f)
-		}
-	}
+	removeAbandonedStaging(path)
 	q := url.Values{}
 	// mmap lets reads find pages without a system call. Checkpoints (copying the WAL into the
 	// database) are not made by the commit that fills the WAL, which would then take tens of

@@ -8,8 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"starcolor/internal/emission"
+	"starcolor/internal/filelock"
 )
 
 // CreateEmissionStaged stores a new emission like CreateEmission, for a database that is being
@@ -18,14 +22,24 @@ import (
 // of their own beside the database, without any lock on it; then one short transaction copies
 // them in with the emission's row and its blocks, so sales pause only for the copy. The emission
 // still appears whole or not at all: if build fails, the context ends or the process dies, the
-// database holds nothing of it, and the staging file is removed (by the next Open, if the process
-// died).
+// database holds nothing of it, and the staging file is removed (by the next Open once the
+// process has died: never while it lives).
 func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	var suffix [8]byte
 	rand.Read(suffix[:])
-	path := d.Path + "-staging-" + hex.EncodeToString(suffix[:])
-	defer os.Remove(path)
+	path := d.Path + stagingInfix + hex.EncodeToString(suffix[:])
+	// The file is this process's while it holds the lock beside it: an Open meanwhile (another
+	// command, a restarted server) leaves it alone, and once the process is gone, it removes it.
+	lock, err := filelock.TryLock(path+stagingLock, true)
+	if err != nil {
+		return fmt.Errorf("staging file: %w", err)
+	}
+	defer func() {
+		os.Remove(path)
+		os.Remove(path + stagingLock)
+		lock.Unlock()
+	}()
 	blocks, err := stagePages(ctx, path, build)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -61,6 +75,38 @@ func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, see
 		return fmt.Errorf("copy pages: %w", err)
 	}
 	return commitEmission(ctx, tx, e, blocks)
+}
+
+// A staging file is the database's path, stagingInfix and a random suffix; the lock its creator
+// holds is beside it, with stagingLock after its name.
+const (
+	stagingInfix = "-staging-"
+	stagingLock  = ".lock"
+)
+
+// removeAbandonedStaging removes the staging files of the database at path whose creators are
+// gone: the lock beside each is free (the system released it when its process ended) or missing
+// (a creation takes it before it makes the file). Those still held are left to their creators.
+func removeAbandonedStaging(path string) {
+	files, err := filepath.Glob(path + stagingInfix + "*")
+	if err != nil {
+		return
+	}
+	for _, f := range files {
+		staging := strings.TrimSuffix(f, stagingLock)
+		if f != staging && slices.Contains(files, staging) {
+			continue // the lock of a staging file: seen with it
+		}
+		lock, err := filelock.TryLock(staging+stagingLock, false)
+		switch {
+		case err == nil:
+			os.Remove(staging)
+			os.Remove(staging + stagingLock)
+			lock.Unlock()
+		case errors.Is(err, os.ErrNotExist):
+			os.Remove(staging)
+		}
+	}
 }
 
 // stagePages runs build into a new staging file at path. The file needs no durability: if the

@@ -190,3 +190,49 @@ func BenchmarkCreateWhileSelling(b *testing.B) {
 		})
 	}
 }
+
+// Opening the database (any command, a restart) while an emission is being created in a staging
+// file leaves that file alone: it belongs to its creator until the creation ends. Only a file
+// whose creator is gone is removed.
+func TestOpenLeavesALiveStagingFile(t *testing.T) {
+	d := mustOpen(t)
+	def := gamedeftest.Mini(t)
+	table, _ := def.Table(100)
+	building, resume := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		e := &emission.Emission{ID: "LIVE", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now()}
+		done <- d.CreateEmissionStaged(context.Background(), e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
+			n := 0
+			return emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 2}, func(p emission.Page) error {
+				if n++; n == 3 {
+					close(building)
+					<-resume
+				}
+				return put(p)
+			}, nil)
+		})
+	}()
+	<-building
+	live, _ := filepath.Glob(d.Path + "-staging-*")
+	if len(live) == 0 {
+		t.Fatal("no staging file while building")
+	}
+	other, err := Open(context.Background(), d.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	for _, f := range live {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("opening the database removed a live staging file: %v", err)
+		}
+	}
+	close(resume)
+	if err := <-done; err != nil {
+		t.Fatalf("the creation failed: %v", err)
+	}
+	if left, _ := filepath.Glob(d.Path + "-staging-*"); len(left) > 0 {
+		t.Fatalf("staging files left after the creation: %v", left)
+	}
+}
