@@ -210,8 +210,26 @@ func safeNext(next string) string {
 	return next
 }
 
+// maxForm bounds the body of a form of the back office; its forms are a few fields.
+const maxForm = 16 << 10
+
+// readForm reads a posted form, at most maxForm bytes: a larger one is an error that fail answers
+// with 413 (PostFormValue alone would drop the error and read the form as empty).
+func readForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	err := r.ParseForm()
+	var tooLarge *http.MaxBytesError
+	if err != nil && !errors.As(err, &tooLarge) {
+		return fault.Errorf(fault.Invalid, "The form could not be read: %v.", err)
+	}
+	return err
+}
+
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := readForm(w, r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	password := r.PostFormValue("password")
 	data := loginData{Name: name, Next: safeNext(r.PostFormValue("next"))}
@@ -311,21 +329,20 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusInternalServerError
 	msg := "Something went wrong; the error is in the server's log."
-	switch fault.CodeOf(err) {
-	case fault.NotFound:
+	var tooLarge *http.MaxBytesError
+	switch code := fault.CodeOf(err); {
+	case errors.As(err, &tooLarge):
+		status, msg = http.StatusRequestEntityTooLarge, "The request is too large."
+	case code == fault.NotFound:
 		status, msg = http.StatusNotFound, err.Error()
-	case fault.Internal:
+	case code == fault.Internal:
 		if !errors.Is(err, emission.ErrNotFound) {
 			s.log.Error("back office", "method", r.Method, "path", r.URL.Path, "err", err)
 			break
 		}
 		status, msg = http.StatusNotFound, err.Error()
-	case fault.Invalid:
+	case code == fault.Invalid:
 		status, msg = http.StatusBadRequest, err.Error()
-	}
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		status, msg = http.StatusRequestEntityTooLarge, "The request is too large."
 	}
 	s.render(w, r, status, "error", http.StatusText(status), msg)
 }

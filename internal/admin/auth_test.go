@@ -225,3 +225,23 @@ func TestCreateOperatorRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A form too large is refused as such (413), not read as an empty one; a malformed one is a 400.
+func TestFormTooLarge(t *testing.T) {
+	e := newEnv(t, 1)
+	c := e.client(t)
+	big := "name=alice&password=" + strings.Repeat("x", 10<<20)
+	resp, _ := c.do("POST", "/admin/login", strings.NewReader(big), "Content-Type", "application/x-www-form-urlencoded")
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 10 MB login form: %d, want 413", resp.StatusCode)
+	}
+	resp, _ = c.do("POST", "/admin/login", strings.NewReader("name=%zz"), "Content-Type", "application/x-www-form-urlencoded")
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a malformed login form: %d, want 400", resp.StatusCode)
+	}
+	c.login(opName, opPassword)
+	resp, _ = c.do("POST", "/admin/emissions", strings.NewReader("id=X&price=100&blocks=1&pad="+strings.Repeat("x", 1<<20)), "Content-Type", "application/x-www-form-urlencoded")
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 1 MB emission form: %d, want 413", resp.StatusCode)
+	}
+}

@@ -156,7 +156,10 @@ func (s *Server) running() *job {
 }
 
 func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := readForm(w, r); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	form := createForm{ID: strings.TrimSpace(r.PostFormValue("id"))}
 	price, perr := strconv.ParseInt(r.PostFormValue("price"), 10, 64)
 	blocks, berr := strconv.Atoi(r.PostFormValue("blocks"))

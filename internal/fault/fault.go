@@ -13,19 +13,20 @@ type Code string
 
 // The codes, by the HTTP status they map to (API.md).
 const (
-	Invalid             Code = "invalid_input"          // 400
-	TooLarge            Code = "body_too_large"         // 413
-	NotLoggedIn         Code = "not_logged_in"          // 401
-	InsufficientFunds   Code = "insufficient_funds"     // 402
-	Forbidden           Code = "forbidden"              // 403
-	NotFound            Code = "not_found"              // 404
-	InvalidMove         Code = "invalid_move"           // 409
-	UsernameTaken       Code = "username_taken"         // 409
-	InFlight            Code = "request_in_flight"      // 409
-	IdempotencyMismatch Code = "idempotency_key_reused" // 422
-	TooManyAttempts     Code = "too_many_attempts"      // 429
-	SoldOut             Code = "sold_out"               // 503
-	Internal            Code = "internal_error"         // 500
+	Invalid              Code = "invalid_input"          // 400
+	TooLarge             Code = "body_too_large"         // 413
+	UnsupportedMediaType Code = "unsupported_media_type" // 415
+	NotLoggedIn          Code = "not_logged_in"          // 401
+	InsufficientFunds    Code = "insufficient_funds"     // 402
+	Forbidden            Code = "forbidden"              // 403
+	NotFound             Code = "not_found"              // 404
+	InvalidMove          Code = "invalid_move"           // 409
+	UsernameTaken        Code = "username_taken"         // 409
+	InFlight             Code = "request_in_flight"      // 409
+	IdempotencyMismatch  Code = "idempotency_key_reused" // 422
+	TooManyAttempts      Code = "too_many_attempts"      // 429
+	SoldOut              Code = "sold_out"               // 503
+	Internal             Code = "internal_error"         // 500
 )
 
 // Error is a failure with a code and a message for a person.

@@ -275,3 +275,53 @@ func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
 		t.Fatalf("after a click and a sweep that raced it: status %s, colour %d, events %+v", now.Status, *now.Color, now.Events)
 	}
 }
+
+// Every answer of the API says nosniff; a body that is not JSON by its Content-Type is refused
+// (415) before anything is read or done.
+func TestContentTypes(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.signUp("pia", 1000)
+	for _, path := range []string{"/api/v1/me", "/api/v1/nothing-here", "/healthz"} {
+		resp, err := c.http.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("GET %s: X-Content-Type-Options %q", path, got)
+		}
+	}
+	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"} {
+		req, _ := http.NewRequest("POST", s.url+"/api/v1/deposits", strings.NewReader(`{"amount":100}`))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		req.Header.Set("Idempotency-Key", "ct-"+ct)
+		resp, err := c.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 415 || !strings.Contains(string(body), "unsupported_media_type") {
+			t.Errorf("a deposit sent as %q: %d %s", ct, resp.StatusCode, body)
+		}
+	}
+	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON"} {
+		req, _ := http.NewRequest("POST", s.url+"/api/v1/deposits", strings.NewReader(`{"amount":100}`))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Idempotency-Key", "ok-"+ct)
+		resp, err := c.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 201 {
+			t.Errorf("a deposit sent as %q: %d", ct, resp.StatusCode)
+		}
+	}
+	if got := c.balance(); got != 1300 {
+		t.Errorf("balance %d, want 1300: only the JSON deposits moved money", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -65,13 +66,16 @@ func New(svc *game.Service, db *sqlite.DB, log *slog.Logger, metrics *Metrics) *
 func (s *Server) Routes() []string { return s.routes }
 
 // Handler is the server with its protections: cross-origin state-changing browser requests
-// refused (http.CrossOriginProtection), bodies bounded.
+// refused (http.CrossOriginProtection), bodies bounded, answers never sniffed for another type.
 func (s *Server) Handler() http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fault.Errorf(fault.Forbidden, "cross-origin requests that change state are refused"))
 	}))
-	return cop.Handler(http.HandlerFunc(s.serve))
+	return cop.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		s.serve(w, r)
+	}))
 }
 
 // serve answers unknown paths and methods in JSON too, like every other error of the API.
@@ -138,19 +142,20 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 // statusOf maps fault codes to HTTP statuses: the one table of API.md's error conventions.
 var statusOf = map[fault.Code]int{
-	fault.Invalid:             http.StatusBadRequest,
-	fault.NotLoggedIn:         http.StatusUnauthorized,
-	fault.InsufficientFunds:   http.StatusPaymentRequired,
-	fault.Forbidden:           http.StatusForbidden,
-	fault.NotFound:            http.StatusNotFound,
-	fault.InvalidMove:         http.StatusConflict,
-	fault.UsernameTaken:       http.StatusConflict,
-	fault.InFlight:            http.StatusConflict,
-	fault.TooLarge:            http.StatusRequestEntityTooLarge,
-	fault.IdempotencyMismatch: http.StatusUnprocessableEntity,
-	fault.TooManyAttempts:     http.StatusTooManyRequests,
-	fault.SoldOut:             http.StatusServiceUnavailable,
-	fault.Internal:            http.StatusInternalServerError,
+	fault.Invalid:              http.StatusBadRequest,
+	fault.NotLoggedIn:          http.StatusUnauthorized,
+	fault.InsufficientFunds:    http.StatusPaymentRequired,
+	fault.Forbidden:            http.StatusForbidden,
+	fault.NotFound:             http.StatusNotFound,
+	fault.InvalidMove:          http.StatusConflict,
+	fault.UsernameTaken:        http.StatusConflict,
+	fault.InFlight:             http.StatusConflict,
+	fault.TooLarge:             http.StatusRequestEntityTooLarge,
+	fault.UnsupportedMediaType: http.StatusUnsupportedMediaType,
+	fault.IdempotencyMismatch:  http.StatusUnprocessableEntity,
+	fault.TooManyAttempts:      http.StatusTooManyRequests,
+	fault.SoldOut:              http.StatusServiceUnavailable,
+	fault.Internal:             http.StatusInternalServerError,
 }
 
 func writeError(w http.ResponseWriter, err error) {
@@ -182,8 +187,12 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-// readJSON decodes a request body into v: exactly one JSON object with known fields only.
+// readJSON decodes a request body into v: exactly one JSON object with known fields only, sent
+// as application/json.
 func readJSON(r *http.Request, v any) ([]byte, error) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, fault.Errorf(fault.UnsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json")
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
