@@ -56,6 +56,7 @@ func TestAdminCreate(t *testing.T) {
 	}{
 		{"another long password\n", []string{"admin", "create", "--db", db, "Olga"}, 1, "already exists"},
 		{"short\n", []string{"admin", "create", "--db", db, "pavel"}, 1, "10 to 256 characters"},
+		{"1234567890\n", []string{"admin", "create", "--db", db, "pavel"}, 1, "most common"},
 		{"", []string{"admin", "create", "--db", db, "pavel"}, 1, "no password"},
 		{"a long enough password\n", []string{"admin", "create", "--db", db}, 2, "want the operator's NAME"},
 		{"", []string{"admin", "delete", "x"}, 2, "admin create NAME"},

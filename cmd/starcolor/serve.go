@@ -190,9 +190,16 @@ func ensureEmissions(ctx context.Context, store *sqlite.DB, stderr io.Writer, lo
 	return nil
 }
 
-// ensureDemo makes sure the demo player exists with at least 50 € of play money.
+// ensureDemo makes sure the demo player exists with at least 50 € of play money. Its password,
+// "demo", is one no player could choose (game.Passwords): the account is made here, for trying
+// the game on one's own machine, not through the API.
 func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error {
-	if _, err := svc.Register(ctx, "demo", "demo"); err != nil && !fault.Is(err, fault.UsernameTaken) {
+	hash := svc.Config().Argon2.Hash("demo")
+	err := store.Update(ctx, func(tx *sqlite.Tx) error {
+		_, err := tx.CreatePlayer("demo", hash, time.Now())
+		return err
+	})
+	if err != nil && !fault.Is(err, fault.UsernameTaken) {
 		return err
 	}
 	p, err := store.PlayerByName(ctx, "demo")

@@ -65,6 +65,9 @@ type player struct {
 
 func (p *player) call(method, path, body, key string) (int, []byte, error) {
 	req, _ := http.NewRequest(method, p.base+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
 	}
@@ -81,7 +84,7 @@ func (p *player) login(t *testing.T, base string) {
 	jar, _ := cookiejar.New(nil)
 	p.http = &http.Client{Jar: jar, Timeout: 20 * time.Second}
 	p.base = base
-	creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s"}`, p.name, p.name)
+	creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s-secret"}`, p.name, p.name)
 	if st, raw, err := p.call("POST", "/api/v1/session", creds, ""); err != nil || st != 200 {
 		t.Fatalf("login %s: %d %s %v", p.name, st, raw, err)
 	}
@@ -111,7 +114,7 @@ func TestServerKilledUnderLoad(t *testing.T) {
 		p := &player{name: fmt.Sprintf("crash%02d", i)}
 		jar, _ := cookiejar.New(nil)
 		p.http, p.base = &http.Client{Jar: jar, Timeout: 20 * time.Second}, srv.url
-		creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s"}`, p.name, p.name)
+		creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s-secret"}`, p.name, p.name)
 		if st, raw, _ := p.call("POST", "/api/v1/players", creds, ""); st != 201 {
 			t.Fatalf("register: %d %s", st, raw)
 		}

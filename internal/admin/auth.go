@@ -32,8 +32,8 @@ func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a
 	if !namePattern.MatchString(name) {
 		return fault.Errorf(fault.Invalid, "an operator's name is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
-	if n := len([]rune(password)); n < MinPassword || len(password) > 256 {
-		return fault.Errorf(fault.Invalid, "an operator's password is %d to 256 characters", MinPassword)
+	if err := (passhash.Policy{MinRunes: MinPassword}).Check(name, password); err != nil {
+		return fault.Errorf(fault.Invalid, "an operator's password: %v", err)
 	}
 	if a == (passhash.Argon2{}) {
 		a = passhash.Default

@@ -219,6 +219,8 @@ func TestCreateOperatorRefuses(t *testing.T) {
 		{"Alice", "another long password", fault.UsernameTaken},
 		{"x", "another long password", fault.Invalid},
 		{"dave", "short", fault.Invalid},
+		{"dave", "qwertyuiop", fault.Invalid},           // ten characters, but among the most common
+		{"davedavedave", "DaveDaveDave", fault.Invalid}, // the name
 	} {
 		if err := admin.CreateOperator(ctx, e.db, tc.name, tc.password, fast, time.Now()); !fault.Is(err, tc.code) {
 			t.Errorf("create %q: %v, want %s", tc.name, err, tc.code)

@@ -82,6 +82,9 @@ type Player struct {
 	session []byte
 }
 
+// Passwords is what a player's password must be.
+var Passwords = passhash.Policy{MinRunes: 8}
+
 var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
 
 // Register creates a player with an empty wallet.
@@ -89,8 +92,8 @@ func (s *Service) Register(ctx context.Context, username, password string) (Play
 	if !usernamePattern.MatchString(username) {
 		return Player{}, fault.Errorf(fault.Invalid, "a username is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
-	if len(password) < 4 || len(password) > 256 {
-		return Player{}, fault.Errorf(fault.Invalid, "a password is 4 to 256 characters")
+	if err := Passwords.Check(username, password); err != nil {
+		return Player{}, fault.Errorf(fault.Invalid, "%v", err)
 	}
 	hash := s.cfg.Argon2.Hash(password)
 	var p sqlite.Player

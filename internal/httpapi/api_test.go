@@ -178,7 +178,7 @@ func TestAccountsAndMoney(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("alice", 0)
-	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "ALICE", "password": "whatever"}, ""); st != 409 || !strings.Contains(string(raw), "username_taken") {
+	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "ALICE", "password": "whatever-else-1"}, ""); st != 409 || !strings.Contains(string(raw), "username_taken") {
 		t.Errorf("taken username: %d %s", st, raw)
 	}
 	other := s.client(t)

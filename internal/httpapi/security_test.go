@@ -325,3 +325,17 @@ func TestContentTypes(t *testing.T) {
 		t.Errorf("balance %d, want 1300: only the JSON deposits moved money", got)
 	}
 }
+
+// A player's password is 8 characters or more and not among the most common ones; a refused
+// one creates nothing.
+func TestWeakPasswordsRefused(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	for _, pw := range []string{"abcd", "1234567", "password", "Password", "12345678", "sunshine", "qwertyuiop", "quentin1"} {
+		st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "quentin1", "password": pw}, "")
+		if st != 400 || !strings.Contains(string(raw), "invalid_input") {
+			t.Errorf("password %q: %d %s", pw, st, raw)
+		}
+	}
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "quentin1", "password": "a less common one"}, "")
+}
