@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"starcolor/internal/admin"
+	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
@@ -96,10 +97,10 @@ func readPassword(in *os.File, prompt io.Writer, name string) (string, error) {
 }
 
 // adminSite is the back office as served by starcolor serve, under /admin/.
-func adminSite(ctx context.Context, store *sqlite.DB, log *slog.Logger) http.Handler {
+func adminSite(ctx context.Context, store *sqlite.DB, log *slog.Logger, cfg game.Config) http.Handler {
 	def, err := gamedef.Lookup(gamedef.Default)
 	if err != nil {
 		panic(err) // the default definition is embedded: a broken build
 	}
-	return admin.New(ctx, store, admin.Config{Definition: def, Log: log}).Handler()
+	return admin.New(ctx, store, admin.Config{Definition: def, Log: log, Hashes: cfg.Hashes, AuthRates: cfg.AuthRates}).Handler()
 }

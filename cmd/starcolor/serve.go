@@ -18,7 +18,9 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/httpapi"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/throttle"
 	"starcolor/internal/web"
 )
 
@@ -37,11 +39,15 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this `address`, e.g. 127.0.0.1:6060")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
+	authRate := fs.Int("auth-per-minute", 60, "logins and sign-ups (players' and operators') each client address may make at once, then `N` a minute; 0: no limit (for a load test)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	if *authRate < 0 {
+		return usageError(fs, "--auth-per-minute is 0 (no limit) or more")
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usageError(fs, "--tls-cert and --tls-key go together")
@@ -76,6 +82,12 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	}
 	cfg := game.DefaultConfig
 	cfg.AbandonAfter, cfg.SessionIdle, cfg.SessionLifetime = *abandon, *idle, *lifetime
+	// One bound on the password hashes at once, and one rate per address, for the players' API and
+	// the back office together.
+	cfg.Hashes = passhash.DefaultGate()
+	if *authRate > 0 {
+		cfg.AuthRates = throttle.NewRates(*authRate, float64(*authRate)/60, time.Now)
+	}
 	svc := game.New(store, cfg, time.Now, log)
 	if *demo {
 		if err := ensureDemo(ctx, svc, store); err != nil {
@@ -89,7 +101,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	site.Handle("/", web.Default())
 	site.Handle("/healthz", api)
 	site.Handle("/metrics", api)
-	site.Handle("/admin/", adminSite(ctx, store, log))
+	site.Handle("/admin/", adminSite(ctx, store, log, cfg))
 	srv := &http.Server{
 		Handler:           hsts(site),
 		TLSConfig:         tlsConfig,

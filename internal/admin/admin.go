@@ -15,8 +15,10 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/login"
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/throttle"
 )
 
 // CookieName is the operators' session cookie, apart from the players' (Path=/admin).
@@ -26,6 +28,8 @@ const CookieName = "starcolor_admin"
 type Config struct {
 	Definition      *gamedef.Definition // new emissions are made with it (required)
 	Argon2          passhash.Argon2     // the cost of new password hashes
+	Hashes          *passhash.Gate      // bounds the hashes at once; share the game server's (passhash.DefaultGate)
+	AuthRates       *throttle.Rates     // limits the logins of each address; share the game server's (none)
 	SessionIdle     time.Duration       // a session unused this long ends (30 min)
 	SessionLifetime time.Duration       // a session ends this long after login (12 h)
 	Now             func() time.Time    // the clock (time.Now)
@@ -34,15 +38,15 @@ type Config struct {
 
 // Server is the back office over one database.
 type Server struct {
-	ctx    context.Context // the server's life: creations in the background stop with it
-	db     *sqlite.DB
-	def    *gamedef.Definition
-	cfg    Config
-	now    func() time.Time
-	log    *slog.Logger
-	mux    *http.ServeMux
-	pages  *pages
-	limits *limiter
+	ctx   context.Context // the server's life: creations in the background stop with it
+	db    *sqlite.DB
+	def   *gamedef.Definition
+	cfg   Config
+	now   func() time.Time
+	log   *slog.Logger
+	mux   *http.ServeMux
+	pages *pages
+	guard *login.Guard
 
 	jobsMu sync.Mutex
 	jobs   []*job
@@ -72,8 +76,12 @@ func New(ctx context.Context, db *sqlite.DB, cfg Config) *Server {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Hashes == nil {
+		cfg.Hashes = passhash.DefaultGate()
+	}
 	s := &Server{ctx: ctx, db: db, def: cfg.Definition, cfg: cfg, now: cfg.Now, log: cfg.Log, mux: http.NewServeMux(),
-		pages: mustPages(), limits: newLimiter(), reports: map[string]*reportEntry{}}
+		pages: mustPages(), reports: map[string]*reportEntry{},
+		guard: &login.Guard{DB: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rates: cfg.AuthRates, Now: cfg.Now}}
 	s.mux.HandleFunc("GET /admin/static/{hash}/{name}", serveStatic)
 	s.mux.HandleFunc("GET /admin/login", s.loginPage)
 	s.mux.HandleFunc("POST /admin/login", s.login)

@@ -11,14 +11,15 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/throttle"
 )
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
@@ -49,67 +50,8 @@ func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a
 	})
 }
 
-// lockFor is how long an account, or an address, is refused after n failed logins in a row:
-// nothing for the first four, then 2 s doubling to 15 minutes (as for players).
-func lockFor(n int) time.Duration {
-	if n < 5 {
-		return 0
-	}
-	return min(time.Duration(1<<min(n-4, 20))*time.Second, 15*time.Minute)
-}
-
-// limiter counts failed logins by client address, so that guessing names is throttled too
-// (an unknown name has no row to count on).
-type limiter struct {
-	mu sync.Mutex
-	m  map[string]*failures
-}
-
-type failures struct {
-	n           int
-	lockedUntil time.Time
-	last        time.Time
-}
-
-func newLimiter() *limiter { return &limiter{m: map[string]*failures{}} }
-
-// wait is how long the address must still wait.
-func (l *limiter) wait(addr string, now time.Time) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if f := l.m[addr]; f != nil && f.lockedUntil.After(now) {
-		return f.lockedUntil.Sub(now)
-	}
-	return 0
-}
-
-func (l *limiter) fail(addr string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.m) > 10000 { // forget addresses quiet for an hour
-		for k, f := range l.m {
-			if now.Sub(f.last) > time.Hour {
-				delete(l.m, k)
-			}
-		}
-	}
-	f := l.m[addr]
-	if f == nil || now.Sub(f.last) > time.Hour {
-		f = &failures{}
-		l.m[addr] = f
-	}
-	f.n++
-	f.last = now
-	f.lockedUntil = now.Add(lockFor(f.n))
-}
-
-func (l *limiter) succeed(addr string) {
-	l.mu.Lock()
-	delete(l.m, addr)
-	l.mu.Unlock()
-}
-
-// remote is the client's address (the server faces clients directly; no proxy header is trusted).
+// remote is the client's address as the logs show it (the server faces clients directly; no
+// proxy header is trusted).
 func remote(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -235,13 +177,35 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	data := loginData{Name: name, Next: safeNext(r.PostFormValue("next"))}
 	addr := remote(r)
 	now := s.now()
-	refuse := func(status int, msg, detail string, o sqlite.Operator) {
-		err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
-			if o.ID > 0 && status == http.StatusUnauthorized {
-				if err := tx.OperatorLoginFailed(o.ID, now.Add(lockFor(o.FailedLogins+1)).Unix()); err != nil {
-					return err
-				}
+	o, err := s.db.OperatorByName(r.Context(), name)
+	if err != nil && !fault.Is(err, fault.NotFound) {
+		s.fail(w, r, err)
+		return
+	}
+	// A name that does not exist goes through the same checks, with a stand-in hash, and is
+	// answered the same (login.Guard); failures lock a name from one address only.
+	subject := sqlite.OperatorSubject(name)
+	if err := s.guard.Check(r.Context(), subject, throttle.Address(r.RemoteAddr), password, o.PasswordHash); err != nil {
+		status, msg, detail := http.StatusUnauthorized, "Wrong name or password.", "wrong password"
+		switch fault.CodeOf(err) {
+		case fault.NotLoggedIn:
+			if o.ID == 0 {
+				detail = "unknown name"
 			}
+		case fault.TooManyAttempts:
+			wait := fault.RetryAfter(err)
+			status, msg, detail = http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts: try again in %s.", wait), err.Error()
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+		case fault.Unavailable:
+			w.Header().Set("Retry-After", strconv.Itoa(int(fault.RetryAfter(err)/time.Second)))
+			data.Error = "The server is busy checking passwords: try again in a moment."
+			s.render(w, r, http.StatusServiceUnavailable, "login", "Log in", data)
+			return
+		default:
+			s.fail(w, r, err)
+			return
+		}
+		err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
 			return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: name, Action: "login_failed",
 				Detail: detail, Remote: addr, CreatedAt: now})
 		})
@@ -251,43 +215,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 		data.Error = msg
 		s.render(w, r, status, "login", "Log in", data)
-	}
-	if wait := s.limits.wait(addr, now); wait > 0 {
-		refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts from this address: try again in %s.", roundUp(wait)),
-			"too many attempts from this address", sqlite.Operator{})
 		return
 	}
-	o, err := s.db.OperatorByName(r.Context(), name)
-	if err != nil && !fault.Is(err, fault.NotFound) {
-		s.fail(w, r, err)
-		return
-	}
-	if err != nil {
-		passhash.Check(password, s.cfg.Argon2.Dummy())
-		s.limits.fail(addr, now)
-		refuse(http.StatusUnauthorized, "Wrong name or password.", "unknown name", sqlite.Operator{})
-		return
-	}
-	if until := time.Unix(o.LockedUntil, 0); until.After(now) {
-		refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts for this operator: try again in %s.", roundUp(until.Sub(now))),
-			"locked after failed attempts", o)
-		return
-	}
-	ok, err := passhash.Check(password, o.PasswordHash)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	if !ok {
-		s.limits.fail(addr, now)
-		refuse(http.StatusUnauthorized, "Wrong name or password.", "wrong password", o)
-		return
-	}
-	s.limits.succeed(addr)
 	raw := make([]byte, 32)
 	rand.Read(raw)
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	err = s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
+		if err := tx.ClearLogin(subject, throttle.Address(r.RemoteAddr)); err != nil {
+			return err
+		}
 		if err := tx.DeleteExpiredOperatorSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime)); err != nil {
 			return err
 		}
@@ -304,8 +240,6 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		SameSite: http.SameSiteStrictMode, MaxAge: int(s.cfg.SessionLifetime / time.Second)})
 	http.Redirect(w, r, data.Next, http.StatusSeeOther)
 }
-
-func roundUp(d time.Duration) time.Duration { return d.Truncate(time.Second) + time.Second }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	c, _ := r.Cookie(CookieName)

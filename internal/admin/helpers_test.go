@@ -56,10 +56,11 @@ func (c *clock) Advance(d time.Duration) {
 // listener) over a temporary database holding the emission MINI (blocks of 1,000 units at 1 €),
 // with the operator alice.
 type env struct {
-	url   string
-	db    *sqlite.DB
-	def   *gamedef.Definition
-	clock *clock
+	url     string
+	handler http.Handler // the site, to send requests from other addresses
+	db      *sqlite.DB
+	def     *gamedef.Definition
+	clock   *clock
 }
 
 func newEnv(t testing.TB, blocks int) *env {
@@ -77,6 +78,7 @@ func newEnv(t testing.TB, blocks int) *env {
 	site.Handle("/api/", httpapi.New(svc, db, log, httpapi.NewMetrics(db)).Handler())
 	site.Handle("/admin/", admin.New(ctx, db, admin.Config{Definition: def, Argon2: fast, Now: clk.Now, Log: log}).Handler())
 	srv := httptest.NewServer(site)
+	handler := site
 	t.Cleanup(func() {
 		cancel()
 		srv.Close()
@@ -84,7 +86,7 @@ func newEnv(t testing.TB, blocks int) *env {
 	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, clk.Now()); err != nil {
 		t.Fatal(err)
 	}
-	return &env{url: srv.URL, db: db, def: def, clock: clk}
+	return &env{url: srv.URL, handler: handler, db: db, def: def, clock: clk}
 }
 
 // client is a browser-less client with its own cookies; it does not follow redirects.

@@ -52,6 +52,9 @@ type playerData struct {
 	Transfers []transferView
 	Games     []sqlite.Game
 	Limit     int
+	// The failed logins counted for the player's name (the last hour's, at every address), and
+	// how many addresses they lock out now.
+	FailedLogins, LockedFrom int
 }
 
 func accountName(id int64) string {
@@ -81,6 +84,10 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Net = d.T.Prizes - d.T.Stakes
+	if d.FailedLogins, d.LockedFrom, err = s.db.LoginFailures(r.Context(), sqlite.PlayerSubject(p.Username), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	ts, err := s.db.PlayerTransfers(r.Context(), p, d.Limit)
 	if err != nil {
 		s.fail(w, r, err)

@@ -6,6 +6,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code names a kind of failure, as the API's error.code.
@@ -26,6 +27,7 @@ const (
 	IdempotencyMismatch  Code = "idempotency_key_reused" // 422
 	TooManyAttempts      Code = "too_many_attempts"      // 429
 	SoldOut              Code = "sold_out"               // 503
+	Unavailable          Code = "unavailable"            // 503: busy, or the store cannot serve now; try again
 	Internal             Code = "internal_error"         // 500
 )
 
@@ -33,13 +35,34 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// RetryAfter, when set, is how long the client should wait before trying again (a 429, a
+	// 503): said in the Retry-After header.
+	RetryAfter time.Duration
+	// Cause is the error behind it, for the logs: never shown to the client.
+	Cause error
 }
 
 func (e *Error) Error() string { return e.Message }
 
+func (e *Error) Unwrap() error { return e.Cause }
+
 // Errorf makes an Error.
 func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Retry makes an Error that tells the client when to try again.
+func Retry(code Code, after time.Duration, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), RetryAfter: after}
+}
+
+// RetryAfter is how long err asks the client to wait, or 0.
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // CodeOf is the code of err, or Internal when err carries none.

@@ -7,12 +7,10 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,9 +19,11 @@ import (
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
+	"starcolor/internal/login"
 	"starcolor/internal/passhash"
 	"starcolor/internal/rules"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/throttle"
 )
 
 // Config holds the server's policies.
@@ -33,6 +33,11 @@ type Config struct {
 	AbandonAfter    time.Duration // an unfinished game untouched this long is finished by the server
 	MaxDeposit      int64         // cents, per deposit
 	Argon2          passhash.Argon2
+	// Hashes bounds the password hashes at once (nil: passhash.DefaultGate); share one with
+	// everything else of the process that hashes, the back office's logins.
+	Hashes *passhash.Gate
+	// AuthRates limits the logins and sign-ups of each client address (nil: no limit).
+	AuthRates *throttle.Rates
 }
 
 // DefaultConfig is the server's default policy.
@@ -48,6 +53,7 @@ var DefaultConfig = Config{
 type Service struct {
 	db     *sqlite.DB
 	cfg    Config
+	guard  *login.Guard
 	now    func() time.Time
 	log    *slog.Logger
 	pages  *pageCache
@@ -63,8 +69,12 @@ type Service struct {
 
 // New makes a service; now is the clock (injected so that tests control time).
 func New(db *sqlite.DB, cfg Config, now func() time.Time, log *slog.Logger) *Service {
+	if cfg.Hashes == nil {
+		cfg.Hashes = passhash.DefaultGate()
+	}
 	return &Service{db: db, cfg: cfg, now: now, log: log, pages: newPageCache(db, 64), reader: map[string]*emission.Reader{},
-		sessions: map[[32]byte]*session{}}
+		sessions: map[[32]byte]*session{},
+		guard:    &login.Guard{DB: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rates: cfg.AuthRates, Now: now}}
 }
 
 // Config is the service's policy.
@@ -80,194 +90,6 @@ type Player struct {
 	// them checks, in its own transaction, that the session is still there (a logout may have
 	// committed since the request was let in). Nil for the server's own actions.
 	session []byte
-}
-
-// Passwords is what a player's password must be.
-var Passwords = passhash.Policy{MinRunes: 8}
-
-var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
-
-// Register creates a player with an empty wallet.
-func (s *Service) Register(ctx context.Context, username, password string) (Player, error) {
-	if !usernamePattern.MatchString(username) {
-		return Player{}, fault.Errorf(fault.Invalid, "a username is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
-	}
-	if err := Passwords.Check(username, password); err != nil {
-		return Player{}, fault.Errorf(fault.Invalid, "%v", err)
-	}
-	hash := s.cfg.Argon2.Hash(password)
-	var p sqlite.Player
-	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		var err error
-		p, err = tx.CreatePlayer(username, hash, s.now())
-		return err
-	})
-	return Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}, err
-}
-
-// lockFor is how long a player is locked out after n failed logins in a row: nothing for the
-// first four, then 2 s doubling to 15 minutes.
-func lockFor(n int) time.Duration {
-	if n < 5 {
-		return 0
-	}
-	return min(time.Duration(1<<min(n-4, 20))*time.Second, 15*time.Minute)
-}
-
-// dummyHash is compared against when the username is unknown, so that the answer takes as long.
-// It is made on first use: hashing takes 64 MiB, which no other command should pay for.
-func (s *Service) dummyHash() string { return s.cfg.Argon2.Dummy() }
-
-// Login checks a password and opens a session; it returns the session's token.
-func (s *Service) Login(ctx context.Context, username, password string) (string, Player, error) {
-	bad := fault.Errorf(fault.NotLoggedIn, "wrong username or password")
-	now := s.now()
-	p, err := s.db.PlayerByName(ctx, username)
-	if fault.Is(err, fault.NotFound) {
-		passhash.Check(password, s.dummyHash())
-		return "", Player{}, bad
-	}
-	if err != nil {
-		return "", Player{}, err
-	}
-	if wait := time.Unix(p.LockedUntil, 0).Sub(now); wait > 0 {
-		return "", Player{}, fault.Errorf(fault.TooManyAttempts, "too many failed logins: try again in %s", wait.Round(time.Second))
-	}
-	ok, err := passhash.Check(password, p.PasswordHash)
-	if err != nil {
-		return "", Player{}, err
-	}
-	if !ok {
-		until := now.Add(lockFor(p.FailedLogins + 1)).Unix()
-		if err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.LoginFailed(p.ID, until) }); err != nil {
-			return "", Player{}, err
-		}
-		return "", Player{}, bad
-	}
-	raw := make([]byte, 32)
-	rand.Read(raw)
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	hash := sha256.Sum256([]byte(token))
-	err = s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.CreateSession(hash[:], p.ID, now) })
-	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
-}
-
-// Logout ends a session. Once it returns, no request with the token succeeds: the session's row
-// is deleted first, so that every write checking it from then on is refused, then its copy in
-// memory, with a count of logouts that tells a concurrent Authenticate, which may have read the
-// row just before the delete, not to put the copy back.
-func (s *Service) Logout(ctx context.Context, token string) error {
-	hash := sha256.Sum256([]byte(token))
-	err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
-	s.forgetSession(hash)
-	return err
-}
-
-// forgetSession drops the copy in memory of a session whose row has been deleted.
-func (s *Service) forgetSession(hash [32]byte) {
-	s.sessMu.Lock()
-	delete(s.sessions, hash)
-	s.sessionsGone++
-	s.sessMu.Unlock()
-}
-
-// session is a session as the server keeps it in memory: this process is the only one to write
-// sessions (one server per database file), so the copy is exact, and a request needs no
-// database read to know its player.
-type session struct {
-	player    Player // without balance
-	created   int64  // unix seconds
-	lastSeen  int64
-	persisted int64 // the last_seen the database holds
-}
-
-// maxSessions is how many sessions are kept in memory before the ended ones are swept out.
-const maxSessions = 100_000
-
-// pruneSessions drops the sessions that have ended; sessMu is held.
-func (s *Service) pruneSessions(now time.Time) {
-	for h, sess := range s.sessions {
-		if s.ended(sess, now) {
-			delete(s.sessions, h)
-		}
-	}
-}
-
-// ended tells whether a session has been idle too long or is too old.
-func (s *Service) ended(sess *session, now time.Time) bool {
-	return now.Sub(time.Unix(sess.lastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.created, 0)) > s.cfg.SessionLifetime
-}
-
-// Authenticate finds the player of a session token, ending sessions idle or too old. The
-// player's balance is not read: Me does that.
-func (s *Service) Authenticate(ctx context.Context, token string) (Player, error) {
-	notIn := fault.Errorf(fault.NotLoggedIn, "not logged in, or the session has ended: log in again")
-	if token == "" {
-		return Player{}, notIn
-	}
-	hash := sha256.Sum256([]byte(token))
-	now := s.now()
-	s.sessMu.Lock()
-	sess, cached := s.sessions[hash]
-	gone := s.sessionsGone
-	s.sessMu.Unlock()
-	if !cached {
-		stored, err := s.db.Session(ctx, hash[:])
-		if err != nil {
-			return Player{}, err
-		}
-		p, err := s.db.PlayerByID(ctx, stored.PlayerID)
-		if err != nil {
-			return Player{}, err
-		}
-		sess = &session{player: Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID, session: hash[:]},
-			created: stored.CreatedAt, lastSeen: stored.LastSeen, persisted: stored.LastSeen}
-	}
-	// The check and the update of the copy in memory are one step: a logout in between would
-	// otherwise see its deletion undone.
-	s.sessMu.Lock()
-	switch {
-	case cached && s.sessions[hash] != sess, !cached && s.sessionsGone != gone:
-		// Ended (or logged out) since it was read: the row read may be gone too.
-		s.sessMu.Unlock()
-		return s.Authenticate(ctx, token)
-	case s.ended(sess, now):
-		delete(s.sessions, hash)
-		s.sessMu.Unlock()
-		s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.DeleteSession(hash[:]) })
-		return Player{}, notIn
-	}
-	if !cached {
-		if len(s.sessions) >= maxSessions {
-			s.pruneSessions(now)
-		}
-		if prev := s.sessions[hash]; prev != nil {
-			sess = prev // another request put it there first
-		} else {
-			s.sessions[hash] = sess
-		}
-	}
-	sess.lastSeen = now.Unix()
-	// Activity is written at most once a minute per session: enough for a timeout in minutes, and
-	// a restarted server reads it back.
-	persist := sess.lastSeen-sess.persisted >= 60
-	if persist {
-		sess.persisted = sess.lastSeen
-	}
-	player := sess.player
-	s.sessMu.Unlock()
-	if persist {
-		if err := s.db.Update(ctx, func(tx *sqlite.Tx) error { return tx.TouchSession(hash[:], now) }); err != nil {
-			return Player{}, err
-		}
-	}
-	return player, nil
-}
-
-// Me is a player with their balance.
-func (s *Service) Me(ctx context.Context, playerID int64) (Player, error) {
-	p, err := s.db.PlayerByID(ctx, playerID)
-	return Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
 }
 
 // Answer is the answer to a money-moving request, as stored for its retries.
@@ -625,15 +447,6 @@ func moveFault(err error) error {
 		return fault.Errorf(fault.InvalidMove, "%v", err)
 	}
 	return err
-}
-
-// ForgetExpiredSessions deletes the sessions that have ended, idle too long or too old. (A
-// session is refused as soon as it has ended; this only keeps the table to the live ones.)
-func (s *Service) ForgetExpiredSessions(ctx context.Context) error {
-	now := s.now()
-	return s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		return tx.DeleteExpiredSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime))
-	})
 }
 
 // KeepKeys is how long the answer to an Idempotency-Key is kept: API.md asks for 24 hours at least.

@@ -56,6 +56,11 @@ func (c *clock) Advance(d time.Duration) {
 }
 
 func newTestServer(t *testing.T, blocks int) *testServer {
+	return newTestServerWith(t, blocks, nil)
+}
+
+// newTestServerWith is newTestServer with a policy of its own: configure changes the default one.
+func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *clock)) *testServer {
 	t.Helper()
 	db := sqlitetest.Open(t)
 	e := sqlitetest.CreateEmission(t, db, gamedeftest.Mini(t), "MINI", 100, blocks, 42)
@@ -63,6 +68,9 @@ func newTestServer(t *testing.T, blocks int) *testServer {
 	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
 	log := slog.New(slog.DiscardHandler)
 	clk := &clock{now: time.Now()}
+	if configure != nil {
+		configure(&cfg, clk)
+	}
 	svc := game.New(db, cfg, clk.Now, log)
 	srv := httptest.NewServer(New(svc, db, log, NewMetrics(db)).Handler())
 	t.Cleanup(srv.Close)

@@ -9,6 +9,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/throttle"
 )
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
@@ -23,7 +24,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) error {
 	if _, err := readJSON(r, &c); err != nil {
 		return err
 	}
-	p, err := s.svc.Register(r.Context(), c.Username, c.Password)
+	p, err := s.svc.Register(r.Context(), c.Username, c.Password, throttle.Address(r.RemoteAddr))
 	if err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if _, err := readJSON(r, &c); err != nil {
 		return err
 	}
-	token, p, err := s.svc.Login(r.Context(), c.Username, c.Password)
+	token, p, err := s.svc.Login(r.Context(), c.Username, c.Password, throttle.Address(r.RemoteAddr))
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,9 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
+	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/throttle"
 )
 
 // raw sends a request with the session token given outright (not through a cookie jar, which a
@@ -41,7 +43,7 @@ func (s *testServer) raw(t testing.TB, hc *http.Client, method, path, token, bod
 // login opens a session for a player and returns its token.
 func (s *testServer) login(t testing.TB, name string) string {
 	t.Helper()
-	token, _, err := s.svc.Login(context.Background(), name, "secret-"+name)
+	token, _, err := s.svc.Login(context.Background(), name, "secret-"+name, "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,4 +340,137 @@ func TestWeakPasswordsRefused(t *testing.T) {
 		}
 	}
 	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "quentin1", "password": "a less common one"}, "")
+}
+
+// Guesses sent at once at an account are counted as they arrive, before any is evaluated: of 40
+// parallel wrong guesses, no more than the free attempts are evaluated (the others get 429), and
+// the right password sent after them is refused too. Repeated on fresh accounts.
+func TestParallelGuessesAreCounted(t *testing.T) {
+	s := newTestServer(t, 1)
+	for trial := range 5 {
+		name := fmt.Sprintf("rosa%d", trial)
+		s.client(t).signUp(name, 0)
+		var evaluated, locked atomic.Int64
+		var wg sync.WaitGroup
+		for i := range 40 {
+			wg.Go(func() {
+				st, _ := s.client(t).call("POST", "/api/v1/session", map[string]string{"username": name, "password": fmt.Sprintf("guess-number-%d", i)}, "")
+				switch st {
+				case 401:
+					evaluated.Add(1)
+				case 429:
+					locked.Add(1)
+				default:
+					t.Errorf("guess %d: %d", i, st)
+				}
+			})
+		}
+		wg.Wait()
+		if evaluated.Load() > 5 {
+			t.Fatalf("trial %d: %d of 40 parallel guesses were evaluated (%d refused), want at most 5", trial, evaluated.Load(), locked.Load())
+		}
+		if st, _ := s.client(t).call("POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, ""); st != 429 {
+			t.Fatalf("trial %d: the right password after 40 guesses: %d, want 429", trial, st)
+		}
+	}
+}
+
+// A name that does not exist is answered as one that does: the same 401s, then the same 429s.
+func TestUnknownNamesAnsweredAlike(t *testing.T) {
+	s := newTestServer(t, 1)
+	s.client(t).signUp("sara", 0)
+	codes := func(name string) []int {
+		var out []int
+		c := s.client(t)
+		for range 7 {
+			st, _ := c.call("POST", "/api/v1/session", map[string]string{"username": name, "password": "not-the-password"}, "")
+			out = append(out, st)
+		}
+		return out
+	}
+	known, unknown := codes("sara"), codes("nobody-here")
+	if fmt.Sprint(known) != fmt.Sprint(unknown) || known[len(known)-1] != 429 {
+		t.Fatalf("failed logins answered %v for a known name, %v for an unknown one", known, unknown)
+	}
+}
+
+// Failed logins lock a name from the address they come from only: the player, from their own
+// address, still logs in.
+func TestLockoutIsPerAddress(t *testing.T) {
+	s := newTestServer(t, 1)
+	s.client(t).signUp("tess", 0)
+	ctx := context.Background()
+	attacker, victim := "192.0.2.66", "198.51.100.7"
+	var last error
+	for range 7 {
+		_, _, last = s.svc.Login(ctx, "tess", "guessing-again", attacker)
+	}
+	if !fault.Is(last, fault.TooManyAttempts) {
+		t.Fatalf("the 7th guess from one address: %v, want too_many_attempts", last)
+	}
+	if _, _, err := s.svc.Login(ctx, "tess", "secret-tess", victim); err != nil {
+		t.Fatalf("the player from another address: %v", err)
+	}
+	if _, _, err := s.svc.Login(ctx, "tess", "secret-tess", attacker); !fault.Is(err, fault.TooManyAttempts) {
+		t.Fatalf("the right password from the locked address: %v", err)
+	}
+	// Quiet for the lock's length, the address may try again; a success there clears its count.
+	s.clock.Advance(5 * time.Second)
+	if _, _, err := s.svc.Login(ctx, "tess", "secret-tess", attacker); err != nil {
+		t.Fatalf("after the lock: %v", err)
+	}
+	if _, _, err := s.svc.Login(ctx, "tess", "wrong-again-1", attacker); !fault.Is(err, fault.NotLoggedIn) {
+		t.Fatalf("a failure after a success starts a new count: %v", err)
+	}
+}
+
+// Logins and sign-ups are limited by address: past the burst, 429 with Retry-After; another
+// address is not affected.
+func TestAuthRatePerAddress(t *testing.T) {
+	s := newTestServerWith(t, 1, func(cfg *game.Config, clk *clock) {
+		cfg.AuthRates = throttle.NewRates(3, 1.0/20, clk.Now)
+	})
+	c := s.client(t)
+	for i := range 3 {
+		c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": fmt.Sprintf("ulla%d", i), "password": "secret-ulla"}, "")
+	}
+	req, _ := http.NewRequest("POST", s.url+"/api/v1/session", strings.NewReader(`{"username":"ulla0","password":"secret-ulla"}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "20" {
+		t.Fatalf("the 4th request from one address: %d, Retry-After %q; want 429 and 20", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if _, _, err := s.svc.Login(context.Background(), "ulla0", "secret-ulla", "198.51.100.7"); err != nil {
+		t.Fatalf("another address: %v", err)
+	}
+	s.clock.Advance(20 * time.Second)
+	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "ulla0", "password": "secret-ulla"}, "")
+}
+
+// When every hash slot and the queue are taken, a login is refused at once with 503 and
+// Retry-After, not queued without bound.
+func TestHashesBusy(t *testing.T) {
+	gate := passhash.NewGate(1, 0, time.Second)
+	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) { cfg.Hashes = gate })
+	s.client(t).signUp("vera", 0)
+	hold, held := make(chan struct{}), make(chan struct{})
+	go gate.Run(context.Background(), func() { close(held); <-hold })
+	<-held
+	defer close(hold)
+	c := s.client(t)
+	req, _ := http.NewRequest("POST", s.url+"/api/v1/session", strings.NewReader(`{"username":"vera","password":"secret-vera"}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"unavailable"`) {
+		t.Fatalf("a login while the hashes are all taken: %d, Retry-After %q, %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
 }

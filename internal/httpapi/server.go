@@ -155,6 +155,7 @@ var statusOf = map[fault.Code]int{
 	fault.IdempotencyMismatch:  http.StatusUnprocessableEntity,
 	fault.TooManyAttempts:      http.StatusTooManyRequests,
 	fault.SoldOut:              http.StatusServiceUnavailable,
+	fault.Unavailable:          http.StatusServiceUnavailable,
 	fault.Internal:             http.StatusInternalServerError,
 }
 
@@ -163,6 +164,9 @@ func writeError(w http.ResponseWriter, err error) {
 	msg := err.Error()
 	if code == fault.Internal {
 		msg = "something went wrong on our side; nothing was changed"
+	}
+	if wait := fault.RetryAfter(err); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
 	}
 	writeJSON(w, statusOf[code], map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
 }

@@ -57,12 +57,13 @@ type player struct {
 
 	raw *httpConn // the play phase's connection, for a plain http target (conn.go)
 
-	buf *bytes.Buffer    // the last answer's body
-	lim io.LimitedReader // reused to read it
-	key [36]byte         // an idempotency key
-	seq uint16           // counts keys, for the UUIDs' rand_a
-	g   gameAnswer       // the last game decoded
-	cnd [42]uint8        // candidate cells of a manual game
+	buf        *bytes.Buffer    // the last answer's body
+	retryAfter time.Duration    // the last answer's Retry-After (setup requests), or 0
+	lim        io.LimitedReader // reused to read it
+	key        [36]byte         // an idempotency key
+	seq        uint16           // counts keys, for the UUIDs' rand_a
+	g          gameAnswer       // the last game decoded
+	cnd        [42]uint8        // candidate cells of a manual game
 
 	balance int64 // the balance the server last said, when known
 	known   bool  // false after an answer that may have moved money unseen
@@ -192,6 +193,10 @@ func (p *player) httpDo(ctx context.Context, u string, key, body []byte) (int, e
 	if err != nil {
 		return 0, err
 	}
+	p.retryAfter = 0
+	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+		p.retryAfter = time.Duration(secs) * time.Second
+	}
 	p.buf.Reset()
 	p.lim.R, p.lim.N = resp.Body, maxBody
 	_, err = p.buf.ReadFrom(&p.lim)
@@ -208,14 +213,21 @@ func (p *player) violation(format string, args ...any) {
 	}
 }
 
-// retrySetup sends a setup request, retrying a 429 (too many attempts) a few times.
+// retrySetup sends a setup request, retrying a 429 (too many attempts from this address) or a
+// 503 (the server busy hashing passwords) after the wait the server asks for (Retry-After), or a
+// growing one, until the setup's deadline. A server limits logins and sign-ups by address
+// (serve --auth-per-minute): a load test from one address wants it off.
 func (p *player) retrySetup(ctx context.Context, kind Kind, u string, body []byte, key bool) (int, error) {
 	for attempt := 1; ; attempt++ {
 		status, err := p.do(ctx, kind, u, body, key)
-		if err != nil || status != http.StatusTooManyRequests || attempt == 5 {
+		if err != nil || (status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable) || attempt == maxSetupAttempts {
 			return status, err
 		}
-		t := time.NewTimer(time.Duration(attempt) * 200 * time.Millisecond)
+		wait := p.retryAfter
+		if wait <= 0 {
+			wait = time.Duration(attempt) * 200 * time.Millisecond
+		}
+		t := time.NewTimer(min(wait, 30*time.Second))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -224,6 +236,9 @@ func (p *player) retrySetup(ctx context.Context, kind Kind, u string, body []byt
 		}
 	}
 }
+
+// maxSetupAttempts bounds the tries of one setup request.
+const maxSetupAttempts = 20
 
 // setup registers the player, logs it in and makes its first deposit.
 func (p *player) setup(ctx context.Context) error {

@@ -16,8 +16,6 @@ type Operator struct {
 	ID           int64
 	Name         string
 	PasswordHash string
-	FailedLogins int
-	LockedUntil  int64 // unix seconds
 }
 
 // CreateOperator registers an operator; a name already taken (whatever its case) is
@@ -37,14 +35,14 @@ func (t *Tx) CreateOperator(name, passwordHash string, now time.Time) (Operator,
 
 func scanOperator(row *sql.Row) (Operator, error) {
 	var o Operator
-	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash, &o.FailedLogins, &o.LockedUntil)
+	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fault.Errorf(fault.NotFound, "no such operator")
 	}
 	return o, err
 }
 
-const operatorColumns = `id, name, password_hash, failed_logins, locked_until`
+const operatorColumns = `id, name, password_hash`
 
 // OperatorByName finds an operator by name (case does not matter).
 func (d *DB) OperatorByName(ctx context.Context, name string) (Operator, error) {
@@ -56,17 +54,8 @@ func (d *DB) OperatorByID(ctx context.Context, id int64) (Operator, error) {
 	return scanOperator(d.db.QueryRowContext(ctx, `SELECT `+operatorColumns+` FROM operators WHERE id = ?`, id))
 }
 
-// OperatorLoginFailed counts a failed login and locks the operator until lockedUntil.
-func (t *Tx) OperatorLoginFailed(id int64, lockedUntil int64) error {
-	_, err := t.exec(`UPDATE operators SET failed_logins = failed_logins + 1, locked_until = ? WHERE id = ?`, lockedUntil, id)
-	return err
-}
-
-// CreateOperatorSession starts an operator's session and clears their failed logins.
+// CreateOperatorSession starts an operator's session.
 func (t *Tx) CreateOperatorSession(tokenHash []byte, operatorID int64, now time.Time) error {
-	if _, err := t.exec(`UPDATE operators SET failed_logins = 0, locked_until = 0 WHERE id = ?`, operatorID); err != nil {
-		return err
-	}
 	_, err := t.exec(`INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
 		tokenHash, operatorID, now.Unix(), now.Unix())
 	return err

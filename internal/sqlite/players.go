@@ -18,8 +18,6 @@ type Player struct {
 	AccountID    int64
 	Balance      int64
 	PasswordHash string
-	FailedLogins int
-	LockedUntil  int64 // unix seconds
 }
 
 // CreatePlayer registers a player with an empty account.
@@ -41,11 +39,11 @@ func (t *Tx) CreatePlayer(username, passwordHash string, now time.Time) (Player,
 	return Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash}, nil
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.failed_logins, p.locked_until`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash`
 
 func scanPlayer(row *sql.Row) (Player, error) {
 	var p Player
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &p.FailedLogins, &p.LockedUntil)
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
 	}
@@ -62,12 +60,6 @@ func (d *DB) PlayerByID(ctx context.Context, id int64) (Player, error) {
 	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
 }
 
-// LoginFailed counts a failed login and locks the player until lockedUntil.
-func (t *Tx) LoginFailed(playerID int64, lockedUntil int64) error {
-	_, err := t.exec(`UPDATE players SET failed_logins = failed_logins + 1, locked_until = ? WHERE id = ?`, lockedUntil, playerID)
-	return err
-}
-
 // Session is a logged-in player's session.
 type Session struct {
 	PlayerID  int64
@@ -75,11 +67,8 @@ type Session struct {
 	LastSeen  int64
 }
 
-// CreateSession starts a session and clears the player's failed logins.
+// CreateSession starts a session.
 func (t *Tx) CreateSession(tokenHash []byte, playerID int64, now time.Time) error {
-	if _, err := t.exec(`UPDATE players SET failed_logins = 0, locked_until = 0 WHERE id = ?`, playerID); err != nil {
-		return err
-	}
 	_, err := t.exec(`INSERT INTO sessions (token_hash, player_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
 		tokenHash, playerID, now.Unix(), now.Unix())
 	return err

@@ -142,7 +142,7 @@ func (d *DB) FindPlayers(ctx context.Context, prefix string, limit int) ([]Playe
 	var out []Player
 	for rows.Next() {
 		var p Player
-		if err := rows.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &p.FailedLogins, &p.LockedUntil); err != nil {
+		if err := rows.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
