@@ -195,4 +195,3 @@ func (s *Service) ForgetExpiredSessions(ctx context.Context) error {
 		return tx.DeleteExpiredSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime))
 	})
 }
-
