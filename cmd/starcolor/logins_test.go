@@ -48,7 +48,9 @@ func TestLoginStormMemoryBounded(t *testing.T) {
 	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {
 		t.Skip("needs Linux's /proc to read a process's peak memory")
 	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "storm.db"), "--auth-per-minute", "0")
+	db := filepath.Join(t.TempDir(), "storm.db")
+	servableDB(t, db)
+	srv := startServer(t, db, "--auth-per-minute", "0")
 	p := &player{name: "storm", http: &http.Client{Timeout: time.Minute}, base: srv.url}
 	if st, raw, _ := p.call("POST", "/api/v1/players", `{"username":"storm","password":"storm-password-1"}`, ""); st != 201 {
 		t.Fatalf("register: %d %s", st, raw)

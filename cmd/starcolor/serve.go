@@ -77,6 +77,11 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 		return err
 	}
 	defer store.Close()
+	if err := store.CheckWrite(ctx); err != nil {
+		// Said at once; the server still starts, to answer what it can read, and /healthz says
+		// so until the store can write again.
+		log.Error("the store cannot write: every write is refused until it can", "db", *db, "err", err, "cause", errors.Unwrap(err))
+	}
 	if err := ensureEmissions(ctx, store, stderr, log); err != nil {
 		return err
 	}

@@ -108,6 +108,7 @@ func TestServerKilledUnderLoad(t *testing.T) {
 		t.Skip("starts the server, which creates three blocks of 1,000,000 units; skipped with -short")
 	}
 	db := filepath.Join(t.TempDir(), "crash.db")
+	servableDB(t, db)
 	srv := startServer(t, db)
 	players := make([]*player, 12)
 	for i := range players {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -110,8 +109,13 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		rw := &statusWriter{ResponseWriter: w}
 		if err := h(rw, r); err != nil {
-			if fault.CodeOf(err) == fault.Internal {
+			// A read that the store could not serve (an I/O error, a damaged file) is a 503 too.
+			err = sqlite.AsFault(err)
+			switch cause := errors.Unwrap(err); {
+			case fault.CodeOf(err) == fault.Internal:
 				s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+			case fault.CodeOf(err) == fault.Unavailable && cause != nil:
+				s.log.Error("request failed: the store", "method", r.Method, "path", r.URL.Path, "err", err, "cause", cause)
 			}
 			writeError(rw, err)
 		}
@@ -224,11 +228,19 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
+// healthz answers 200 while the server can serve: its store can write (a probe write through
+// the writer, and no write failed for the store's sake of late); else 503 with what is wrong.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if _, err := s.db.OpenEmissionPrices(ctx); err != nil {
-		return fmt.Errorf("health: %w", err)
+	var problems []string
+	if err := s.db.CheckWrite(ctx); err != nil {
+		s.log.Error("health: the store cannot write", "err", err, "cause", errors.Unwrap(err))
+		problems = append(problems, "the store cannot write: "+err.Error())
+	}
+	if len(problems) > 0 {
+		w.Header().Set("Retry-After", "5")
+		return writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "problems": problems})
 	}
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }

@@ -52,6 +52,8 @@ type DB struct {
 
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
+
+	lastStoreFailure atomic.Pointer[storeFailure] // see CheckWrite
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.

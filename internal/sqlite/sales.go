@@ -69,7 +69,7 @@ func (d *DB) Sell(ctx context.Context, r SaleRequest, now time.Time) (Game, erro
 		return Game{}, err
 	}
 	res := <-op.done
-	return res.game, res.err
+	return res.game, d.noteWrite(res.err)
 }
 
 // salesState is what the writer knows between batches: where each price's sales stand and the

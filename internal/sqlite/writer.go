@@ -37,7 +37,7 @@ func (d *DB) Update(ctx context.Context, fn func(*Tx) error) error {
 	if err := d.queue(ctx, w); err != nil {
 		return err
 	}
-	return <-w.done
+	return d.noteWrite(<-w.done)
 }
 
 // queue hands an operation to the writer.
@@ -197,8 +197,10 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 		}
 		errs[i] = runOp(tx, op.fn)
 		if errs[i] != nil {
+			// A failure such as a full disk may have ended the whole transaction already: the
+			// batch fails, with the operation's error as the cause.
 			if _, err := tx.exec(`ROLLBACK TO op`); err != nil {
-				fail(err)
+				fail(fmt.Errorf("%w (undoing it: %v)", errs[i], err))
 				return
 			}
 		}
@@ -218,8 +220,8 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 			for _, op := range w.saleOps {
 				op.err = err
 			}
-			if _, err := tx.exec(`ROLLBACK TO sales`); err != nil {
-				fail(err)
+			if _, rbErr := tx.exec(`ROLLBACK TO sales`); rbErr != nil {
+				fail(fmt.Errorf("%w (undoing the sales: %v)", err, rbErr))
 				return
 			}
 		}

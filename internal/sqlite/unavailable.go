@@ -1,0 +1,78 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"starcolor/internal/fault"
+)
+
+// retryStore is the wait a client is told when the store cannot serve: long enough for an
+// operator's alert to be seen, short enough not to lose a player.
+const retryStore = 5 * time.Second
+
+// AsFault turns an error of the store that says it cannot write or read now (a full disk, a
+// read-only or unreadable file, a lock held too long, a damaged file) into fault.Unavailable:
+// 503 with Retry-After, the cause kept for the logs. Any other error is returned as it is.
+// Writes fail this way until the cause goes (room on the disk): the writer starts each batch
+// afresh, so it recovers by itself.
+func AsFault(err error) error {
+	var e *sqlite.Error
+	if err == nil || fault.CodeOf(err) != fault.Internal || !errors.As(err, &e) {
+		return err // no error, one told already, or not the store's
+	}
+	var msg string
+	switch e.Code() & 0xff {
+	case sqlite3.SQLITE_FULL:
+		msg = "the store is full: nothing was written; try again shortly"
+	case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM:
+		msg = "the store is read-only: nothing was written; try again shortly"
+	case sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOLFS:
+		msg = "the store cannot be read or written right now: try again shortly"
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		msg = "the store is busy: try again shortly"
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		msg = "the store is damaged: the operator has been told; try again later"
+	default:
+		return err
+	}
+	return &fault.Error{Code: fault.Unavailable, Message: msg, RetryAfter: retryStore, Cause: err}
+}
+
+// storeFailureMemory is how long a write that failed for the store's sake (AsFault) keeps
+// CheckWrite failing: a probe of one small row may fit where the writes of sales do not (a disk
+// full but for the WAL's own length).
+var storeFailureMemory = 5 * time.Second
+
+// storeFailure is the last write that failed for the store's sake.
+type storeFailure struct {
+	at  time.Time
+	err error
+}
+
+// noteWrite keeps the error of a write if the store caused it, and returns it as AsFault does.
+func (d *DB) noteWrite(err error) error {
+	err = AsFault(err)
+	var f *fault.Error
+	if errors.As(err, &f) && f.Code == fault.Unavailable && f.Cause != nil {
+		d.lastStoreFailure.Store(&storeFailure{at: time.Now(), err: err})
+	}
+	return err
+}
+
+// CheckWrite says whether the store can write now: it fails if a write has failed for the
+// store's sake in the last storeFailureMemory, or if a write of its own, through the writer as
+// every write, fails. The health check's probe: its one row costs a page of the WAL a call.
+func (d *DB) CheckWrite(ctx context.Context) error {
+	if f := d.lastStoreFailure.Load(); f != nil && time.Since(f.at) < storeFailureMemory {
+		return f.err
+	}
+	return d.Update(ctx, func(tx *Tx) error {
+		_, err := tx.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
+		return err
+	})
+}
