@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"starcolor/internal/emission"
+	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/sqlite"
 )
@@ -19,7 +20,9 @@ func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("ledger check", "[--db FILE]",
 		`Proves that the books balance: all accounts sum to zero, each balance equals its transfers,
 each game has exactly its stake and prize transfers, each prize is its unit's prize in the
-emission, and each block's sales are its first units, each sold once. Exits 1 otherwise.`, stderr)
+emission, and each block's sales are its first units, each sold once. Proves the stored units
+too: every page of every block rebuilt and hashed up to the block's published root, and the
+database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 	db := dbFlag(fs)
 	if err := parse(fs, args[1:]); err != nil {
 		return err
@@ -29,15 +32,31 @@ emission, and each block's sales are its first units, each sold once. Exits 1 ot
 		return err
 	}
 	defer store.Close()
+	// A damaged file is a finding like the others: each check that can still run does.
+	damage, err := store.QuickCheck(ctx)
+	if err != nil {
+		damage = append(damage, err.Error())
+	}
+	var problems []string
+	for _, d := range damage {
+		problems = append(problems, "the database file is damaged: "+d)
+	}
 	c, err := store.CheckLedger(ctx)
 	if err != nil {
-		return err
+		if !damaged(err) {
+			return err
+		}
+		c = &sqlite.LedgerCheck{}
+		problems = append(problems, "the books could not be read whole: "+errors.Unwrap(sqlite.AsFault(err)).Error())
 	}
-	mismatched, err := checkPrizes(ctx, store)
+	units, err := checkUnits(ctx, store)
 	if err != nil {
-		return err
+		if !damaged(err) {
+			return err
+		}
+		problems = append(problems, "the units and the games could not be read whole: "+errors.Unwrap(sqlite.AsFault(err)).Error())
 	}
-	c.Problems = append(c.Problems, mismatched...)
+	c.Problems = append(append(problems, c.Problems...), units...)
 	fmt.Fprintf(stdout, "accounts %d, transfers %d, games %d\n", c.Accounts, c.Transfers, c.Games)
 	fmt.Fprintf(stdout, "bank %s, prize fund %s, players %s\n", gamedef.FormatEUR(c.Bank), gamedef.FormatEUR(c.PrizeFund), gamedef.FormatEUR(c.Players))
 	fmt.Fprintf(stdout, "stakes %s, prizes %s\n", gamedef.FormatEUR(c.Stakes), gamedef.FormatEUR(c.Prizes))
@@ -51,27 +70,46 @@ emission, and each block's sales are its first units, each sold once. Exits 1 ot
 	return nil
 }
 
-// checkPrizes compares each game's prize with its unit's prize in the emission.
-func checkPrizes(ctx context.Context, store *sqlite.DB) ([]string, error) {
+// checkUnits proves the stored units against their commitments, and the games against their
+// units: every page of every block is rebuilt into its audit lines and hashed up to the block's
+// root (on every core), the database file's structure is checked (SQLite's quick_check), and
+// each game's prize is compared with its unit's.
+func checkUnits(ctx context.Context, store *sqlite.DB) ([]string, error) {
+	var problems []string
+	es, err := store.Emissions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	readers := map[string]*emission.Reader{}
+	for _, e := range es {
+		r, err := emission.NewReader(e, store)
+		if err != nil {
+			return nil, err
+		}
+		readers[e.ID] = r
+		corrupt, err := r.Verify(ctx, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range corrupt {
+			problems = append(problems, "stored units do not match their commitment: "+c.Error())
+		}
+	}
 	sold, err := store.SoldUnits(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var problems []string
-	readers := map[string]*emission.Reader{}
 	for _, g := range sold {
 		r := readers[g.Emission]
 		if r == nil {
-			e, err := store.Emission(ctx, g.Emission)
-			if err != nil {
-				return nil, err
-			}
-			if r, err = emission.NewReader(e, store); err != nil {
-				return nil, err
-			}
-			readers[g.Emission] = r
+			problems = append(problems, fmt.Sprintf("game %d was sold from emission %s, which does not exist", g.ID, g.Emission))
+			continue
 		}
 		rec, err := r.Unit(ctx, g.Block, g.Unit)
+		if errors.Is(err, emission.ErrCorrupt) || errors.Is(err, emission.ErrNotFound) || damaged(err) {
+			problems = append(problems, fmt.Sprintf("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -81,3 +119,6 @@ func checkPrizes(ctx context.Context, store *sqlite.DB) ([]string, error) {
 	}
 	return problems, nil
 }
+
+// damaged tells an error of a store that cannot be read (a damaged file, an I/O error).
+func damaged(err error) bool { return fault.CodeOf(sqlite.AsFault(err)) == fault.Unavailable }

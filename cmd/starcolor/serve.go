@@ -137,6 +137,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 		go http.ListenAndServe(*debugAddr, debug)
 	}
 	go finishAbandoned(ctx, svc, log)
+	go checkStore(ctx, svc, log)
 	served := make(chan error, 1)
 	go func() {
 		if tlsConfig != nil {
@@ -230,6 +231,38 @@ func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error 
 		_, err := svc.Deposit(tx, game.Player{ID: p.ID, AccountID: p.AccountID}, 5000-p.Balance)
 		return err
 	})
+}
+
+// storeCheckEvery is how often the whole store is checked against the emissions' commitments,
+// beside the checks of every page as it is read; the first check runs at start.
+const storeCheckEvery = 24 * time.Hour
+
+// storePause is the rest after each page the background check reads: it checks about a page a
+// millisecond (a block in about 5 s), and leaves the machine to the sales.
+const storePause = time.Millisecond
+
+// checkStore checks the store at start, then every storeCheckEvery (game.Service.CheckStore):
+// what it finds is logged as an error, counted in the metrics, and said by /healthz.
+func checkStore(ctx context.Context, svc *game.Service, log *slog.Logger) {
+	for {
+		start := time.Now()
+		pages, err := svc.CheckStore(ctx, storePause)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			log.Error("checking the store", "err", err)
+		case len(svc.Problems()) > 0:
+			log.Error("the store is damaged", "pages", pages, "problems", svc.Problems())
+		default:
+			log.Info("store checked: every unit matches its commitment, the file is sound", "pages", pages, "took", time.Since(start).Round(time.Millisecond))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(storeCheckEvery):
+		}
+	}
 }
 
 // keySweepEvery is how often the idempotency keys are swept for old ones. Keys are kept 48 hours

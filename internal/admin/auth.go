@@ -267,6 +267,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch code := fault.CodeOf(err); {
 	case errors.As(err, &tooLarge):
 		status, msg = http.StatusRequestEntityTooLarge, "The request is too large."
+	case errors.Is(err, emission.ErrCorrupt):
+		s.log.Error("back office: the store is damaged", "method", r.Method, "path", r.URL.Path, "err", err)
+		status, msg = http.StatusServiceUnavailable, "The stored units do not match their commitment ("+err.Error()+"): restore the database from a copy, then run starcolor ledger check."
 	case code == fault.NotFound:
 		status, msg = http.StatusNotFound, err.Error()
 	case code == fault.Internal:

@@ -1,9 +1,12 @@
 package emission
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sync"
+
+	"starcolor/internal/audit"
 )
 
 // MemoryPages keeps an emission's pages in memory. Tests build emissions into it; it is also the
@@ -36,7 +39,8 @@ func (m *MemoryPages) Page(_ context.Context, _ string, block, page int) ([]byte
 	if !ok {
 		return nil, fmt.Errorf("%w: block %d page %d", ErrNotFound, block, page)
 	}
-	return data, nil
+	// A copy, as a store gives: what the reader checked cannot change under it.
+	return bytes.Clone(data), nil
 }
 
 // Raw gives direct access to a stored page's bytes, for tests that corrupt storage on purpose.
@@ -44,4 +48,29 @@ func (m *MemoryPages) Raw(block, page int) []byte {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.pages[[2]int{block, page}]
+}
+
+// Recommit computes block k's commitment again from its stored pages, as the generator that
+// wrote them would have: for tests that change units on purpose and still want them read, to see
+// that what comes after the commitment's check (a report against the table) catches them too.
+func (m *MemoryPages) Recommit(e *Emission, k int) error {
+	cdc, err := newCodec(&e.Table)
+	if err != nil {
+		return err
+	}
+	b := &e.Blocks[k]
+	recs := make([]audit.Record, PageUnits)
+	for p := range pagesOf(b.Units) {
+		n := pageUnits(b.Units, p)
+		if err := cdc.decodePage(m.Raw(k, p), n, p*PageUnits, recs[:n]); err != nil {
+			return err
+		}
+		leaves := make([]audit.Hash, n)
+		for j := range n {
+			leaves[j] = audit.LeafHash(audit.AppendLine(nil, &recs[j]))
+		}
+		b.PageHashes[p] = audit.Root(leaves)
+	}
+	b.Root = audit.Root(b.PageHashes)
+	return nil
 }

@@ -295,6 +295,18 @@ func TestReportMismatch(t *testing.T) {
 			break
 		}
 	}
+	// Read as stored, the changed page is refused: it does not match the block's commitment.
+	r, err := emission.NewReader(e, pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Report(context.Background()); !errors.Is(err, emission.ErrCorrupt) {
+		t.Fatalf("a report over a changed page: %v, want ErrCorrupt", err)
+	}
+	// Committed as it is (a generator that wrote a wrong tier), it is read, and reported.
+	if err := pages.Recommit(e, 1); err != nil {
+		t.Fatal(err)
+	}
 	rep := report(t, e, pages)
 	if rep.OK() || rep.Total.OK() || rep.Blocks[1].OK() || rep.Total.TiersMatch() {
 		t.Error("a unit moved to another tier is reported OK")

@@ -3,10 +3,8 @@ package filelock
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // A lock is exclusive, even between two opens in one process, and free again once released.
@@ -47,35 +45,4 @@ func TestTryLockFollowsThePath(t *testing.T) {
 	}
 	l.Unlock()
 	l2.Unlock()
-}
-
-// The system releases a lock when its process ends, even killed.
-func TestLockReleasedWhenTheProcessDies(t *testing.T) {
-	if _, err := exec.LookPath("flock"); err != nil {
-		t.Skip("no flock command to hold a lock from another process")
-	}
-	path := filepath.Join(t.TempDir(), "f.lock")
-	cmd := exec.Command("flock", path, "sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(path); err == nil {
-			l, err := TryLock(path, false)
-			if errors.Is(err, ErrLocked) {
-				break
-			}
-			if err == nil {
-				l.Unlock()
-			}
-		}
-		time.Sleep(time.Millisecond)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	l, err := TryLock(path, false)
-	if err != nil {
-		t.Fatalf("after the holder was killed: %v", err)
-	}
-	l.Unlock()
 }

@@ -56,7 +56,7 @@ type Service struct {
 	guard  *login.Guard
 	now    func() time.Time
 	log    *slog.Logger
-	pages  *pageCache
+	integ  integrity
 	mu     sync.Mutex
 	reader map[string]*emission.Reader
 
@@ -72,7 +72,7 @@ func New(db *sqlite.DB, cfg Config, now func() time.Time, log *slog.Logger) *Ser
 	if cfg.Hashes == nil {
 		cfg.Hashes = passhash.DefaultGate()
 	}
-	return &Service{db: db, cfg: cfg, now: now, log: log, pages: newPageCache(db, 64), reader: map[string]*emission.Reader{},
+	return &Service{db: db, cfg: cfg, now: now, log: log, reader: map[string]*emission.Reader{},
 		sessions: map[[32]byte]*session{},
 		guard:    &login.Guard{DB: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rates: cfg.AuthRates, Now: now}}
 }
@@ -124,6 +124,9 @@ func (s *Service) Idempotent(ctx context.Context, p Player, req Request, run fun
 	hash, err := requestHash(req)
 	if err != nil {
 		return Answer{}, err
+	}
+	if err := s.damagedStore(); err != nil {
+		return s.storedAnswer(ctx, p, req.Key, hash[:], err)
 	}
 	var ans Answer
 	// The common case, a new key, costs one insert: the request runs, and its answer is stored
@@ -251,6 +254,10 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)"))
 		return ans, nil, err
 	}
+	if err := s.damagedStore(); err != nil {
+		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
+		return ans, nil, err
+	}
 	req := sqlite.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: "choose_color",
 		Key: r.Key, RequestHash: hash[:],
@@ -290,15 +297,22 @@ func randomColor() int {
 	return int(n.Int64())
 }
 
-// unit reads a unit of an emission through the page cache.
+// unit reads a unit of an emission, checked against its commitment; a unit that fails its
+// check is a 503, never a prize.
 func (s *Service) unit(ctx context.Context, id string, block, index int) (audit.Record, error) {
 	r, err := s.readerOf(ctx, id)
 	if err != nil {
 		return audit.Record{}, err
 	}
-	return r.Unit(ctx, block, index)
+	rec, err := r.Unit(ctx, block, index)
+	if errors.Is(err, emission.ErrCorrupt) {
+		return rec, corruptUnits(err)
+	}
+	return rec, err
 }
 
+// readerOf is the reader of an emission's units: one per emission for the server's life, its
+// checked pages cached (64: sales read a page once for its 256 units, replays find recent ones).
 func (s *Service) readerOf(ctx context.Context, id string) (*emission.Reader, error) {
 	s.mu.Lock()
 	r := s.reader[id]
@@ -310,12 +324,15 @@ func (s *Service) readerOf(ctx context.Context, id string) (*emission.Reader, er
 	if err != nil {
 		return nil, err
 	}
-	if r, err = emission.NewReader(e, s.pages); err != nil {
+	if r, err = emission.NewReaderWith(e, s.db, emission.ReaderConfig{CachePages: 64, OnCorrupt: s.onCorrupt}); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if first := s.reader[id]; first != nil {
+		return first, nil // another request made it meanwhile
+	}
 	s.reader[id] = r
-	s.mu.Unlock()
 	return r, nil
 }
 
@@ -547,6 +564,9 @@ func (s *Service) Prove(ctx context.Context, p Player, id int64) (*Proof, error)
 		return nil, err
 	}
 	pr, err := r.Prove(ctx, g.Block, g.Unit)
+	if errors.Is(err, emission.ErrCorrupt) {
+		return nil, corruptUnits(err)
+	}
 	if err != nil {
 		return nil, err
 	}

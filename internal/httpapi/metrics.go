@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"starcolor/internal/game"
 	"starcolor/internal/sqlite"
 )
 
@@ -51,6 +52,17 @@ func NewMetrics(db *sqlite.DB) *Metrics {
 				"Time the single writer spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
 		})
 	return m
+}
+
+// watch adds what the service has found wrong with its store: gauges an alert can fire on.
+func (m *Metrics) watch(svc *game.Service) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "starcolor_store_problems",
+			Help: "Problems found in the store (units that do not match their commitment, a damaged database file); 0 when sound."},
+			func() float64 { return float64(len(svc.Problems())) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "starcolor_corrupt_unit_pages",
+			Help: "Pages of units (and block commitments) found not to match their commitment: never sold nor paid."},
+			func() float64 { return float64(svc.CorruptUnits()) }))
 }
 
 // Handler serves the metrics.

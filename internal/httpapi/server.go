@@ -55,6 +55,7 @@ func New(svc *game.Service, db *sqlite.DB, log *slog.Logger, metrics *Metrics) *
 	s.handle("POST /api/v1/games/{id}/finish", s.auth(s.finish))
 	s.handle("GET /api/v1/games/{id}/proof", s.auth(s.proof))
 	if metrics != nil {
+		metrics.watch(svc)
 		s.mux.Handle("GET /metrics", metrics.Handler())
 		s.routes = append(s.routes, "GET /metrics")
 	}
@@ -229,7 +230,9 @@ func pathID(r *http.Request) (int64, error) {
 }
 
 // healthz answers 200 while the server can serve: its store can write (a probe write through
-// the writer, and no write failed for the store's sake of late); else 503 with what is wrong.
+// the writer, and no write failed for the store's sake of late) and nothing has been found
+// damaged in it (game.Service.Problems: units that do not match their commitment, a damaged
+// file); else 503 with what is wrong.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
@@ -238,6 +241,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 		s.log.Error("health: the store cannot write", "err", err, "cause", errors.Unwrap(err))
 		problems = append(problems, "the store cannot write: "+err.Error())
 	}
+	problems = append(problems, s.svc.Problems()...)
 	if len(problems) > 0 {
 		w.Header().Set("Retry-After", "5")
 		return writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "problems": problems})

@@ -172,6 +172,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 
 	// Each sale in turn, against those figures as the batch's earlier sales leave them.
 	var games, transfers, answers []any
+	unread := map[int64]error{} // by price: the next unit's prize could not be read
 	delta := map[int64]int64{}
 	hours := hourTotals{}
 	for _, op := range ops {
@@ -199,8 +200,15 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		}
 		g := Game{ID: w.sales.nextID, PlayerID: r.PlayerID, Emission: c.emission, Block: c.block, Unit: c.sold,
 			Stake: r.Price, Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: op.now.UTC(), UpdatedAt: op.now.Unix()}
+		if unread[r.Price] != nil {
+			op.err = unread[r.Price]
+			continue
+		}
 		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
-			return fmt.Errorf("prize of unit %d of block %d of %s: %w", g.Unit, g.Block, g.Emission, err)
+			// This unit cannot be read (or failed its check against the commitment): the sales at
+			// this price fail, and it stays unsold; the others go on.
+			op.err, unread[r.Price] = err, err
+			continue
 		}
 		c.sold++
 		c.prizes += g.Prize

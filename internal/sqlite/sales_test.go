@@ -551,3 +551,66 @@ func BenchmarkForgetKeys(b *testing.B) {
 		}
 	})
 }
+
+// A sale whose unit cannot be read (its page failed its check, say) fails alone with its price:
+// the other sales of its batch are made, and the unit stays unsold, the next sale at that price
+// getting it once it can be read.
+func TestUnreadablePrizeFailsOnlyItsSales(t *testing.T) {
+	f := newSalesFixture(t)
+	ctx := context.Background()
+	def := gamedeftest.Mini(t)
+	table, _ := def.Table(100)
+	// An emission sold at 2 €, its units built from the 1 € table: only its price matters here.
+	e := &emission.Emission{ID: "T2", Price: 200, Definition: def.Version, Table: *table, CreatedAt: f.now}
+	err := f.d.CreateEmission(ctx, e, [32]byte{2}, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: [32]byte{2}}, put, nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.player(t, "petra", 10_000)
+	broken := errors.New("page unreadable")
+	sale := func(key string, price int64, prizeErr error) (Game, error) {
+		return f.d.Sell(ctx, SaleRequest{PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: "auto", Color: 1, Status: "finished",
+			Key: key, RequestHash: []byte(key),
+			Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: []byte("game")} },
+			PrizeOf: func(ctx context.Context, e string, block, unit int) (int64, error) {
+				if prizeErr != nil {
+					return 0, prizeErr
+				}
+				return 0, nil
+			}}, f.now)
+	}
+	running, release := make(chan struct{}), make(chan struct{})
+	go f.d.Update(ctx, func(*Tx) error {
+		close(running)
+		<-release
+		return nil
+	})
+	<-running
+	errs := make(chan error, 3)
+	go func() { _, err := sale("a", 200, broken); errs <- err }()
+	time.Sleep(20 * time.Millisecond)
+	go func() { _, err := sale("b", 200, broken); errs <- err }()
+	go func() { _, err := sale("c", 100, nil); errs <- err }()
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	var failed, made int
+	for range 3 {
+		switch err := <-errs; {
+		case errors.Is(err, broken):
+			failed++
+		case err == nil:
+			made++
+		default:
+			t.Fatalf("a sale: %v", err)
+		}
+	}
+	if failed != 2 || made != 1 {
+		t.Fatalf("%d sales failed and %d made, want the 2 at 2 € failed and the one at 1 € made", failed, made)
+	}
+	g, err := sale("d", 200, nil)
+	if err != nil || g.Emission != "T2" || g.Unit != 0 {
+		t.Fatalf("the next sale at 2 €: %+v, %v; want unit 0 of T2", g, err)
+	}
+}
