@@ -279,8 +279,20 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	}
 	// The reveal and the answer's JSON are made once the sale is committed, outside the writer:
 	// only what must be atomic is done in its turn.
-	body, err := s.render(ctx, &g)
-	return Answer{Status: 201, Body: body}, &g, err
+	ans, err := s.soldAnswer(ctx, &g)
+	return ans, &g, err
+}
+
+// soldAnswer is the answer to a sale once it is committed. If it cannot be made, the error says
+// that the game was bought all the same, and how to get it: the stake is taken, and a retry under
+// the same key answers it.
+func (s *Service) soldAnswer(ctx context.Context, g *sqlite.Game) (Answer, error) {
+	body, err := s.render(ctx, g)
+	if err != nil {
+		return Answer{}, &fault.Error{Code: fault.Internal, Cause: err, Message: fmt.Sprintf(
+			"the game was bought (game %d, in your history) but its answer could not be made: ask for it again with the same Idempotency-Key, or GET /api/v1/games/%d", g.ID, g.ID)}
+	}
+	return Answer{Status: 201, Body: body}, nil
 }
 
 // render replays a game and writes its answer.

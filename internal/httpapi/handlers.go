@@ -150,12 +150,13 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) err
 		stake = *b.Stake
 	}
 	ans, sold, err := s.svc.Play(r.Context(), p, moneyRequest(r, raw), stake, b.Mode)
+	if sold != nil && s.metrics != nil {
+		// Counted once the sale is committed (even if its answer then fails), and not again for
+		// its retries.
+		s.metrics.sale(sold.Stake, sold.Prize)
+	}
 	if err != nil {
 		return err
-	}
-	if sold != nil && s.metrics != nil {
-		// Counted once the sale is committed, and not again for its retries.
-		s.metrics.sale(sold.Stake, sold.Prize)
 	}
 	writeBody(w, ans.Status, ans.Body)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -472,5 +473,23 @@ func TestHashesBusy(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"unavailable"`) {
 		t.Fatalf("a login while the hashes are all taken: %d, Retry-After %q, %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+	}
+}
+
+// An internal error says nothing of its cause to the client, and that nothing was changed;
+// one raised on purpose with its own message (a committed sale whose answer failed) says that.
+func TestInternalErrorMessages(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("disk on fire: %w", io.ErrUnexpectedEOF), "something went wrong on our side; nothing was changed"},
+		{&fault.Error{Code: fault.Internal, Message: "the game was bought (game 7)", Cause: io.EOF}, "the game was bought (game 7)"},
+	} {
+		rec := httptest.NewRecorder()
+		writeError(rec, c.err)
+		if rec.Code != 500 || !strings.Contains(rec.Body.String(), c.want) || strings.Contains(rec.Body.String(), "EOF") {
+			t.Errorf("%v: %d %s", c.err, rec.Code, rec.Body)
+		}
 	}
 }

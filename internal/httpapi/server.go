@@ -167,7 +167,11 @@ var statusOf = map[fault.Code]int{
 func writeError(w http.ResponseWriter, err error) {
 	code := fault.CodeOf(err)
 	msg := err.Error()
-	if code == fault.Internal {
+	var f *fault.Error
+	switch {
+	case errors.As(err, &f):
+		msg = f.Message // said on purpose, even of an internal error (what a committed sale could not say)
+	case code == fault.Internal:
 		msg = "something went wrong on our side; nothing was changed"
 	}
 	if wait := fault.RetryAfter(err); wait > 0 {
