@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -491,5 +492,43 @@ func TestInternalErrorMessages(t *testing.T) {
 		if rec.Code != 500 || !strings.Contains(rec.Body.String(), c.want) || strings.Contains(rec.Body.String(), "EOF") {
 			t.Errorf("%v: %d %s", c.err, rec.Code, rec.Body)
 		}
+	}
+}
+
+// clientFrom is an HTTP client whose connections come from a given local address (any of
+// 127.0.0.0/8 reaches the test server on loopback).
+func clientFrom(t *testing.T, ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 30 * time.Second}
+}
+
+// The same as TestLockoutIsPerAddress, over HTTP from two real addresses: guesses from one
+// lock the name there only (429 with Retry-After), and the player logs in from the other.
+func TestLockoutFromAnotherAddress(t *testing.T) {
+	s := newTestServer(t, 1)
+	s.client(t).signUp("wanda", 0)
+	login := func(hc *http.Client, pw string) *http.Response {
+		req, _ := http.NewRequest("POST", s.url+"/api/v1/session", strings.NewReader(fmt.Sprintf(`{"username":"wanda","password":%q}`, pw)))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	attacker := clientFrom(t, "127.0.0.2")
+	var last *http.Response
+	for range 7 {
+		last = login(attacker, "a-wrong-guess")
+	}
+	if last.StatusCode != 429 || last.Header.Get("Retry-After") == "" {
+		t.Fatalf("the 7th guess: %d, Retry-After %q", last.StatusCode, last.Header.Get("Retry-After"))
+	}
+	if resp := login(attacker, "secret-wanda"); resp.StatusCode != 429 {
+		t.Fatalf("the right password from the guessing address: %d", resp.StatusCode)
+	}
+	if resp := login(clientFrom(t, "127.0.0.1"), "secret-wanda"); resp.StatusCode != 200 {
+		t.Fatalf("the player from their own address: %d, want 200", resp.StatusCode)
 	}
 }
