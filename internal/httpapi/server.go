@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"starcolor/internal/fault"
@@ -247,8 +248,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	}
 	problems = append(problems, s.svc.Problems()...)
 	if len(problems) > 0 {
-		w.Header().Set("Retry-After", "5")
-		return writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "problems": problems})
+		return fault.Retry(fault.Unavailable, 5*time.Second, "%s", strings.Join(problems, "; "))
 	}
 	return writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
