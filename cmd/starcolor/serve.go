@@ -255,7 +255,7 @@ func checkStore(ctx context.Context, svc *game.Service, log *slog.Logger) {
 		case len(svc.Problems()) > 0:
 			log.Error("the store is damaged", "pages", pages, "problems", svc.Problems())
 		default:
-			log.Info("store checked: every unit matches its commitment, the file is sound", "pages", pages, "took", time.Since(start).Round(time.Millisecond))
+			log.Info("store checked: every unit matches its commitment, the file is sound", "pages", pages, "took", time.Since(start).Round(time.Millisecond).String())
 		}
 		select {
 		case <-ctx.Done():
