@@ -114,6 +114,9 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 			// A read that the store could not serve (an I/O error, a damaged file) is a 503 too.
 			err = sqlite.AsFault(err)
 			switch cause := errors.Unwrap(err); {
+			case r.Context().Err() != nil:
+				// The client hung up: what could not be done for it is not the server's failure.
+				s.log.Debug("request abandoned by its client", "method", r.Method, "path", r.URL.Path, "err", err)
 			case fault.CodeOf(err) == fault.Internal:
 				s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 			case fault.CodeOf(err) == fault.Unavailable && cause != nil:
