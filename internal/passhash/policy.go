@@ -26,11 +26,10 @@ func (p Policy) Check(name, password string) error {
 	if utf8.RuneCountInString(password) < p.MinRunes || len(password) > MaxBytes {
 		return fmt.Errorf("a password is %d to %d characters", p.MinRunes, MaxBytes)
 	}
-	lower := strings.ToLower(password)
-	if lower == strings.ToLower(name) {
+	if strings.EqualFold(password, name) {
 		return fmt.Errorf("the password must not be the name")
 	}
-	if Common(lower) {
+	if Common(strings.ToLower(password)) {
 		return fmt.Errorf("this password is among the most common ones, which are tried first: choose another")
 	}
 	return nil

@@ -3,6 +3,7 @@ package passhash
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestPolicy(t *testing.T) {
@@ -35,4 +36,21 @@ func TestPolicy(t *testing.T) {
 			t.Errorf("Check(%q, %q) = %v, want accepted %v", c.name, c.password, err, c.ok)
 		}
 	}
+}
+
+// FuzzPolicy: any name and password, however malformed, gets an answer, never a panic, and an
+// accepted password is long enough, not too long, not the name, and not on the list.
+func FuzzPolicy(f *testing.F) {
+	for _, s := range []string{"", "password", "correct horse battery staple", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "ÉCOLE-école"} {
+		f.Add("name", s)
+	}
+	p := Policy{MinRunes: 8}
+	f.Fuzz(func(t *testing.T, name, password string) {
+		if p.Check(name, password) != nil {
+			return
+		}
+		if utf8.RuneCountInString(password) < 8 || len(password) > MaxBytes || strings.EqualFold(password, name) || Common(strings.ToLower(password)) {
+			t.Fatalf("accepted %q for %q", password, name)
+		}
+	})
 }
