@@ -17,6 +17,7 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/sqlite/sqlitetest"
 	"starcolor/internal/throttle"
 )
 
@@ -194,13 +195,7 @@ func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
 		}
 		players[i] = p
 	}
-	running, release := make(chan struct{}), make(chan struct{})
-	go s.db.Update(ctx, func(*sqlite.Tx) error {
-		close(running)
-		<-release
-		return nil
-	})
-	<-running
+	release := sqlitetest.HoldWriter(t, s.db)
 	sale := func(ctx context.Context, p game.Player, key string) error {
 		_, _, err := s.svc.Play(ctx, p, game.Request{Key: key, Call: "POST /api/v1/games", Body: []byte(key)}, 100, "auto")
 		return err
@@ -214,7 +209,7 @@ func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
 	}
 	time.Sleep(20 * time.Millisecond)
 	hangUp()
-	close(release)
+	release()
 	for range players[1:] {
 		if err := <-errs; err != nil {
 			t.Errorf("an honest sale failed: %v", err)
@@ -246,13 +241,7 @@ func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	running, release := make(chan struct{}), make(chan struct{})
-	go s.db.Update(ctx, func(*sqlite.Tx) error {
-		close(running)
-		<-release
-		return nil
-	})
-	<-running
+	release := sqlitetest.HoldWriter(t, s.db)
 	moved := make(chan error, 1)
 	go func() {
 		_, err := s.svc.Move(ctx, p, g.ID, game.Move{Cell: &cell})
@@ -265,7 +254,7 @@ func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
 		swept <- err
 	}()
 	time.Sleep(20 * time.Millisecond) // the sweep has listed the game and queued its write
-	close(release)
+	release()
 	if err := <-moved; err != nil {
 		t.Fatalf("the click: %v", err)
 	}

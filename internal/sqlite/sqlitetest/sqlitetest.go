@@ -43,3 +43,17 @@ func CreateEmission(t testing.TB, db *sqlite.DB, def *gamedef.Definition, id str
 	}
 	return e
 }
+
+// HoldWriter keeps the database's writer busy until the returned release is called, so that a
+// test can queue writes behind it and have them all join one batch.
+func HoldWriter(t testing.TB, db *sqlite.DB) (release func()) {
+	t.Helper()
+	running, done := make(chan struct{}), make(chan struct{})
+	go db.Update(context.Background(), func(*sqlite.Tx) error {
+		close(running)
+		<-done
+		return nil
+	})
+	<-running
+	return func() { close(done) }
+}
