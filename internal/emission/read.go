@@ -156,26 +156,20 @@ func (r *Reader) check(block, p int, data []byte, recs []audit.Record) (int, err
 	return n, nil
 }
 
-// page returns the checked bytes of page p of the block at position block, reading and checking
-// them unless they are cached. When recs is given, the page is decoded into it as well, and the
-// number of its units returned.
-func (r *Reader) page(ctx context.Context, block, p int, recs []audit.Record) ([]byte, int, error) {
+// checked returns the checked bytes of page p of block: from the cache, or read and checked
+// (once for all the readers that want it at the same time, whatever their contexts).
+func (r *Reader) checked(ctx context.Context, block, p int) ([]byte, error) {
 	ref := pageRef{block, p}
 	r.mu.Lock()
 	data, cached := r.cache[ref]
 	bad := r.bad[ref]
 	r.mu.Unlock()
-	if bad != nil {
-		return nil, 0, bad
+	switch {
+	case bad != nil:
+		return nil, bad
+	case cached:
+		return data, nil
 	}
-	if cached {
-		if recs == nil {
-			return data, 0, nil
-		}
-		n := pageUnits(r.e.Blocks[block].Units, p)
-		return data, n, r.cdc.decodePage(data, n, p*PageUnits, recs[:n])
-	}
-	// Readers of one page at once read and check it once.
 	v, err, _ := r.flight.Do(strconv.Itoa(block)+"/"+strconv.Itoa(p), func() (any, error) {
 		data, err := r.read(context.WithoutCancel(ctx), block, p)
 		if err != nil {
@@ -185,14 +179,9 @@ func (r *Reader) page(ctx context.Context, block, p int, recs []audit.Record) ([
 		return data, nil
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	data = v.([]byte)
-	if recs == nil {
-		return data, 0, nil
-	}
-	n := pageUnits(r.e.Blocks[block].Units, p)
-	return data, n, r.cdc.decodePage(data, n, p*PageUnits, recs[:n])
+	return v.([]byte), nil
 }
 
 // read reads a page from the store and checks it; a corrupt one is remembered and told.
@@ -241,7 +230,7 @@ func (r *Reader) Unit(ctx context.Context, block, index int) (audit.Record, erro
 		return rec, err
 	}
 	p := index / PageUnits
-	data, _, err := r.page(ctx, block, p, nil)
+	data, err := r.checked(ctx, block, p)
 	if err != nil {
 		return rec, err
 	}
@@ -259,8 +248,12 @@ func (r *Reader) Page(ctx context.Context, block, p int, recs []audit.Record) (i
 	if p < 0 || p >= pagesOf(b.Units) {
 		return 0, fmt.Errorf("%w: block %d has no page %d", ErrNotFound, block, p)
 	}
-	_, n, err := r.page(ctx, block, p, recs)
-	return n, err
+	data, err := r.checked(ctx, block, p)
+	if err != nil {
+		return 0, err
+	}
+	n := pageUnits(b.Units, p)
+	return n, r.cdc.decodePage(data, n, p*PageUnits, recs[:n])
 }
 
 // Verify reads and checks every page of the emission that has not been checked already, on
