@@ -184,8 +184,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	// A name that does not exist goes through the same checks, with a stand-in hash, and is
 	// answered the same (login.Guard); failures lock a name from one address only.
-	subject := sqlite.OperatorSubject(name)
-	if err := s.guard.Check(r.Context(), subject, throttle.Address(r.RemoteAddr), password, o.PasswordHash); err != nil {
+	subject, from := sqlite.OperatorSubject(name), throttle.Address(r.RemoteAddr)
+	if err := s.guard.Check(r.Context(), subject, from, password, o.PasswordHash); err != nil {
 		status, msg, detail := http.StatusUnauthorized, "Wrong name or password.", "wrong password"
 		switch fault.CodeOf(err) {
 		case fault.NotLoggedIn:
@@ -221,7 +221,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	rand.Read(raw)
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	err = s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
-		if err := tx.ClearLogin(subject, throttle.Address(r.RemoteAddr)); err != nil {
+		if err := tx.ClearLogin(subject, from); err != nil {
 			return err
 		}
 		if err := tx.DeleteExpiredOperatorSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime)); err != nil {
