@@ -54,6 +54,8 @@ type DB struct {
 	stmts  map[string]*sql.Stmt
 
 	lastStoreFailure atomic.Pointer[storeFailure] // see CheckWrite
+	probeMu          sync.Mutex
+	lastProbe        *probe
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.

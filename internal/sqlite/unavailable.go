@@ -64,17 +64,36 @@ func (d *DB) noteWrite(err error) error {
 	return err
 }
 
+// probeEvery is how often CheckWrite writes at most: its answer is kept that long, so that
+// however often the health check is called, the writer sees one probe.
+var probeEvery = time.Second
+
+// probe is the last answer of CheckWrite's write.
+type probe struct {
+	at  time.Time
+	err error
+}
+
 // CheckWrite says whether the store can write now: it fails if a write has failed for the
 // store's sake in the last storeFailureMemory, or if a write of its own, through the writer as
-// every write, fails. The health check's probe: its one row costs a page of the WAL a call.
+// every write, fails (made at most once every probeEvery: its row costs a page of the WAL).
 func (d *DB) CheckWrite(ctx context.Context) error {
 	if f := d.lastStoreFailure.Load(); f != nil && time.Since(f.at) < storeFailureMemory {
 		return f.err
 	}
-	return d.Update(ctx, func(tx *Tx) error {
+	d.probeMu.Lock()
+	defer d.probeMu.Unlock()
+	if p := d.lastProbe; p != nil && time.Since(p.at) < probeEvery {
+		return p.err
+	}
+	err := d.Update(ctx, func(tx *Tx) error {
 		_, err := tx.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
 		return err
 	})
+	if ctx.Err() == nil {
+		d.lastProbe = &probe{at: time.Now(), err: err}
+	}
+	return err
 }
 
 // QuickCheck runs SQLite's check of the database file's structure (PRAGMA quick_check: every

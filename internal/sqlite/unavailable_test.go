@@ -59,8 +59,8 @@ func TestFullStoreIsUnavailable(t *testing.T) {
 		t.Fatalf("health probe on a full store: %v", err)
 	}
 	setMaxPages(t, f.d, 1<<30)
-	defer func(was time.Duration) { storeFailureMemory = was }(storeFailureMemory)
-	storeFailureMemory = 0 // the failures above are forgotten at once
+	defer func(was, every time.Duration) { storeFailureMemory, probeEvery = was, every }(storeFailureMemory, probeEvery)
+	storeFailureMemory, probeEvery = 0, 0 // the failures above are forgotten at once
 	if err := f.d.CheckWrite(ctx); err != nil {
 		t.Fatalf("health probe once there is room again: %v", err)
 	}
