@@ -15,6 +15,8 @@ type Code string
 // The codes, by the HTTP status they map to (API.md).
 const (
 	Invalid              Code = "invalid_input"          // 400
+	InvalidUsername      Code = "invalid_username"       // 400: a new username that does not qualify
+	WeakPassword         Code = "weak_password"          // 400: a new password too short, too common, or the name
 	TooLarge             Code = "body_too_large"         // 413
 	UnsupportedMediaType Code = "unsupported_media_type" // 415
 	NotLoggedIn          Code = "not_logged_in"          // 401

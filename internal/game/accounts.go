@@ -5,10 +5,10 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"regexp"
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/identity"
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
 	"starcolor/internal/throttle"
@@ -17,15 +17,14 @@ import (
 // Passwords is what a player's password must be.
 var Passwords = passhash.Policy{MinRunes: 8}
 
-var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
-
 // Register creates a player with an empty wallet; addr is the client's address (throttle.Address).
 func (s *Service) Register(ctx context.Context, username, password, addr string) (Player, error) {
-	if !usernamePattern.MatchString(username) {
-		return Player{}, fault.Errorf(fault.Invalid, "a username is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
+	username, err := identity.Username(username)
+	if err != nil {
+		return Player{}, fault.Errorf(fault.InvalidUsername, "%v", err)
 	}
 	if err := Passwords.Check(username, password); err != nil {
-		return Player{}, fault.Errorf(fault.Invalid, "%v", err)
+		return Player{}, fault.Errorf(fault.WeakPassword, "%v", err)
 	}
 	hash, err := s.guard.Hash(ctx, addr, password)
 	if err != nil {

@@ -481,7 +481,7 @@ func TestBadInput(t *testing.T) {
 		{"negative deposit", c, "POST", "/api/v1/deposits", `{"amount":-5}`, true, 400, "invalid_input"},
 		{"deposit as float", c, "POST", "/api/v1/deposits", `{"amount":1.5}`, true, 400, "invalid_input"},
 		{"limit 0", c, "GET", "/api/v1/games?limit=0", nil, false, 400, "invalid_input"},
-		{"short username", c, "POST", "/api/v1/players", `{"username":"x","password":"abcd"}`, false, 400, "invalid_input"},
+		{"short username", c, "POST", "/api/v1/players", `{"username":"x","password":"abcd"}`, false, 400, "invalid_username"},
 	}
 	balances := func() [2]int64 { return [2]int64{c.balance(), poor.balance()} }
 	before := balances()

@@ -326,7 +326,7 @@ func TestWeakPasswordsRefused(t *testing.T) {
 	c := s.client(t)
 	for _, pw := range []string{"abcd", "1234567", "password", "Password", "12345678", "sunshine", "qwertyuiop", "quentin1"} {
 		st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "quentin1", "password": pw}, "")
-		if st != 400 || !strings.Contains(string(raw), "invalid_input") {
+		if st != 400 || !strings.Contains(string(raw), "weak_password") {
 			t.Errorf("password %q: %d %s", pw, st, raw)
 		}
 	}
@@ -519,5 +519,27 @@ func TestLockoutFromAnotherAddress(t *testing.T) {
 	}
 	if resp := login(clientFrom(t, "127.0.0.1"), "secret-wanda"); resp.StatusCode != 200 {
 		t.Fatalf("the player from their own address: %d, want 200", resp.StatusCode)
+	}
+}
+
+// A username may hold accented letters and other alphabets; it is one account whatever its case
+// or the way its accents were typed.
+func TestAccentedUsernames(t *testing.T) {
+	s := newTestServer(t, 1)
+	c := s.client(t)
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "Élodie", "password": "secret-élodie"}, "")
+	for _, same := range []string{"élodie", "ÉLODIE", "E\u0301lodie"} {
+		if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": same, "password": "another-secret"}, ""); st != 409 {
+			t.Errorf("%q, the same name: %d %s", same, st, raw)
+		}
+	}
+	var me struct{ Username string }
+	c.must(200, &me, "POST", "/api/v1/session", map[string]string{"username": "e\u0301LODIE", "password": "secret-élodie"}, "")
+	if me.Username != "Élodie" {
+		t.Errorf("logged in as %q", me.Username)
+	}
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "elodie", "password": "secret-elodie"}, "")
+	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "Élo die", "password": "secret-élodie"}, ""); st != 400 || !strings.Contains(string(raw), "invalid_username") {
+		t.Errorf("a space in a username: %d %s", st, raw)
 	}
 }

@@ -152,6 +152,8 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // statusOf maps fault codes to HTTP statuses: the one table of API.md's error conventions.
 var statusOf = map[fault.Code]int{
 	fault.Invalid:              http.StatusBadRequest,
+	fault.InvalidUsername:      http.StatusBadRequest,
+	fault.WeakPassword:         http.StatusBadRequest,
 	fault.NotLoggedIn:          http.StatusUnauthorized,
 	fault.InsufficientFunds:    http.StatusPaymentRequired,
 	fault.Forbidden:            http.StatusForbidden,

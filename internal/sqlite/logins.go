@@ -4,20 +4,21 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
+
+	"starcolor/internal/identity"
 )
 
 // PlayerSubject and OperatorSubject name the account a login attempt is for, in login_failures:
-// its kind and the name as typed, lower-cased (names are compared without case), whether or not
-// such an account exists. A name longer than any account's is cut, to bound what is stored.
+// its kind and the name's key (identity.UsernameKey: names are compared without case), whether or
+// not such an account exists. A name longer than any account's is cut, to bound what is stored.
 func PlayerSubject(name string) string { return subject("player:", name) }
 
 // OperatorSubject is PlayerSubject for the back office's operators.
 func OperatorSubject(name string) string { return subject("operator:", name) }
 
 func subject(kind, name string) string {
-	name = strings.ToLower(name)
+	name = identity.UsernameKey(name)
 	if len(name) > 64 {
 		name = name[:64]
 	}

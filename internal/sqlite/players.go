@@ -9,6 +9,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/identity"
 )
 
 // Player is a player's account as the server sees it.
@@ -27,8 +28,8 @@ func (t *Tx) CreatePlayer(username, passwordHash string, now time.Time) (Player,
 		return Player{}, err
 	}
 	account, _ := res.LastInsertId()
-	res, err = t.exec(`INSERT INTO players (username, password_hash, account_id, created_at) VALUES (?, ?, ?, ?)`,
-		username, passwordHash, account, now.UTC().Format(time.RFC3339Nano))
+	res, err = t.exec(`INSERT INTO players (username, name_key, password_hash, account_id, created_at) VALUES (?, ?, ?, ?, ?)`,
+		username, identity.UsernameKey(username), passwordHash, account, now.UTC().Format(time.RFC3339Nano))
 	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 		return Player{}, fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
 	}
@@ -50,9 +51,10 @@ func scanPlayer(row *sql.Row) (Player, error) {
 	return p, err
 }
 
-// PlayerByName finds a player by username (case does not matter).
+// PlayerByName finds a player by username, compared by identity.UsernameKey (case does not
+// matter, in any alphabet).
 func (d *DB) PlayerByName(ctx context.Context, username string) (Player, error) {
-	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.username = ?`, username))
+	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.name_key = ?`, identity.UsernameKey(username)))
 }
 
 // PlayerByID finds a player by id.

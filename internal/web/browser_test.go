@@ -313,6 +313,8 @@ func TestPlayerPage(t *testing.T) {
 		{"AutoGameOnAPhone", true, testAutoGameOnAPhone},
 		{"ReloadResumes", false, testReloadResumes},
 		{"HistoryReplayAndProof", false, testHistoryReplayAndProof},
+		{"AccessibilityDesktop", false, testAccessibility},
+		{"AccessibilityPhone", true, testAccessibility},
 	} {
 		t.Run(f.name, func(t *testing.T) { f.run(t, tab(t, browser, f.mobile)) })
 	}
@@ -571,4 +573,37 @@ func testHistoryReplayAndProof(t *testing.T, ctx context.Context) {
 	if len(got) != 3 || !got[0] || !got[1] || !got[2] {
 		t.Errorf("the page's proof check: %v", got)
 	}
+}
+
+// Every screen of the page passes axe-core with no serious or critical violation: the welcome,
+// the game idle, the colour choice, a game in play, its end, the history, a replay, the proof
+// dialog and the rules; on a desktop and on a phone.
+func testAccessibility(t *testing.T, ctx context.Context) {
+	s := newSite(t)
+	open(t, ctx, s, "")
+	step(t, ctx, "the welcome", chromedp.WaitVisible("#signup-user"))
+	browsertest.Axe(t, ctx, "the welcome")
+	signUp(t, ctx, s, "axel")
+	deposit(t, ctx, 10)
+	browsertest.Axe(t, ctx, "the game, idle")
+	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
+	browsertest.Axe(t, ctx, "the colour choice")
+	step(t, ctx, "choose rose", chromedp.Click(`#colors .swatch[data-color="5"]`))
+	waitFor(t, ctx, `document.querySelectorAll('#sky .star.playable').length > 0`)
+	browsertest.Axe(t, ctx, "a game in play")
+	clickToEnd(t, ctx)
+	browsertest.Axe(t, ctx, "the end of a game")
+	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
+	waitFor(t, ctx, `document.querySelector('#history').getAttribute('aria-busy') === 'false' && document.querySelectorAll('#history .hrow').length === 1`)
+	browsertest.Axe(t, ctx, "the history")
+	step(t, ctx, "proof", chromedp.Click(`#history .hrow:nth-child(1) button.proofbtn`))
+	waitFor(t, ctx, `document.querySelector('#proof-status').dataset.verified !== ''`)
+	browsertest.Axe(t, ctx, "the proof dialog")
+	step(t, ctx, "close the proof", chromedp.Click(`#proof button[value=close]`))
+	step(t, ctx, "replay", chromedp.Click(`#history .hrow:nth-child(1) button.replay`), chromedp.WaitVisible("#step"))
+	step(t, ctx, "next step", chromedp.Click("#step"))
+	waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
+	browsertest.Axe(t, ctx, "a replay")
+	step(t, ctx, "rules", chromedp.Navigate(s.url+"/?speed=100#regles"), chromedp.WaitVisible(".prizes"))
+	browsertest.Axe(t, ctx, "the rules")
 }
