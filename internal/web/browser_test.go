@@ -315,6 +315,17 @@ func TestPlayerPage(t *testing.T) {
 		{"HistoryReplayAndProof", false, testHistoryReplayAndProof},
 		{"AccessibilityDesktop", false, testAccessibility},
 		{"AccessibilityPhone", true, testAccessibility},
+		{"HistoryDuringAReveal", false, testHistoryDuringAReveal},
+		{"InterruptedGameInHistory", false, testInterruptedGameInHistory},
+		{"ReloadDuringAuto", false, testReloadDuringAuto},
+		{"ExtraStageGains", false, testExtraStageGains},
+		{"PlayAgain", false, testPlayAgain},
+		{"WinCelebrations", false, testWinCelebrations},
+		{"Sound", false, testSound},
+		{"TopPrize", false, testTopPrize},
+		{"RulesPage", false, testRulesPage},
+		{"ControlsInView", false, testControlsInView},
+		{"ErrorsInFrench", false, testErrorsInFrench},
 	} {
 		t.Run(f.name, func(t *testing.T) { f.run(t, tab(t, browser, f.mobile)) })
 	}

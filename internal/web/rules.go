@@ -18,6 +18,8 @@ type PrizeTable struct {
 	Block   string // Units with its thousands grouped
 	Odds    string // of any win, "1 in N"
 	Payout  int64  // cents per block
+	Total   string // Payout in euros, "700 000": the regulation's "total" of a block's prizes
+	Top     string // the highest prize in euros, "20 000"
 	Return  string // the share of the stakes returned to players, "70"
 	Units   int
 }
@@ -29,6 +31,7 @@ type PrizeRow struct {
 	Count     int
 	Counts    string // Count with its thousands grouped
 	Odds      string // "1 000 000" for 1 in 1,000,000
+	Total     string // the tier's prizes in a block in euros, Count × Amount: the regulation's TOTAL column
 	Composite bool
 }
 
@@ -39,13 +42,16 @@ func Rules(def *gamedef.Definition) []PrizeTable {
 	for _, t := range def.Tables {
 		pt := PrizeTable{Price: t.Price, Euros: euros(t.Price), Winners: t.Winners(), Payout: t.Payout(), Units: def.BlockUnits,
 			Winning: group(int64(t.Winners())), Block: group(int64(def.BlockUnits))}
+		var top int64
 		for _, tier := range t.Tiers {
 			if tier.Amount == 0 {
 				continue
 			}
 			pt.Rows = append(pt.Rows, PrizeRow{Amount: tier.Amount, Euros: euros(tier.Amount), Count: tier.Count, Counts: group(int64(tier.Count)),
-				Odds: oneIn(def.BlockUnits, tier.Count), Composite: tier.Composite})
+				Odds: oneIn(def.BlockUnits, tier.Count), Total: euros(tier.Amount * int64(tier.Count)), Composite: tier.Composite})
+			top = max(top, tier.Amount)
 		}
+		pt.Top, pt.Total = euros(top), euros(pt.Payout)
 		pt.Odds = oneIn(def.BlockUnits, pt.Winners)
 		// Per mille, rounded: 70 % exactly for the regulation's tables.
 		pm := (pt.Payout*1000 + int64(def.BlockUnits)*t.Price/2) / (int64(def.BlockUnits) * t.Price)

@@ -32,6 +32,16 @@ func TestRulesOfTheRegulation(t *testing.T) {
 		if top.Amount != int64(i+1)*2_000_000 || top.Odds != "1\u202f000\u202f000" || !top.Composite {
 			t.Errorf("table at %s €: top tier %+v", pt.Euros, top)
 		}
+		// The regulation's TOTAL column, and each block's total: 700 000, 1 400 000, 2 100 000 €.
+		if want := []string{"700\u202f000", "1\u202f400\u202f000", "2\u202f100\u202f000"}[i]; pt.Total != want {
+			t.Errorf("table at %s €: block total %q, want %q", pt.Euros, pt.Total, want)
+		}
+		if want := []string{"289\u202f200", "578\u202f400", "867\u202f600"}[i]; pt.Rows[3].Total != want {
+			t.Errorf("table at %s €: total of the 12 € tier %q, want %q", pt.Euros, pt.Rows[3].Total, want)
+		}
+		if want := []string{"20\u202f000", "40\u202f000", "60\u202f000"}[i]; pt.Top != want {
+			t.Errorf("table at %s €: top prize %q, want %q", pt.Euros, pt.Top, want)
+		}
 		// 24,100 units in a million: 1 in 41.5.
 		if r := pt.Rows[3]; r.Count != 24_100 || r.Odds != "41,5" || !r.Composite {
 			t.Errorf("table at %s €: tier %+v", pt.Euros, r)

@@ -40,7 +40,10 @@
       welcome: u => `Bonjour ${u} ! Choisissez votre mise.`,
       ready: 'Choisissez votre mise puis « Jouer » ou « Auto ».',
       deposited: m => `${m} crédités (argent fictif).`,
-      open: 'En cours', resume: 'Reprendre', replayBtn: 'Rejouer', proofBtn: 'Preuve',
+      open: 'En cours', resume: 'Reprendre', replayBtn: 'Revoir', proofBtn: 'Preuve',
+      played: (id, res) => `Votre partie n° ${id} a été jouée pendant que la page se rechargeait : ${res}.`,
+      gainsOf: 'Sommes découvertes :', extraGains: 'étape Extra :', noGain: 'Aucune somme découverte.',
+      goodWin: 'Beau gain !', bigWin: 'Gros lot !',
       manual: 'Jouer', autoMode: 'Auto', game: id => `Partie n° ${id}`,
       busy: 'Une partie est en cours : terminez-la d\'abord.',
       checking: 'Vérification…', verified: 'Vérifié : cette unité figure dans le bloc publié.',
@@ -51,6 +54,18 @@
       errors: {
         insufficient_funds: 'Solde insuffisant : créditez votre compte.',
         username_taken: 'Cet identifiant est déjà pris.',
+        invalid_username: 'Identifiant refusé : de 3 à 32 lettres (accents compris), chiffres, « . », « _ » ou « - », commençant par une lettre ou un chiffre.',
+        weak_password: 'Mot de passe refusé : 8 caractères au moins, ni un mot de passe courant, ni votre identifiant.',
+        body_too_large: 'La demande est trop grande.',
+        unsupported_media_type: 'La demande n\'est pas dans un format accepté.',
+        idempotency_key_reused: 'Cette demande a déjà été faite pour une autre opération.',
+        request_in_flight: 'Cette demande est déjà en cours : patientez.',
+        not_found: 'Introuvable.',
+        invalid_move: 'Ce coup n\'est pas possible à ce moment de la partie.',
+        forbidden: 'Action refusée.',
+        internal_error: 'Une erreur est survenue de notre côté : rien n\'a été fait.',
+        busy: 'Une partie est en cours : terminez-la d\'abord.',
+        unknown: code => `Une erreur est survenue (${code || 'inconnue'}).`,
         not_logged_in: 'Identifiant ou mot de passe incorrect.',
         too_many_attempts: 'Trop de tentatives : réessayez dans un moment.',
         sold_out: 'Plus aucune unité de jeu à cette mise pour le moment.',
@@ -82,7 +97,10 @@
       welcome: u => `Hello ${u}! Pick your stake.`,
       ready: 'Pick your stake, then “Jouer” or “Auto”.',
       deposited: m => `${m} added (play money).`,
-      open: 'In progress', resume: 'Resume', replayBtn: 'Replay', proofBtn: 'Proof',
+      open: 'In progress', resume: 'Resume', replayBtn: 'Watch again', proofBtn: 'Proof',
+      played: (id, res) => `Your game #${id} was played while the page reloaded: ${res}.`,
+      gainsOf: 'Amounts found:', extraGains: 'Extra stage:', noGain: 'No amount found.',
+      goodWin: 'Nice win!', bigWin: 'Big win!',
       manual: 'Jouer', autoMode: 'Auto', game: id => `Game #${id}`,
       busy: 'A game is in progress: finish it first.',
       checking: 'Checking…', verified: 'Verified: this unit is in the published block.',
@@ -93,6 +111,18 @@
       errors: {
         insufficient_funds: 'Not enough money: add some to your account.',
         username_taken: 'This username is taken.',
+        invalid_username: 'Username refused: 3 to 32 letters (accents welcome), digits, “.”, “_” or “-”, starting with a letter or a digit.',
+        weak_password: 'Password refused: at least 8 characters, not a common password, and not your username.',
+        body_too_large: 'The request is too large.',
+        unsupported_media_type: 'The request is not in an accepted format.',
+        idempotency_key_reused: 'This request was already made for another operation.',
+        request_in_flight: 'This request is already under way: please wait.',
+        not_found: 'Not found.',
+        invalid_move: 'This move is not possible at this point of the game.',
+        forbidden: 'Refused.',
+        internal_error: 'Something went wrong on our side: nothing was done.',
+        busy: 'A game is in progress: finish it first.',
+        unknown: code => `Something went wrong (${code || 'unknown'}).`,
         not_logged_in: 'Wrong username or password.',
         too_many_attempts: 'Too many attempts: try again in a moment.',
         sold_out: 'No game units left at this stake for now.',
@@ -112,7 +142,12 @@
     new Intl.NumberFormat(lang() === 'en' ? 'en-IE' : 'fr-FR', {
       style: 'currency', currency: 'EUR', minimumFractionDigits: c % 100 ? 2 : 0, maximumFractionDigits: 2,
     }).format(c / 100);
-  const errText = e => (e && T[lang()].errors[e.code]) || (e && e.message) || String(e);
+  // Every error is told in the player's language, from its code, never in the server's words.
+  const errText = e => {
+    const m = T[lang()].errors;
+    const v = e && e.code && m[e.code];
+    return typeof v === 'string' ? v : m.unknown(e && (e.code || e.status));
+  };
 
   // ---- the API ----
   const newKey = () => {
@@ -175,7 +210,16 @@
     run: 0, // bumped to cancel an animation in progress
     replay: null,
     history: [],
+    showing: Number(sessionStorage.getItem('starcolor_showing')) || 0, // the game whose reveal runs in this tab
+    last: null, // {stake, mode} of the last game bought, for « Rejouer »
   };
+  // The game being revealed in this tab is remembered for the tab's life: after a reload, a game
+  // the page was showing is told as played, with its result [4.1].
+  function setShowing(id) {
+    S.showing = id;
+    if (id) sessionStorage.setItem('starcolor_showing', String(id));
+    else sessionStorage.removeItem('starcolor_showing');
+  }
 
   const sky = $('#sky');
   const fx = $('#fx');
@@ -201,6 +245,84 @@
     S.pending += delta;
     body.dataset.busy = S.pending > 0 ? 'yes' : 'no';
   }
+
+  // ---- sound ----
+  // Short effects made in the page (Web Audio), off until the player turns them on; the choice
+  // is remembered. Every effect played is logged in window.starcolor.sounds (the tests read it).
+  const sounds = [];
+  const Sound = {
+    on: localStorage.getItem('starcolor_sound') === 'on',
+    ctx: null,
+    last: {},
+    audio() {
+      if (!this.ctx) {
+        const AC = window.AudioContext || window.webkitAudioContext;
+        if (!AC) return null;
+        this.ctx = new AC();
+      }
+      if (this.ctx.state === 'suspended') this.ctx.resume().catch(() => {});
+      return this.ctx;
+    },
+    set(on) {
+      this.on = on;
+      localStorage.setItem('starcolor_sound', on ? 'on' : 'off');
+      $('#sound').setAttribute('aria-pressed', on ? 'true' : 'false');
+      if (on) this.audio();
+    },
+    // tone plays an oscillator: its type, frequencies from f0 to f1, from `at` seconds for `len`.
+    tone(ac, type, f0, f1, at, len, vol) {
+      const o = ac.createOscillator();
+      const g = ac.createGain();
+      const t0 = ac.currentTime + at;
+      o.type = type;
+      o.frequency.setValueAtTime(f0, t0);
+      o.frequency.exponentialRampToValueAtTime(f1, t0 + len);
+      g.gain.setValueAtTime(0.0001, t0);
+      g.gain.exponentialRampToValueAtTime(vol, t0 + 0.01);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + len);
+      o.connect(g).connect(ac.destination);
+      o.start(t0);
+      o.stop(t0 + len + 0.02);
+    },
+    noise(ac, at, len, vol, freq) {
+      const n = Math.floor(ac.sampleRate * len);
+      const buf = ac.createBuffer(1, n, ac.sampleRate);
+      const d = buf.getChannelData(0);
+      for (let i = 0; i < n; i++) d[i] = (Math.random() * 2 - 1) * (1 - i / n);
+      const src = ac.createBufferSource();
+      const f = ac.createBiquadFilter();
+      const g = ac.createGain();
+      f.type = 'bandpass';
+      f.frequency.value = freq;
+      g.gain.value = vol;
+      src.buffer = buf;
+      src.connect(f).connect(g).connect(ac.destination);
+      src.start(ac.currentTime + at);
+    },
+    play(name) {
+      if (!this.on || S.skip) return;
+      // A chain of explosions is one crackle, not a hundred.
+      const now = performance.now();
+      if (now - (this.last[name] || 0) < 45) return;
+      this.last[name] = now;
+      const ac = this.audio();
+      if (!ac) return;
+      sounds.push(name);
+      switch (name) {
+        case 'click': this.tone(ac, 'triangle', 880, 660, 0, 0.07, 0.18); break;
+        case 'explode': this.noise(ac, 0, 0.12, 0.5, 1800); break;
+        case 'milky_way': this.tone(ac, 'sine', 300, 900, 0, 0.35, 0.15); this.noise(ac, 0.05, 0.3, 0.25, 3000); break;
+        case 'supernova': this.tone(ac, 'sawtooth', 140, 50, 0, 0.45, 0.2); this.noise(ac, 0, 0.4, 0.5, 600); break;
+        case 'shooting_star': this.tone(ac, 'sine', 1800, 400, 0, 0.4, 0.12); break;
+        case 'extra': [523, 659, 784].forEach((f, i) => this.tone(ac, 'square', f, f, i * 0.09, 0.12, 0.08)); break;
+        case 'gain': this.tone(ac, 'sine', 1320, 1320, 0, 0.09, 0.15); this.tone(ac, 'sine', 1760, 1760, 0.07, 0.16, 0.15); break;
+        case 'lose': this.tone(ac, 'sine', 330, 220, 0, 0.4, 0.12); break;
+        case 'win': [523, 659, 784, 1047].forEach((f, i) => this.tone(ac, 'triangle', f, f, i * 0.08, 0.2, 0.14)); break;
+        case 'bigwin': [523, 659, 784, 1047, 1319, 1568].forEach((f, i) => this.tone(ac, 'square', f, f * 1.01, i * 0.11, 0.35, 0.09)); break;
+      }
+    },
+  };
+  $('#sound').setAttribute('aria-pressed', Sound.on ? 'true' : 'false');
 
   // ---- the sky ----
   const cells = [];
@@ -373,6 +495,7 @@
     $('#colors').hidden = S.mode !== 'choose';
     $('#autoctl').hidden = S.mode !== 'auto';
     $('#replayctl').hidden = S.mode !== 'replay';
+    $('#endctl').hidden = !(S.mode === 'idle' && S.user && S.last && S.result && $('#result').dataset.state === 'done');
     body.dataset.state = S.user ? S.mode : 'auth';
     $$('#history button.replay').forEach(b => (b.disabled = locked));
   }
@@ -447,6 +570,7 @@
     const land = () => {
       S.total += amount;
       renderTotal(true);
+      Sound.play('gain');
     };
     if (dur(760) <= 0) {
       land();
@@ -482,6 +606,8 @@
     el.classList.remove('pop', 'hit');
     void el.offsetWidth;
     el.classList.add(ev.cause === 'click' || ev.cause === 'auto' ? 'pop' : 'hit');
+    if (ev.cause !== 'click' && ev.cause !== 'auto') Sound.play('explode');
+    if (['milky_way', 'supernova', 'shooting_star', 'extra'].includes(cell.kind)) Sound.play(cell.kind);
     announce(el.getAttribute('aria-label'));
     if (cell.kind === 'amount') S.flights.push(flyAmount(el, cell.amount));
     await wait(ev.cause === 'click' || ev.cause === 'auto' ? 300 : 190);
@@ -526,6 +652,74 @@
     for (const b of g.boards) for (const c of b.cells) if (c && c.kind === 'amount') sum += c.amount;
     return sum;
   }
+  // renderGains shows, at the end of a game (or of its replay), every amount that makes its
+  // prize, in the order they were found, those of the Extra stage apart [4.6.1, 4.7].
+  function renderGains(g) {
+    const el = $('#gains');
+    el.textContent = '';
+    if (!g) {
+      el.dataset.cents = '';
+      return;
+    }
+    const per = [[], []];
+    for (const ev of g.events) {
+      const c = g.boards[ev.board - 1].cells[ev.cell];
+      if (c && c.kind === 'amount') per[ev.board - 1].push(c.amount);
+    }
+    const all = per[0].length + per[1].length;
+    el.dataset.cents = String(per[0].concat(per[1]).reduce((a, b) => a + b, 0));
+    const span = (cls, text) => {
+      const x = document.createElement('span');
+      x.className = cls;
+      x.textContent = text;
+      el.appendChild(x);
+    };
+    if (!all) {
+      span('none', t('noGain'));
+      return;
+    }
+    span('lbl', t('gainsOf'));
+    per.forEach((list, b) => {
+      if (!list.length) return;
+      if (b === 1) span('lbl', t('extraGains'));
+      list.forEach((a, i) => {
+        if (i > 0) span('sep', '+');
+        span('g' + (b === 1 ? ' b2' : ''), money(a));
+      });
+    });
+    if (all > 1) span('eq', '= ' + money(g.prize));
+  }
+  // celebrate marks a win by its size against the stake: small, good (10 times the stake) or
+  // big (100 times), each with its own effect and sound.
+  function winTier(g) {
+    if (!g || g.prize <= 0) return '';
+    return g.prize >= 100 * g.stake ? 'big' : g.prize >= 10 * g.stake ? 'good' : 'small';
+  }
+  function celebrate(g, withBanner) {
+    const tier = winTier(g);
+    const box = $('#celebrate');
+    box.textContent = '';
+    $('#result').dataset.win = tier || 'none';
+    box.dataset.win = tier;
+    if (!tier) return;
+    const n = { small: 10, good: 24, big: 60 }[tier];
+    for (let i = 0; i < n; i++) {
+      const p = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      p.setAttribute('class', 'p');
+      p.innerHTML = '<use href="#star"/>';
+      p.style.setProperty('--a', (i * 360) / n + 'deg');
+      p.style.setProperty('--r', (tier === 'small' ? 90 : 160) + (i % 3) * 30 + 'px');
+      p.style.setProperty('--x', ((i * 37) % 100) + '%');
+      p.style.setProperty('--d', String(tier === 'big' ? (i * 53) % 900 : (i % 4) * 40));
+      box.appendChild(p);
+    }
+    if (withBanner) {
+      const b = $('#banner');
+      b.classList.remove('good', 'big');
+      if (tier !== 'small') b.classList.add(tier);
+      banner(tier === 'big' ? t('bigWin') + ' ' + money(g.prize) : tier === 'good' ? t('goodWin') + ' ' + money(g.prize) : t('won', money(g.prize)));
+    }
+  }
 
   // ---- a game ----
   function resetStage() {
@@ -536,10 +730,15 @@
     S.total = 0;
     renderTotal();
     setResult(null, 'idle');
+    renderGains(null);
+    celebrate(null);
+    $('#played').hidden = true;
     setSpeed(baseSpeed);
   }
-  async function buy(mode) {
+  async function buy(mode, again) {
     if (S.mode !== 'idle') return;
+    if (again) $(`input[name=stake][value="${again}"]`).checked = true;
+    showTop();
     const stake = Number($('input[name=stake]:checked').value);
     $('#play-err').textContent = '';
     S.mode = 'buying';
@@ -556,6 +755,8 @@
     }
     S.balance = g.balance;
     S.hold = g.prize;
+    S.last = { stake, mode };
+    setShowing(g.id);
     renderBalance();
     resetStage();
     S.game = g;
@@ -591,6 +792,7 @@
     const el = cells[i];
     el.classList.add('pending');
     label(i, g.boards[0], g);
+    Sound.play('click');
     busy(1);
     S.queue = S.queue
       .then(async () => {
@@ -628,11 +830,14 @@
     renderBalance();
     S.mode = 'idle';
     S.game = g;
+    setShowing(0);
     setResult({ prize: g.prize }, 'done');
     $('#result').dataset.game = String(g.id);
+    renderGains(g);
+    celebrate(g, true);
+    Sound.play(winTier(g) === 'big' ? 'bigwin' : g.prize > 0 ? 'win' : 'lose');
     status(t('ready'));
-    announce($('#result').textContent);
-    if (g.prize > 0) banner(t('won', money(g.prize)));
+    announce($('#result').textContent + '. ' + $('#gains').textContent);
     controls();
     if (document.activeElement && document.activeElement.classList.contains('star')) $('#play').focus();
     relabel();
@@ -657,6 +862,7 @@
     resetStage();
     S.game = g;
     S.hold = g.prize;
+    setShowing(g.id);
     renderBalance();
     if (g.status === 'choose_color') {
       drawSleeping();
@@ -715,6 +921,8 @@
         renderTotal();
         setResult({ prize: r.game.prize }, 'replayed');
         $('#result').dataset.game = String(r.game.id);
+        renderGains(r.game);
+        celebrate(r.game, false);
         status(t('replayDone'));
         $('#step').disabled = true;
         $('#replay-all').disabled = true;
@@ -747,7 +955,8 @@
       const games = more ? S.history.concat(list.games) : list.games;
       $('#more').hidden = list.games.length < 20;
       // The same games are not drawn again: the buttons under the pointer stay where they are.
-      if (JSON.stringify(games) === JSON.stringify(S.history) && ol.children.length) return;
+      const drawn = JSON.stringify(games) + '|' + S.showing;
+      if (drawn === S.historyDrawn && ol.children.length) return;
       S.history = games;
       renderHistory();
     } finally {
@@ -757,19 +966,22 @@
   function renderHistory() {
     const ol = $('#history');
     ol.textContent = '';
+    S.historyDrawn = JSON.stringify(S.history) + '|' + S.showing;
     $('#history-empty').hidden = S.history.length > 0;
     const fmt = new Intl.DateTimeFormat(lang() === 'en' ? 'en-GB' : 'fr-FR', { dateStyle: 'short', timeStyle: 'short' });
     for (const g of S.history) {
       const li = document.createElement('li');
       li.className = 'hrow';
       li.dataset.id = String(g.id);
-      // An unfinished game's result stays hidden here too, until its reveal ends on screen.
-      const onShow = S.game && S.game.id === g.id && S.hold > 0;
-      const done = g.status === 'finished' && !onShow;
-      const res = done ? (g.prize > 0 ? t('won', money(g.prize)) : t('lost')) : t('open');
+      // The game this tab is revealing reads the same here, won or lost, until its reveal ends
+      // on screen. Any other game shows its result, finished or not [4.1].
+      const onShow = S.showing === g.id;
+      const cls = onShow ? 'open' : g.prize > 0 ? 'won' : 'lost';
+      const res = onShow ? t('open') : g.prize > 0 ? t('won', money(g.prize)) : t('lost');
+      li.dataset.state = onShow ? 'showing' : g.status;
       li.innerHTML =
         `<span class="hid"></span><span class="hdate"></span><span class="hstake"></span><span class="hmode"></span>` +
-        `<span class="hres ${done ? (g.prize > 0 ? 'won' : 'lost') : 'open'}"></span><span class="hact"></span>`;
+        `<span class="hres ${cls}"></span><span class="hact"></span>`;
       li.querySelector('.hid').textContent = t('game', g.id);
       li.querySelector('.hdate').textContent = fmt.format(new Date(g.created_at));
       li.querySelector('.hstake').textContent = money(g.stake);
@@ -786,14 +998,23 @@
         b.addEventListener('click', fn);
         act.appendChild(b);
       };
-      if (done) {
+      if (onShow) btn('resume', t('resume'), () => (location.hash = '#jeu'));
+      else if (g.status !== 'finished') btn('resume', t('resume'), () => resumeGame(g.id).catch(showErr), S.mode !== 'idle');
+      else {
         btn('replay', t('replayBtn'), () => openReplay(g.id).catch(showErr), S.mode !== 'idle');
         btn('proofbtn', t('proofBtn'), () => showProof(g).catch(showErr));
-      } else {
-        btn('resume', t('resume'), () => (location.hash = '#jeu'));
       }
       ol.appendChild(li);
     }
+  }
+  // resumeGame brings an unfinished game (begun in another tab, on another device) to this tab.
+  async function resumeGame(id) {
+    if (S.mode !== 'idle') throw Object.assign(new Error('busy'), { code: 'busy' });
+    const [g, me] = await Promise.all([api('GET', `/games/${id}`), api('GET', '/me')]);
+    location.hash = '#jeu';
+    if (g.status === 'finished') return openReplay(g.id);
+    S.balance = me.balance; // the game was bought elsewhere: the balance moved there
+    resume(g);
   }
   function showErr(e) {
     announce(errText(e));
@@ -908,6 +1129,7 @@
     const list = await api('GET', '/games?limit=10');
     S.history = [];
     const open = list.games.find(g => g.status !== 'finished');
+    const was = S.showing;
     if (open) resume(open);
     else {
       S.mode = 'idle';
@@ -915,9 +1137,26 @@
       drawSleeping();
       controls();
       status(t('welcome', me.username));
+      setShowing(0);
+      // The page was revealing a game when it reloaded: it says the game was played, its result
+      // and a way to watch it [4.1].
+      if (was) await showPlayed(was).catch(() => {});
     }
     renderBalance();
     route();
+  }
+  async function showPlayed(id) {
+    const g = await api('GET', `/games/${id}`);
+    if (g.status !== 'finished') return;
+    const res = g.prize > 0 ? t('won', money(g.prize)) : t('lost');
+    const p = $('#played-text');
+    p.textContent = t('played', g.id, res);
+    p.className = g.prize > 0 ? 'won' : '';
+    const box = $('#played');
+    box.dataset.game = String(g.id);
+    box.hidden = false;
+    announce(p.textContent);
+    $('#played-replay').focus();
   }
   function onLogout() {
     S.user = null;
@@ -950,7 +1189,7 @@
         await onLogin(await api('GET', '/me'));
         form.reset();
       } catch (e2) {
-        err.textContent = signUp && e2.code === 'invalid_input' ? e2.message : errText(e2);
+        err.textContent = errText(e2);
       } finally {
         form.querySelector('button[type=submit]').disabled = false;
       }
@@ -1010,6 +1249,16 @@
     const mode = e.submitter && e.submitter.value === 'auto' ? 'auto' : 'manual';
     buy(mode);
   });
+  $('#again').addEventListener('click', () => S.last && buy(S.last.mode, S.last.stake));
+  $('#played-replay').addEventListener('click', () => openReplay(Number($('#played').dataset.game)).catch(showErr));
+  $('#played-close').addEventListener('click', () => ($('#played').hidden = true));
+  $('#sound').addEventListener('click', () => Sound.set(!Sound.on));
+  // The top prize at the stake chosen, from the game definition the page was made with.
+  function showTop() {
+    const r = $('input[name=stake]:checked');
+    $('#top-amount').textContent = r.dataset.top + ' €';
+  }
+  $$('input[name=stake]').forEach(r => r.addEventListener('change', showTop));
   $('#faster').addEventListener('click', () => setSpeed(S.speed * 3));
   $('#skip').addEventListener('click', () => setSpeed(S.speed, true));
   $('#step').addEventListener('click', () => replayStep(false));
@@ -1047,8 +1296,8 @@
   authForm($('#signup-form'), true);
   addEventListener('hashchange', route);
 
-  // The proof check, for people who want to run it by hand from the console.
-  window.starcolor = { rootFromPath };
+  // The proof check, for people who want to run it by hand from the console; the sounds played.
+  window.starcolor = { rootFromPath, sounds };
 
   drawSleeping();
   relabel();
