@@ -100,6 +100,8 @@ func New(ctx context.Context, db *sqlite.DB, cfg Config) *Server {
 	s.mux.HandleFunc("GET /admin/jobs/{job}/status", s.auth(s.jobStatus))
 	s.mux.HandleFunc("GET /admin/players", s.auth(s.playersPage))
 	s.mux.HandleFunc("GET /admin/players/{id}", s.auth(s.playerPage))
+	s.mux.HandleFunc("GET /admin/games", s.auth(s.findGame))
+	s.mux.HandleFunc("POST /admin/lang", s.setLang)
 	s.mux.HandleFunc("GET /admin/log", s.auth(s.logPage))
 	return s
 }

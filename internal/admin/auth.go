@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -87,7 +86,7 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 				http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 				return
 			}
-			http.Error(w, "Not logged in.", http.StatusUnauthorized)
+			http.Error(w, s.t(r, "Not logged in."), http.StatusUnauthorized)
 			return
 		}
 		now := s.now()
@@ -141,7 +140,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/admin/", http.StatusSeeOther)
 		return
 	}
-	s.render(w, r, http.StatusOK, "login", "Log in", loginData{Next: safeNext(r.URL.Query().Get("next"))})
+	s.render(w, r, http.StatusOK, "login", s.t(r, "Log in"), loginData{Next: safeNext(r.URL.Query().Get("next"))})
 }
 
 // safeNext keeps a return address only if it is a page of the back office.
@@ -186,7 +185,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	// answered the same (login.Guard); failures lock a name from one address only.
 	subject, from := sqlite.OperatorSubject(name), throttle.Address(r.RemoteAddr)
 	if err := s.guard.Check(r.Context(), subject, from, password, o.PasswordHash); err != nil {
-		status, msg, detail := http.StatusUnauthorized, "Wrong name or password.", "wrong password"
+		status, msg, detail := http.StatusUnauthorized, s.t(r, "Wrong name or password."), "wrong password"
 		switch fault.CodeOf(err) {
 		case fault.NotLoggedIn:
 			if o.ID == 0 {
@@ -194,12 +193,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			}
 		case fault.TooManyAttempts:
 			wait := fault.RetryAfter(err)
-			status, msg, detail = http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts: try again in %s.", wait), err.Error()
+			status, msg, detail = http.StatusTooManyRequests, s.t(r, "Too many failed attempts: try again in %s.", wait), err.Error()
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
 		case fault.Unavailable:
 			w.Header().Set("Retry-After", strconv.Itoa(int(fault.RetryAfter(err)/time.Second)))
-			data.Error = "The server is busy checking passwords: try again in a moment."
-			s.render(w, r, http.StatusServiceUnavailable, "login", "Log in", data)
+			data.Error = s.t(r, "The server is busy checking passwords: try again in a moment.")
+			s.render(w, r, http.StatusServiceUnavailable, "login", s.t(r, "Log in"), data)
 			return
 		default:
 			s.fail(w, r, err)
@@ -214,7 +213,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		data.Error = msg
-		s.render(w, r, status, "login", "Log in", data)
+		s.render(w, r, status, "login", s.t(r, "Log in"), data)
 		return
 	}
 	raw := make([]byte, 32)
@@ -259,27 +258,25 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/admin/login", http.StatusSeeOther)
 }
 
-// fail answers an unexpected error: logged in full, told in short.
+// fail answers an unexpected error: logged in full, told in short, in the operator's language.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status := http.StatusInternalServerError
-	msg := "Something went wrong; the error is in the server's log."
+	status, title, msg := http.StatusInternalServerError, s.t(r, "Error"), s.t(r, "Something went wrong; the error is in the server's log.")
 	var tooLarge *http.MaxBytesError
-	switch code := fault.CodeOf(err); {
+	switch code := fault.CodeOf(sqlite.AsFault(err)); {
 	case errors.As(err, &tooLarge):
-		status, msg = http.StatusRequestEntityTooLarge, "The request is too large."
+		status, title, msg = http.StatusRequestEntityTooLarge, s.t(r, "Too large"), s.t(r, "The request is too large.")
 	case errors.Is(err, emission.ErrCorrupt):
 		s.log.Error("back office: the store is damaged", "method", r.Method, "path", r.URL.Path, "err", err)
-		status, msg = http.StatusServiceUnavailable, "The stored units do not match their commitment ("+err.Error()+"): restore the database from a copy, then run starcolor ledger check."
-	case code == fault.NotFound:
-		status, msg = http.StatusNotFound, err.Error()
-	case code == fault.Internal:
-		if !errors.Is(err, emission.ErrNotFound) {
-			s.log.Error("back office", "method", r.Method, "path", r.URL.Path, "err", err)
-			break
-		}
-		status, msg = http.StatusNotFound, err.Error()
+		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The stored units do not match their commitment (%s): restore the database from a copy, then run starcolor ledger check.", err.Error())
+	case code == fault.NotFound || errors.Is(err, emission.ErrNotFound):
+		status, title, msg = http.StatusNotFound, s.t(r, "Not found"), s.t(r, "Nothing here answers to this address (%s).", err.Error())
 	case code == fault.Invalid:
-		status, msg = http.StatusBadRequest, err.Error()
+		status, title, msg = http.StatusBadRequest, s.t(r, "Bad request"), s.t(r, "The request could not be understood (%s).", err.Error())
+	case code == fault.Unavailable:
+		s.log.Error("back office: the store", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(sqlite.AsFault(err)))
+		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The store cannot serve this now: try again shortly.")
+	default:
+		s.log.Error("back office", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	s.render(w, r, status, "error", http.StatusText(status), msg)
+	s.render(w, r, status, "error", title, msg)
 }

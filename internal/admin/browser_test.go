@@ -14,11 +14,13 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"starcolor/internal/audit"
 	"starcolor/internal/browsertest"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/web"
 )
 
 // group writes a count as the pages do, with thin spaces between thousands.
@@ -64,6 +66,14 @@ func poll(t *testing.T, ctx context.Context, expr string) {
 	}
 }
 
+// english makes the browser read the back office in English, as these tests were written.
+func english(t *testing.T, ctx context.Context, e *env) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{Name: web.LangCookie, Value: "en", URL: e.url + "/"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func loginInBrowser(t *testing.T, ctx context.Context, e *env, shot string) {
 	t.Helper()
 	do(t, ctx, chromedp.Navigate(e.url+"/admin/"), chromedp.WaitVisible("#password"))
@@ -84,6 +94,7 @@ func loginInBrowser(t *testing.T, ctx context.Context, e *env, shot string) {
 func TestBrowserOperatorDesktop(t *testing.T) {
 	ctx := browsertest.New(t, browsertest.Options{})
 	e := newEnv(t, 2)
+	english(t, ctx, e)
 	e.player(t, "zoe", 5000, 30)
 	e.player(t, "zack", 2000, 12)
 	bg := context.Background()
@@ -214,7 +225,7 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 	if got, want := text(t, ctx, "#player-balance"), gamedef.FormatEUR(zack.Balance); got != want {
 		t.Errorf("zack's balance shown %q, want %q", got, want)
 	}
-	transfers, err := e.db.PlayerTransfers(bg, zack, 1000)
+	transfers, err := e.db.PlayerTransfers(bg, zack, 1000, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,6 +297,7 @@ func checkExport(t *testing.T, file string, root audit.Hash, units int) {
 func TestBrowserOperatorPhone(t *testing.T) {
 	ctx := browsertest.New(t, browsertest.Options{Mobile: true})
 	e := newEnv(t, 1)
+	english(t, ctx, e)
 	e.player(t, "yann", 3000, 20)
 	loginInBrowser(t, ctx, e, "admin-phone-login")
 	for _, page := range []struct{ path, wait, shot string }{

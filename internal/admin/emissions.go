@@ -27,16 +27,34 @@ type emissionRow struct {
 	*emission.Emission
 	Remaining int
 	Open      bool
-	Roots     []string
+	// Queued: the emission has units left, but an older one at its price sells first (the sales
+	// take the oldest open block: sqlite's nextUnit); SellingNow names that one.
+	Queued     bool
+	SellingNow string
+	Roots      []string
 }
 
-func row(e *emission.Emission) emissionRow {
-	r := emissionRow{Emission: e, Remaining: e.Units() - e.Sold()}
-	r.Open = r.Remaining > 0
-	for _, b := range e.Blocks {
-		r.Roots = append(r.Roots, hex.EncodeToString(b.Root[:]))
+// rows describes emissions, given oldest first as the store lists them: which sells now at its
+// price, which waits.
+func rows(es []*emission.Emission) []emissionRow {
+	selling := map[int64]string{}
+	out := make([]emissionRow, len(es))
+	for i, e := range es {
+		r := emissionRow{Emission: e, Remaining: e.Units() - e.Sold()}
+		r.Open = r.Remaining > 0
+		for _, b := range e.Blocks {
+			r.Roots = append(r.Roots, hex.EncodeToString(b.Root[:]))
+		}
+		if r.Open {
+			if first, ok := selling[e.Price]; ok {
+				r.Queued, r.SellingNow = true, first
+			} else {
+				selling[e.Price] = e.ID
+			}
+		}
+		out[i] = r
 	}
-	return r
+	return out
 }
 
 type emissionsData struct {
@@ -67,8 +85,9 @@ func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status 
 	}
 	d := emissionsData{Prices: s.def.Tables, Form: form, Error: msg, Unit: s.def.BlockUnits, MaxBlocks: MaxBlocks}
 	// Newest first: the operator looks for what was just made.
-	for i := len(es) - 1; i >= 0; i-- {
-		d.Emissions = append(d.Emissions, row(es[i]))
+	all := rows(es)
+	for i := len(all) - 1; i >= 0; i-- {
+		d.Emissions = append(d.Emissions, all[i])
 	}
 	if d.Form.ID == "" {
 		d.Form = createForm{ID: s.now().UTC().Format("20060102-150405"), Price: s.def.Tables[0].Price, Blocks: 1}
@@ -77,16 +96,23 @@ func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status 
 		v := j.view()
 		d.Running = &v
 	}
-	s.render(w, r, status, "emissions", "Emissions", d)
+	s.render(w, r, status, "emissions", s.t(r, "Emissions"), d)
 }
 
 func (s *Server) emissionPage(w http.ResponseWriter, r *http.Request) {
-	e, err := s.db.Emission(r.Context(), r.PathValue("id"))
+	es, err := s.db.Emissions(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "emission", "Emission "+e.ID, row(e))
+	id := r.PathValue("id")
+	for _, row := range rows(es) {
+		if row.ID == id {
+			s.render(w, r, http.StatusOK, "emission", s.t(r, "Emission %s", id), row)
+			return
+		}
+	}
+	s.fail(w, r, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id))
 }
 
 // job is an emission being created in the background.
@@ -165,20 +191,20 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 	blocks, berr := strconv.Atoi(r.PostFormValue("blocks"))
 	form.Price, form.Blocks = price, blocks
 	if err := emission.CheckID(form.ID); err != nil {
-		s.renderEmissions(w, r, http.StatusBadRequest, form, "The id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.")
+		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "The id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit."))
 		return
 	}
 	table, err := s.def.Table(price)
 	if perr != nil || err != nil {
-		s.renderEmissions(w, r, http.StatusBadRequest, form, "This game is sold at "+s.def.PriceList()+".")
+		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "This game is sold at %s.", s.def.PriceList()))
 		return
 	}
 	if berr != nil || blocks < 1 || blocks > MaxBlocks {
-		s.renderEmissions(w, r, http.StatusBadRequest, form, fmt.Sprintf("An emission has 1 to %d blocks here.", MaxBlocks))
+		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "An emission has 1 to %d blocks here.", MaxBlocks))
 		return
 	}
 	if _, err := s.db.Emission(r.Context(), form.ID); err == nil {
-		s.renderEmissions(w, r, http.StatusConflict, form, fmt.Sprintf("The emission %s already exists: choose another id.", form.ID))
+		s.renderEmissions(w, r, http.StatusConflict, form, s.t(r, "The emission %s already exists: choose another id.", form.ID))
 		return
 	} else if !errors.Is(err, emission.ErrNotFound) {
 		s.fail(w, r, err)
@@ -188,7 +214,7 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 	for _, j := range s.jobs {
 		if j.view().State == "running" {
 			s.jobsMu.Unlock()
-			s.renderEmissions(w, r, http.StatusConflict, form, fmt.Sprintf("The emission %s is being created: wait until it is done.", j.Emission))
+			s.renderEmissions(w, r, http.StatusConflict, form, s.t(r, "The emission %s is being created: wait until it is done.", j.Emission))
 			return
 		}
 	}
@@ -256,10 +282,10 @@ func (s *Server) job(r *http.Request) *job {
 func (s *Server) jobPage(w http.ResponseWriter, r *http.Request) {
 	j := s.job(r)
 	if j == nil {
-		s.render(w, r, http.StatusNotFound, "error", "Not found", "No such creation: they are forgotten when the server restarts.")
+		s.render(w, r, http.StatusNotFound, "error", s.t(r, "Not found"), s.t(r, "No such creation: they are forgotten when the server restarts."))
 		return
 	}
-	s.render(w, r, http.StatusOK, "job", "Creating "+j.Emission, j.view())
+	s.render(w, r, http.StatusOK, "job", s.t(r, "Creating %s", j.Emission), j.view())
 }
 
 func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
@@ -380,11 +406,11 @@ func (s *Server) reportPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	d := reportData{E: row(e), R: ent.rep, Took: ent.took.Round(time.Millisecond), Table: &e.Table}
+	d := reportData{E: rows([]*emission.Emission{e})[0], R: ent.rep, Took: ent.took.Round(time.Millisecond), Table: &e.Table}
 	for _, b := range ent.rep.Blocks {
 		d.Blocks = append(d.Blocks, blockReportRow{BlockReport: b, OK: b.OK()})
 	}
-	s.render(w, r, http.StatusOK, "report", "Report of "+e.ID, d)
+	s.render(w, r, http.StatusOK, "report", s.t(r, "Report of %s", e.ID), d)
 }
 
 func (s *Server) reportChart(w http.ResponseWriter, r *http.Request) {
@@ -396,5 +422,11 @@ func (s *Server) reportChart(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "private, max-age=3600")
-	ent.rep.WriteSVG(w)
+	w.Header().Set("Vary", "Cookie") // its language
+	ent.rep.WriteSVGIn(w, chartWords(langOf(r)))
+}
+
+// chartWords draws the emission's report chart in a language.
+func chartWords(lang string) emission.Words {
+	return emission.Words{T: func(s string) string { return tr(lang, s) }, Comma: lang == "fr"}
 }

@@ -24,6 +24,7 @@ import (
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
 	"starcolor/internal/sqlite/sqlitetest"
+	"starcolor/internal/web"
 )
 
 // fast keeps password hashing cheap in tests; stored hashes carry their own parameters.
@@ -96,7 +97,15 @@ type client struct {
 	http *http.Client
 }
 
+// client is an operator's client that reads the back office in English (the tests' language);
+// frenchClient reads it in French, the default.
 func (e *env) client(t testing.TB) *client {
+	c := e.frenchClient(t)
+	c.http.Jar.SetCookies(mustURL(e.url+"/"), []*http.Cookie{{Name: web.LangCookie, Value: "en", Path: "/"}})
+	return c
+}
+
+func (e *env) frenchClient(t testing.TB) *client {
 	jar, _ := cookiejar.New(nil)
 	return &client{t: t, base: e.url, http: &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}

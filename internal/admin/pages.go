@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"math"
 	"net/http"
 	"path"
 	"strconv"
@@ -72,19 +71,19 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 	w.Write(a.body)
 }
 
-// pages are the parsed templates, each page with the layout.
-type pages struct{ m map[string]*template.Template }
+// pages are the parsed templates, each page with the layout, in each language.
+type pages struct {
+	m map[string]map[string]*template.Template
+}
 
 var funcs = template.FuncMap{
 	"asset": assetURL,
 	"eur":   gamedef.FormatEUR,
 	"count": count,
-	"pct":   pct,
 	"ratio": ratio,
 	"hex":   func(b []byte) string { return hex.EncodeToString(b) },
 	"time":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + " UTC" },
 	"sub":   func(a, b int) int { return a - b },
-	"share": func(a, b int) string { return strconv.FormatFloat(100*ratio(int64(a), int64(b)), 'f', 1, 64) },
 	"signed": func(cents int64) string {
 		if cents > 0 {
 			return "+" + gamedef.FormatEUR(cents)
@@ -98,13 +97,18 @@ func mustPages() *pages {
 	if err != nil {
 		panic(err)
 	}
-	p := &pages{m: map[string]*template.Template{}}
-	for _, name := range names {
-		base := strings.TrimSuffix(path.Base(name), ".html")
-		if base == "layout" {
-			continue
+	p := &pages{m: map[string]map[string]*template.Template{}}
+	for _, lang := range languages {
+		p.m[lang] = map[string]*template.Template{}
+		for _, name := range names {
+			base := strings.TrimSuffix(path.Base(name), ".html")
+			if base == "layout" || base == "status" {
+				continue
+			}
+			// Every page has the layout, and the parts more than one page draws.
+			t := template.New("layout.html").Funcs(funcs).Funcs(langFuncs(lang))
+			p.m[lang][base] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/status.html", name))
 		}
-		p.m[base] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", name))
 	}
 	return p
 }
@@ -114,14 +118,21 @@ type view struct {
 	Title    string
 	Nav      string // the page's section, to highlight in the menu
 	Operator string
+	Lang     string
+	Here     string // the page's address, to come back to after switching languages
 	Data     any
 }
 
-// render writes a page; the whole page is rendered before anything is sent, so that a template
-// error becomes a clean 500 rather than half a page.
+// render writes a page in the request's language; the whole page is rendered before anything is
+// sent, so that a template error becomes a clean 500 rather than half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, title string, data any) {
-	t := s.pages.m[page]
-	v := view{Title: title, Nav: page, Operator: operator(r).Name, Data: data}
+	lang := langOf(r)
+	t := s.pages.m[lang][page]
+	here := safeNext(r.URL.RequestURI())
+	if page == "login" {
+		here = "/admin/login" // its return address stays in its own form
+	}
+	v := view{Title: title, Nav: page, Operator: operator(r).Name, Lang: lang, Here: here, Data: data}
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, v); err != nil {
 		s.log.Error("back office: rendering", "page", page, "err", err)
@@ -157,12 +168,4 @@ func ratio(a, b int64) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
-}
-
-// pct writes a share in percent with the given decimals; "—" when there is nothing to divide.
-func pct(x float64, decimals int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "—"
-	}
-	return strconv.FormatFloat(100*x, 'f', decimals, 64) + "\u00a0%"
 }

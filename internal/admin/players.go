@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"starcolor/internal/fault"
 	"starcolor/internal/sqlite"
 )
 
@@ -36,7 +37,26 @@ func (s *Server) playersPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.render(w, r, http.StatusOK, "players", "Players", d)
+	s.render(w, r, http.StatusOK, "players", s.t(r, "Players"), d)
+}
+
+// findGame goes to a game by its number: its player's page, its games listed from it on.
+func (s *Server) findGame(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(strings.TrimSpace(r.URL.Query().Get("id")), 10, 64)
+	if err != nil || id <= 0 {
+		s.render(w, r, http.StatusBadRequest, "error", s.t(r, "Bad request"), s.t(r, "No game %d.", id))
+		return
+	}
+	g, err := s.db.GameByID(r.Context(), id)
+	if fault.Is(err, fault.NotFound) {
+		s.render(w, r, http.StatusNotFound, "error", s.t(r, "Not found"), s.t(r, "No game %d.", id))
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("/admin/players/%d?games_before=%d&game=%d#game-%d", g.PlayerID, g.ID+1, g.ID, g.ID), http.StatusSeeOther)
 }
 
 type transferView struct {
@@ -51,26 +71,34 @@ type playerData struct {
 	Net       int64 // prizes - stakes
 	Transfers []transferView
 	Games     []sqlite.Game
-	Limit     int
+	Limit     int // a page of transfers or games
+	// Where the pages of transfers and of games start (0: the latest), whether there are older
+	// ones, and where those start.
+	TransfersBefore, TransfersNext, GamesBefore, GamesNext int64
+	TransfersMore, GamesMore                               bool
+	Found                                                  int64 // the game looked for by its number
 	// The failed logins counted for the player's name (the last hour's, at every address), and
 	// how many addresses they lock out now.
 	FailedLogins, LockedFrom int
 }
 
-func accountName(id int64) string {
+func (s *Server) accountName(r *http.Request, id int64) string {
 	switch id {
 	case sqlite.BankAccount:
-		return "bank"
+		return s.t(r, "bank")
 	case sqlite.PrizeFundAccount:
-		return "prize fund"
+		return s.t(r, "prize fund")
 	}
-	return fmt.Sprintf("account %d", id)
+	return s.t(r, "account %d", id)
 }
+
+// pageSize is how many transfers, and games, a player's page lists at a time.
+const pageSize = 100
 
 func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		s.render(w, r, http.StatusNotFound, "error", "Not found", "No such player.")
+		s.render(w, r, http.StatusNotFound, "error", s.t(r, "Not found"), s.t(r, "No such player."))
 		return
 	}
 	p, err := s.db.PlayerByID(r.Context(), id)
@@ -78,7 +106,11 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	d := playerData{P: p, Limit: 100}
+	q := r.URL.Query()
+	d := playerData{P: p, Limit: pageSize}
+	d.TransfersBefore, _ = strconv.ParseInt(q.Get("transfers_before"), 10, 64)
+	d.GamesBefore, _ = strconv.ParseInt(q.Get("games_before"), 10, 64)
+	d.Found, _ = strconv.ParseInt(q.Get("game"), 10, 64)
 	if d.T, err = s.db.PlayerTotals(r.Context(), p.ID); err != nil {
 		s.fail(w, r, err)
 		return
@@ -88,28 +120,37 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	ts, err := s.db.PlayerTransfers(r.Context(), p, d.Limit)
+	// One more than a page tells whether there are older ones.
+	ts, err := s.db.PlayerTransfers(r.Context(), p, pageSize+1, d.TransfersBefore)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	if d.TransfersMore = len(ts) > pageSize; d.TransfersMore {
+		ts = ts[:pageSize]
+		d.TransfersNext = ts[pageSize-1].ID
+	}
 	for _, t := range ts {
-		v := transferView{TransferLine: t, Signed: t.Amount, Other: accountName(t.From)}
+		v := transferView{TransferLine: t, Signed: t.Amount, Other: s.accountName(r, t.From)}
 		if t.From == p.AccountID {
-			v.Signed, v.Other = -t.Amount, accountName(t.To)
+			v.Signed, v.Other = -t.Amount, s.accountName(r, t.To)
 		}
 		d.Transfers = append(d.Transfers, v)
 	}
-	if d.Games, err = s.db.Games(r.Context(), p.ID, d.Limit, 0); err != nil {
+	if d.Games, err = s.db.Games(r.Context(), p.ID, pageSize+1, d.GamesBefore); err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if d.GamesMore = len(d.Games) > pageSize; d.GamesMore {
+		d.Games = d.Games[:pageSize]
+		d.GamesNext = d.Games[pageSize-1].ID
 	}
 	// Looking at a player's account is itself an action worth keeping.
 	if err := s.record(r.Context(), r, "player_viewed", p.Username); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "player", "Player "+p.Username, d)
+	s.render(w, r, http.StatusOK, "player", s.t(r, "Player %s", p.Username), d)
 }
 
 func (s *Server) logPage(w http.ResponseWriter, r *http.Request) {
@@ -119,5 +160,5 @@ func (s *Server) logPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "log", "Operator log", lines)
+	s.render(w, r, http.StatusOK, "log", s.t(r, "Operator log"), lines)
 }

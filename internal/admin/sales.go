@@ -2,6 +2,7 @@ package admin
 
 import (
 	"fmt"
+	"html"
 	"math"
 	"net/http"
 	"strings"
@@ -85,9 +86,9 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 	out := make([]periodSales, w.Periods)
 	for i := range out {
 		t := start.Add(time.Duration(i) * w.Step)
-		label := t.Format("02 Jan 15h")
+		label := hourLabel(langOf(r), t)
 		if w.By == sqlite.Day {
-			label = t.Format("Mon 02 Jan")
+			label = dayLabel(langOf(r), t)
 		}
 		out[i] = periodSales{Start: t, Label: label, ByPrice: map[int64]sqlite.Sales{}}
 	}
@@ -175,7 +176,7 @@ func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 		d.UnsoldSale += int64(l.RemainingUnit) * b.Price
 		d.Open = append(d.Open, l)
 	}
-	s.render(w, r, http.StatusOK, "sales", "Sales", d)
+	s.render(w, r, http.StatusOK, "sales", s.t(r, "Sales"), d)
 }
 
 // salesChart draws the return to players of each period against the table's, and the units
@@ -190,10 +191,10 @@ func (s *Server) salesChart(w http.ResponseWriter, r *http.Request) {
 	target, _ := tableFigures(&s.def.Tables[0])
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(drawSales(periods, target, win)))
+	w.Write([]byte(drawSales(periods, target, win, langOf(r))))
 }
 
-func drawSales(periods []periodSales, target float64, win window) string {
+func drawSales(periods []periodSales, target float64, win window, lang string) string {
 	const (
 		W, H             = 960.0, 400.0
 		left, right      = 58.0, 24.0
@@ -206,7 +207,9 @@ func drawSales(periods []periodSales, target float64, win window) string {
 	)
 	var b strings.Builder
 	f := func(format string, args ...any) { fmt.Fprintf(&b, format, args...); b.WriteByte('\n') }
-	f(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif" role="img" aria-label="Return to players and units sold per %s">`, W, H, win.By)
+	// t translates a text of the chart, the period's word in it ("per day", "each hour").
+	t := func(text string) string { return esc(tr(lang, strings.ReplaceAll(text, "PERIOD", string(win.By)))) }
+	f(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif" role="img" aria-label="%s">`, W, H, t("Return to players and units sold per PERIOD"))
 	f(`<style>text{fill:%s;font-size:12px}.m{fill:#5b6478}.h{font-size:13px;font-weight:600}</style>`, ink)
 	f(`<rect width="%g" height="%g" fill="#fff"/>`, W, H)
 	n := len(periods)
@@ -224,7 +227,7 @@ func drawSales(periods []periodSales, target float64, win window) string {
 	}
 	hi = math.Ceil(hi*4) / 4
 	y := func(v float64) float64 { return bottom1 - (bottom1-top1)*math.Min(v, hi)/hi }
-	f(`<text x="%g" y="18" class="h">Return to players per %s</text>`, left, win.By)
+	f(`<text x="%g" y="18" class="h">%s</text>`, left, t("Return to players per PERIOD"))
 	for v := 0.0; v <= hi+1e-9; v += 0.25 {
 		f(`<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="%s"/>`, left, W-right, y(v), y(v), grid)
 		f(`<text x="%g" y="%.1f" text-anchor="end" class="m">%d %%</text>`, left-8, y(v)+4, int(math.Round(v*100)))
@@ -234,8 +237,8 @@ func drawSales(periods []periodSales, target float64, win window) string {
 		if math.IsNaN(p.RTP) {
 			continue
 		}
-		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" opacity="0.35" rx="2"><title>%s: %s return, %s staked, %s won</title></rect>`,
-			x(i)-bw/2, y(p.RTP), bw, bottom1-y(p.RTP), purple, p.Label, pct(p.RTP, 1), gamedef.FormatEUR(p.All.Stakes), gamedef.FormatEUR(p.All.Prizes))
+		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" opacity="0.35" rx="2"><title>%s</title></rect>`,
+			x(i)-bw/2, y(p.RTP), bw, bottom1-y(p.RTP), purple, esc(fmt.Sprintf(tr(lang, "%s: %s return, %s staked, %s won"), p.Label, pctIn(lang, p.RTP, 1), gamedef.FormatEUR(p.All.Stakes), gamedef.FormatEUR(p.All.Prizes))))
 		if p.RTP > hi {
 			f(`<path d="M%.1f %.1f l5 8 h-10 z" fill="%s"/>`, x(i), y(hi)-2, purple)
 		}
@@ -256,7 +259,7 @@ func drawSales(periods []periodSales, target float64, win window) string {
 	}
 	// The legend, on the title's line.
 	lx := W - right
-	for _, it := range []struct{ col, label string }{{purple, "each " + string(win.By)}, {teal, "cumulative"}, {amber, "table " + pct(target, 0)}} {
+	for _, it := range []struct{ col, label string }{{purple, t("each PERIOD")}, {teal, t("cumulative")}, {amber, t("table") + " " + pctIn(lang, target, 0)}} {
 		lx -= 8 + 7*float64(len([]rune(it.label)))
 		f(`<rect x="%.1f" y="9" width="12" height="12" rx="3" fill="%s"/><text x="%.1f" y="19" class="m">%s</text>`, lx-18, it.col, lx, it.label)
 		lx -= 30
@@ -267,15 +270,15 @@ func drawSales(periods []periodSales, target float64, win window) string {
 	for _, p := range periods {
 		most = max(most, p.All.Units)
 	}
-	f(`<text x="%g" y="%g" class="h">Units sold per %s</text>`, left, top2-12, win.By)
-	f(`<text x="%g" y="%g" text-anchor="end" class="m">most %s</text>`, W-right, top2-12, count(most))
+	f(`<text x="%g" y="%g" class="h">%s</text>`, left, top2-12, t("Units sold per PERIOD"))
+	f(`<text x="%g" y="%g" text-anchor="end" class="m">%s %s</text>`, W-right, top2-12, t("most"), count(most))
 	f(`<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="%s"/>`, left, W-right, bottom2, bottom2, grid)
 	for i, p := range periods {
 		if p.All.Units == 0 {
 			continue
 		}
 		h := (bottom2 - top2) * float64(p.All.Units) / float64(most)
-		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#8a94ad" rx="2"><title>%s: %s units</title></rect>`, x(i)-bw/2, bottom2-h, bw, h, p.Label, count(p.All.Units))
+		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#8a94ad" rx="2"><title>%s: %s %s</title></rect>`, x(i)-bw/2, bottom2-h, bw, h, p.Label, count(p.All.Units), t("units"))
 	}
 	// Period labels, about eight of them.
 	every := max(1, n/8)
@@ -285,3 +288,6 @@ func drawSales(periods []periodSales, target float64, win window) string {
 	f(`</svg>`)
 	return b.String()
 }
+
+// esc escapes a text for the SVG picture.
+func esc(s string) string { return html.EscapeString(s) }

@@ -61,7 +61,7 @@ func (s *Server) salesReportOf(r *http.Request) (salesReport, error) {
 func (s *Server) salesCSV(w http.ResponseWriter, r *http.Request) {
 	rep, err := s.salesReportOf(r)
 	if err != nil {
-		s.render(w, r, http.StatusBadRequest, "error", "Bad request", "The sales report: "+err.Error()+".")
+		s.render(w, r, http.StatusBadRequest, "error", s.t(r, "Bad request"), s.t(r, "The sales report: %s.", err.Error()))
 		return
 	}
 	rows, err := s.db.SalesBetween(r.Context(), rep.by, rep.from, rep.to.AddDate(0, 0, 1))

@@ -39,7 +39,23 @@ const (
 // the table's, the number of amounts revealed per unit, how each winning tier is shown, and the
 // presentation features. The same report always gives the same bytes.
 func (r *Report) WriteSVG(w io.Writer) error {
-	c := &chart{r: r}
+	return r.WriteSVGIn(w, Words{})
+}
+
+// Words are the language a chart is drawn in: T translates each of its texts (written in English,
+// and given to T as they are, format verbs included), and Comma writes decimals with a comma.
+// The zero value draws in English.
+type Words struct {
+	T     func(string) string
+	Comma bool
+}
+
+// WriteSVGIn draws the report as WriteSVG does, in a language.
+func (r *Report) WriteSVGIn(w io.Writer, words Words) error {
+	if words.T == nil {
+		words.T = func(s string) string { return s }
+	}
+	c := &chart{r: r, w: words}
 	c.document()
 	_, err := io.WriteString(w, c.b.String())
 	return err
@@ -48,7 +64,21 @@ func (r *Report) WriteSVG(w io.Writer) error {
 // chart writes SVG into a buffer.
 type chart struct {
 	r *Report
+	w Words
 	b strings.Builder
+}
+
+// t translates a text of the chart; tf translates a format, then fills it.
+func (c *chart) t(s string) string { return c.w.T(s) }
+
+func (c *chart) tf(format string, args ...any) string { return fmt.Sprintf(c.w.T(format), args...) }
+
+// num writes a decimal number as the chart's language does.
+func (c *chart) num(s string) string {
+	if c.w.Comma {
+		return strings.Replace(s, ".", ",", 1)
+	}
+	return s
 }
 
 func (c *chart) f(format string, args ...any) {
@@ -159,23 +189,21 @@ func count(v int) string {
 }
 
 // pct writes a share as a percentage with the given decimals: "70.00 %".
-func pct(x float64, decimals int) string {
-	return strconv.FormatFloat(100*x, 'f', decimals, 64) + "\u202f%"
+func (c *chart) pct(x float64, decimals int) string {
+	return c.num(strconv.FormatFloat(100*x, 'f', decimals, 64)) + "\u202f%"
 }
 
 // smartPct writes a share with enough decimals to tell small shares apart.
-func smartPct(x float64) string {
+func (c *chart) smartPct(x float64) string {
 	switch p := 100 * x; {
 	case p == 0:
 		return "0\u202f%"
 	case p < 0.01:
-		return "<0.01\u202f%"
-	case p < 1:
-		return pct(x, 2)
+		return c.num("<0.01") + "\u202f%"
 	case p < 10:
-		return pct(x, 2)
+		return c.pct(x, 2)
 	default:
-		return pct(x, 1)
+		return c.pct(x, 1)
 	}
 }
 
@@ -196,25 +224,25 @@ func niceScale(hi float64) (top, step float64) {
 }
 
 // tickPct writes an axis tick in percent with no more decimals than it needs.
-func tickPct(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1e6)/1e4, 'f', -1, 64) + "\u202f%"
+func (c *chart) tickPct(v float64) string {
+	return c.num(strconv.FormatFloat(math.Round(v*1e6)/1e4, 'f', -1, 64)) + "\u202f%"
 }
 
 // odds writes "1 in N" for a count among units.
-func odds(units, k int) string {
+func (c *chart) odds(units, k int) string {
 	if k == 0 {
-		return "never"
+		return c.t("never")
 	}
 	v := float64(units) / float64(k)
 	if v >= 100 {
-		return "1 in " + count(int(math.Round(v)))
+		return c.tf("1 in %s", count(int(math.Round(v))))
 	}
-	return "1 in " + strconv.FormatFloat(v, 'f', 2, 64)
+	return c.tf("1 in %s", c.num(strconv.FormatFloat(v, 'f', 2, 64)))
 }
 
-func tierName(amount int64) string {
+func (c *chart) tierName(amount int64) string {
 	if amount == 0 {
-		return "losing"
+		return c.t("losing")
 	}
 	return gamedef.FormatEUR(amount)
 }
@@ -225,9 +253,9 @@ func (c *chart) document() {
 	c.f(`<?xml version="1.0" encoding="UTF-8"?>`)
 	c.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-labelledby="title desc">`,
 		chartWidth, chartHeight, chartWidth, chartHeight)
-	c.f(`<title id="title">%s</title>`, esc("Star Color — emission "+r.Emission+" report"))
-	c.f(`<desc id="desc">%s</desc>`, esc(fmt.Sprintf("%d block(s), %d units at %s: prizes %s, return to player %s, hit rate %s.",
-		len(r.Blocks), t.Units, gamedef.FormatEUR(r.Price), gamedef.FormatEUR(t.Prizes), pct(t.RTP(), 2), pct(t.HitRate(), 2))))
+	c.f(`<title id="title">%s</title>`, esc(c.tf("Star Color — emission %s report", r.Emission)))
+	c.f(`<desc id="desc">%s</desc>`, esc(c.tf("%d block(s), %d units at %s: prizes %s, return to player %s, hit rate %s.",
+		len(r.Blocks), t.Units, gamedef.FormatEUR(r.Price), gamedef.FormatEUR(t.Prizes), c.pct(t.RTP(), 2), c.pct(t.HitRate(), 2))))
 	c.f(`<style>`)
 	c.f(`text { font-family: %s; fill: %s; }`, fontStack, colInk)
 	c.f(`.title { font-size: 28px; font-weight: 700; }`)
@@ -249,27 +277,26 @@ func (c *chart) document() {
 	c.gains(610, 620, 550, 370)
 	c.heatmap(40, 1010, 550, 370)
 	c.features(610, 1010, 550, 370)
-	c.text(40, chartHeight-18, "note", "", "starcolor emission report · every unit read back and evaluated under the rules for the canonical colour · counts are exact")
+	c.text(40, chartHeight-18, "note", "", c.t("starcolor emission report · every unit read back and evaluated under the rules for the canonical colour · counts are exact"))
 	c.f(`</svg>`)
 }
 
 func (c *chart) header() {
 	r := c.r
 	t := &r.Total
-	c.text(40, 56, "title", "", "Star Color — emission "+r.Emission)
+	c.text(40, 56, "title", "", c.tf("Star Color — emission %s", r.Emission))
 	units := 0
 	if len(r.Blocks) > 0 {
 		units = r.Blocks[0].Units
 	}
-	plural := "s"
+	format := "%d blocks of %s units at %s · game definition %s"
 	if len(r.Blocks) == 1 {
-		plural = ""
+		format = "%d block of %s units at %s · game definition %s"
 	}
-	c.text(40, 82, "sub", "", fmt.Sprintf("%d block%s of %s units at %s · game definition %s", len(r.Blocks), plural, count(units),
-		gamedef.FormatEUR(r.Price), r.Definition))
+	c.text(40, 82, "sub", "", c.tf(format, len(r.Blocks), count(units), gamedef.FormatEUR(r.Price), r.Definition))
 
 	type kpi struct{ label, value, sub, colour string }
-	verdict := kpi{"PRIZE TABLE", "exact", "all tiers, in every block", colGood}
+	verdict := kpi{c.t("PRIZE TABLE"), c.t("exact"), c.t("all tiers, in every block"), colGood}
 	if !r.OK() {
 		bad := 0
 		for _, b := range r.Blocks {
@@ -277,13 +304,13 @@ func (c *chart) header() {
 				bad++
 			}
 		}
-		verdict = kpi{"PRIZE TABLE", "MISMATCH", fmt.Sprintf("in %d of %d block(s)", bad, len(r.Blocks)), colBad}
+		verdict = kpi{c.t("PRIZE TABLE"), c.t("MISMATCH"), c.tf("in %d of %d block(s)", bad, len(r.Blocks)), colBad}
 	}
 	kpis := []kpi{
-		{"UNITS", count(t.Units), fmt.Sprintf("%s of sales", gamedef.FormatEUR(t.Sales)), colInk},
-		{"PRIZES", gamedef.FormatEUR(t.Prizes), "table: " + gamedef.FormatEUR(t.TablePrizes), colInk},
-		{"RETURN TO PLAYER", pct(t.RTP(), 2), "target " + pct(t.TableRTP(), 2), colDrawn},
-		{"HIT RATE", pct(t.HitRate(), 2), odds(t.Units, t.Winners) + " wins", colHit},
+		{c.t("UNITS"), count(t.Units), c.tf("%s of sales", gamedef.FormatEUR(t.Sales)), colInk},
+		{c.t("PRIZES"), gamedef.FormatEUR(t.Prizes), c.tf("table: %s", gamedef.FormatEUR(t.TablePrizes)), colInk},
+		{c.t("RETURN TO PLAYER"), c.pct(t.RTP(), 2), c.tf("target %s", c.pct(t.TableRTP(), 2)), colDrawn},
+		{c.t("HIT RATE"), c.pct(t.HitRate(), 2), c.tf("%s wins", c.odds(t.Units, t.Winners)), colHit},
 		verdict,
 	}
 	const gap = 16.0
@@ -301,9 +328,9 @@ func (c *chart) header() {
 // tiers draws, per tier, the units drawn against the prize table on a logarithmic scale.
 func (c *chart) tiers(x, y, w, h float64) {
 	t := &c.r.Total
-	c.card(x, y, w, h, "Units per tier: drawn vs prize table",
-		fmt.Sprintf("Exact counts over %d block(s), logarithmic scale. Composite tiers are reached only by cumulating several amounts.", len(c.r.Blocks)))
-	c.legend(x+w-24, y+34, [2]string{colTable, "prize table"}, [2]string{colDrawn, "drawn"}, [2]string{colBad, "mismatch"})
+	c.card(x, y, w, h, c.t("Units per tier: drawn vs prize table"),
+		c.tf("Exact counts over %d block(s), logarithmic scale. Composite tiers are reached only by cumulating several amounts.", len(c.r.Blocks)))
+	c.legend(x+w-24, y+34, [2]string{colTable, c.t("prize table")}, [2]string{colDrawn, c.t("drawn")}, [2]string{colBad, c.t("mismatch")})
 	px0, px1 := x+104, x+w-24
 	py0, py1 := y+96, y+h-92
 	vmax := 1
@@ -327,7 +354,7 @@ func (c *chart) tiers(x, y, w, h float64) {
 		c.text(px0-10, yy+4, "axis", "end", count(v))
 	}
 	c.line(px0, py1, px1, py1, colMuted)
-	c.text(x+30, (py0+py1)/2, "axis", "middle", "units (log scale)", fmt.Sprintf(`transform="rotate(-90 %s %s)"`, n(x+30), n((py0+py1)/2)))
+	c.text(x+30, (py0+py1)/2, "axis", "middle", c.t("units (log scale)"), fmt.Sprintf(`transform="rotate(-90 %s %s)"`, n(x+30), n((py0+py1)/2)))
 
 	if len(t.Tiers) == 0 {
 		return
@@ -352,16 +379,16 @@ func (c *chart) tiers(x, y, w, h float64) {
 			label = count(tr.Count) + " ≠ " + count(tr.TableCount)
 			colour = fill(colBad)
 		} else if !tr.OK() {
-			label += " (single gain)"
+			label += " " + c.t("(single gain)")
 			colour = fill(colBad)
 		}
 		c.text(cx, math.Min(yt, yd)-8, "val", "middle", label, colour)
-		c.text(cx, py1+22, "lab", "middle", tierName(tr.Amount), `font-weight="600"`)
-		c.text(cx, py1+40, "axis", "middle", odds(t.Units, tr.TableCount))
+		c.text(cx, py1+22, "lab", "middle", c.tierName(tr.Amount), `font-weight="600"`)
+		c.text(cx, py1+40, "axis", "middle", c.odds(t.Units, tr.TableCount))
 		if tr.Composite {
-			tw := textWidth("composite", 10) + 14
+			tw := textWidth(c.t("composite"), 10) + 14
 			c.rect(cx-tw/2, py1+50, tw, 18, "#fdf1d6", `rx="9"`)
-			c.text(cx, py1+63, "tag", "middle", "composite")
+			c.text(cx, py1+63, "tag", "middle", c.t("composite"))
 		}
 	}
 }
@@ -369,8 +396,8 @@ func (c *chart) tiers(x, y, w, h float64) {
 // blocks draws the return to players and hit rate of each block against the table's.
 func (c *chart) blocks(x, y, w, h float64) {
 	r := c.r
-	c.card(x, y, w, h, "Return to player and hit rate, per block", "Prizes ÷ (price × units), and winning units ÷ units; dashed: the prize table.")
-	c.legend(x+w-24, y+82, [2]string{colDrawn, "return to player"}, [2]string{colHit, "hit rate"})
+	c.card(x, y, w, h, c.t("Return to player and hit rate, per block"), c.t("Prizes ÷ (price × units), and winning units ÷ units; dashed: the prize table."))
+	c.legend(x+w-24, y+82, [2]string{colDrawn, c.t("return to player")}, [2]string{colHit, c.t("hit rate")})
 	px0, px1 := x+64, x+w-86
 	py0, py1 := y+104, y+h-52
 	hi := 1.0
@@ -395,20 +422,20 @@ func (c *chart) blocks(x, y, w, h float64) {
 			c.rect(cx-bw-1, ypos(b.RTP()), bw, py1-ypos(b.RTP()), rtpColour, `rx="3"`)
 			c.rect(cx+1, ypos(b.HitRate()), bw, py1-ypos(b.HitRate()), hitColour, `rx="3"`)
 			if nb <= 6 {
-				c.text(cx-bw/2-1, ypos(b.RTP())-8, "val", "middle", pct(b.RTP(), 2))
-				c.text(cx+bw/2+1, ypos(b.HitRate())-8, "val", "middle", pct(b.HitRate(), 2))
+				c.text(cx-bw/2-1, ypos(b.RTP())-8, "val", "middle", c.pct(b.RTP(), 2))
+				c.text(cx+bw/2+1, ypos(b.HitRate())-8, "val", "middle", c.pct(b.HitRate(), 2))
 			}
 			if i%every == 0 {
 				label := strconv.Itoa(b.Block)
 				if nb <= 6 {
-					label = "block " + label
+					label = c.tf("block %s", label)
 				}
 				c.text(cx, py1+20, "lab", "middle", label)
 			}
 		}
 	}
 	if nb > 6 {
-		c.text((px0+px1)/2, py1+38, "axis", "middle", "block")
+		c.text((px0+px1)/2, py1+38, "axis", "middle", c.t("block"))
 	}
 	// The table's targets, drawn over the bars.
 	t := &r.Total
@@ -416,19 +443,19 @@ func (c *chart) blocks(x, y, w, h float64) {
 		v      float64
 		colour string
 		label  string
-	}{{t.TableRTP(), colTarget, "table RTP"}, {t.TableHitRate(), colHit, "table hit"}} {
+	}{{t.TableRTP(), colTarget, c.t("table RTP")}, {t.TableHitRate(), colHit, c.t("table hit")}} {
 		yy := ypos(tg.v)
 		c.line(px0, yy, px1, yy, tg.colour, `stroke-width="2"`, `stroke-dasharray="6 4"`)
 		c.text(px1+8, yy-2, "axis", "", tg.label, fill(tg.colour))
-		c.text(px1+8, yy+12, "val", "", pct(tg.v, 2), fill(tg.colour))
+		c.text(px1+8, yy+12, "val", "", c.pct(tg.v, 2), fill(tg.colour))
 	}
 }
 
 // gains draws how many amounts the units reveal.
 func (c *chart) gains(x, y, w, h float64) {
 	t := &c.r.Total
-	c.card(x, y, w, h, "Amounts revealed per unit", "Share of all units revealing 0, 1, 2 … amounts; a total may be shown by several.")
-	c.legend(x+w-24, y+82, [2]string{colLosing, "losing"}, [2]string{colDrawn, "winning"})
+	c.card(x, y, w, h, c.t("Amounts revealed per unit"), c.t("Share of all units revealing 0, 1, 2 … amounts; a total may be shown by several."))
+	c.legend(x+w-24, y+82, [2]string{colLosing, c.t("losing")}, [2]string{colDrawn, c.t("winning")})
 	px0, px1 := x+64, x+w-24
 	py0, py1 := y+104, y+h-52
 	hi := 0.0
@@ -436,7 +463,7 @@ func (c *chart) gains(x, y, w, h float64) {
 		hi = math.Max(hi, ratio(int64(k), int64(t.Units)))
 	}
 	ypos := c.percentAxis(px0, px1, py0, py1, hi)
-	c.text((px0+px1)/2, py1+38, "axis", "middle", "amounts revealed on the unit's boards")
+	c.text((px0+px1)/2, py1+38, "axis", "middle", c.t("amounts revealed on the unit's boards"))
 	if len(t.Gains) == 0 {
 		return
 	}
@@ -452,7 +479,7 @@ func (c *chart) gains(x, y, w, h float64) {
 		yy := ypos(share)
 		c.rect(cx-bw/2, yy, bw, py1-yy, colour, `rx="3"`)
 		if gw >= 34 {
-			c.text(cx, yy-8, "val", "middle", smartPct(share))
+			c.text(cx, yy-8, "val", "middle", c.smartPct(share))
 		}
 		c.text(cx, py1+20, "lab", "middle", strconv.Itoa(k))
 	}
@@ -462,7 +489,7 @@ func (c *chart) gains(x, y, w, h float64) {
 // and the number of distinct combinations of amounts that show it.
 func (c *chart) heatmap(x, y, w, h float64) {
 	t := &c.r.Total
-	c.card(x, y, w, h, "How each winning tier is shown", "Share of each tier's units by amounts revealed; ways: distinct combinations.")
+	c.card(x, y, w, h, c.t("How each winning tier is shown"), c.t("Share of each tier's units by amounts revealed; ways: distinct combinations."))
 	from := 1
 	for _, tr := range t.Tiers {
 		if tr.Amount > 0 && len(tr.Gains) > 0 && tr.Gains[0] > 0 {
@@ -483,18 +510,18 @@ func (c *chart) heatmap(x, y, w, h float64) {
 	gy0 := y + 100
 	cw := (gx1 - gx0) / float64(cols)
 	rh := math.Min(32, (y+h-40-gy0)/float64(len(rows)))
-	c.text((gx0+gx1)/2, y+80, "axis", "middle", "amounts revealed")
+	c.text((gx0+gx1)/2, y+80, "axis", "middle", c.t("amounts revealed"))
 	for j := range cols {
 		c.text(gx0+cw*(float64(j)+0.5), gy0-6, "lab", "middle", strconv.Itoa(from+j), `font-weight="600"`)
 	}
-	c.text(gx1+44, gy0-6, "lab", "middle", "ways", `font-weight="600"`)
+	c.text(gx1+44, gy0-6, "lab", "middle", c.t("ways"), `font-weight="600"`)
 	for i, tr := range rows {
 		yy := gy0 + rh*float64(i)
 		if tr.Composite && rh >= 26 {
-			c.text(x+24, yy+rh/2, "lab", "", tierName(tr.Amount), `font-weight="600"`)
-			c.text(x+24, yy+rh/2+12, "tag", "", "composite")
+			c.text(x+24, yy+rh/2, "lab", "", c.tierName(tr.Amount), `font-weight="600"`)
+			c.text(x+24, yy+rh/2+12, "tag", "", c.t("composite"))
 		} else {
-			c.text(x+24, yy+rh/2+4, "lab", "", tierName(tr.Amount), `font-weight="600"`)
+			c.text(x+24, yy+rh/2+4, "lab", "", c.tierName(tr.Amount), `font-weight="600"`)
 		}
 		for j := range cols {
 			k := from + j
@@ -528,13 +555,13 @@ func (c *chart) heatmap(x, y, w, h float64) {
 		}
 		c.text(gx1+44, yy+rh/2+4, "lab", "middle", strconv.Itoa(len(tr.Combinations)))
 	}
-	c.text(x+24, gy0+rh*float64(len(rows))+22, "note", "", "Cells: % of the tier's units. A composite tier never shows a single amount.")
+	c.text(x+24, gy0+rh*float64(len(rows))+22, "note", "", c.t("Cells: % of the tier's units. A composite tier never shows a single amount."))
 }
 
 // features draws the presentation features as shares of units.
 func (c *chart) features(x, y, w, h float64) {
 	t := &c.r.Total
-	c.card(x, y, w, h, "Presentation features", "Share of units showing each element; the last two among losing units.")
+	c.card(x, y, w, h, c.t("Presentation features"), c.t("Share of units showing each element; the last two among losing units."))
 	list := t.FeatureList()
 	bx0, bx1 := x+226, x+w-88
 	y0 := y + 84
@@ -548,13 +575,12 @@ func (c *chart) features(x, y, w, h float64) {
 		if i > 0 && list[i-1].OfWhat != f.OfWhat {
 			c.line(x+24, yy-2, x+w-24, yy-2, colGrid)
 		}
-		name := f.Name
-		c.text(x+24, yy+rh/2+4, "lab", "", name)
+		c.text(x+24, yy+rh/2+4, "lab", "", c.t(f.Name))
 		c.rect(bx0, yy+rh/2-7, bx1-bx0, 14, colTrack, `rx="7"`)
 		if f.Units > 0 {
 			c.rect(bx0, yy+rh/2-7, math.Max(4, (bx1-bx0)*f.Share()), 14, colour, `rx="7"`)
 		}
-		c.text(bx1+10, yy+rh/2+4, "val", "", smartPct(f.Share()))
+		c.text(bx1+10, yy+rh/2+4, "val", "", c.smartPct(f.Share()))
 	}
 }
 
@@ -566,7 +592,7 @@ func (c *chart) percentAxis(px0, px1, py0, py1, hi float64) func(float64) float6
 	for i := 0; float64(i)*step <= hi*(1+1e-9); i++ {
 		yy := ypos(float64(i) * step)
 		c.line(px0, yy, px1, yy, colGrid)
-		c.text(px0-10, yy+4, "axis", "end", tickPct(float64(i)*step))
+		c.text(px0-10, yy+4, "axis", "end", c.tickPct(float64(i)*step))
 	}
 	c.line(px0, py1, px1, py1, colMuted)
 	return ypos

@@ -80,6 +80,11 @@ func (d *DB) Game(ctx context.Context, playerID, id int64) (Game, error) {
 	return scanGame(d.queryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ? AND player_id = ?`, id, playerID))
 }
 
+// GameByID reads a game, whoever's it is (the back office finds games by their number).
+func (d *DB) GameByID(ctx context.Context, id int64) (Game, error) {
+	return scanGame(d.queryRow(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+}
+
 // Games lists a player's games, newest first, before a game id (0: from the newest).
 func (d *DB) Games(ctx context.Context, playerID int64, limit int, before int64) ([]Game, error) {
 	if before <= 0 {

@@ -174,22 +174,27 @@ type TransferLine struct {
 	CreatedAt time.Time
 }
 
-// playerTransfers finds a player's latest transfers without reading the ledger (migration
-// 0005): the stakes and prizes of their latest games, by the ids the games keep, and their latest
+// playerTransfers finds a player's latest transfers before a transfer id without reading the
+// ledger (migration 0005): the stakes and prizes of their latest games, by the ids the games keep
+// (a game's stake transfer comes after those of the player's older games), and their latest
 // deposits and withdrawals, through the partial indexes; of those, the latest. ?1 is the player,
-// ?2 their account, ?3 how many.
-const playerTransfers = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = ?1 ORDER BY id DESC LIMIT ?3),
+// ?2 their account, ?3 how many, ?4 the transfer id they come before.
+const playerTransfers = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = ?1 AND stake_transfer < ?4 ORDER BY id DESC LIMIT ?3),
 	ids AS (SELECT stake_transfer AS id FROM g
 		UNION ALL SELECT stake_transfer + 1 FROM g WHERE prize > 0
-		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND from_account = ?2 ORDER BY id DESC LIMIT ?3)
-		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND to_account = ?2 ORDER BY id DESC LIMIT ?3))
+		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND from_account = ?2 AND id < ?4 ORDER BY id DESC LIMIT ?3)
+		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND to_account = ?2 AND id < ?4 ORDER BY id DESC LIMIT ?3))
 	SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at FROM transfers
-	WHERE id IN (SELECT id FROM ids) AND (from_account = ?2 OR to_account = ?2) ORDER BY id DESC LIMIT ?3`
+	WHERE id IN (SELECT id FROM ids) AND id < ?4 AND (from_account = ?2 OR to_account = ?2) ORDER BY id DESC LIMIT ?3`
 
-// PlayerTransfers lists a player's latest transfers into or out of their account, newest first.
-// It reads about three times limit rows, however long the ledger.
-func (d *DB) PlayerTransfers(ctx context.Context, p Player, limit int) ([]TransferLine, error) {
-	rows, err := d.db.QueryContext(ctx, playerTransfers, p.ID, p.AccountID, limit)
+// PlayerTransfers lists a player's transfers into or out of their account before a transfer id
+// (0: from the latest), newest first: a page of them. It reads about three times limit rows,
+// however long the ledger.
+func (d *DB) PlayerTransfers(ctx context.Context, p Player, limit int, before int64) ([]TransferLine, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	rows, err := d.db.QueryContext(ctx, playerTransfers, p.ID, p.AccountID, limit, before)
 	if err != nil {
 		return nil, err
 	}

@@ -231,7 +231,7 @@ func TestSalesMigrations(t *testing.T) {
 	defer d.Close()
 	f.d = d
 	f.checkTotals(t, f.now.Add(-24*time.Hour)) // and the ledger, which checks the games' transfer ids
-	got, err := d.PlayerTransfers(ctx, p, 100)
+	got, err := d.PlayerTransfers(ctx, p, 100, 0)
 	if want := f.scanTransfers(t, p.AccountID, 100); err != nil || len(want) != 100 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("latest transfers after the migration (%v):\n got %+v\nwant %+v", err, got, want)
 	}
@@ -361,7 +361,7 @@ func TestPlayerTransfers(t *testing.T) {
 	}
 	for _, p := range players {
 		for _, limit := range []int{1, 2, 5, 100, 1000} {
-			got, err := f.d.PlayerTransfers(ctx, p, limit)
+			got, err := f.d.PlayerTransfers(ctx, p, limit, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,8 +370,24 @@ func TestPlayerTransfers(t *testing.T) {
 				t.Fatalf("%s's latest %d transfers:\n got %+v\nwant %+v", p.Username, limit, got, want)
 			}
 		}
+		// Page by page (7 at a time, each before the last one seen), the same transfers, all of them.
+		var paged []TransferLine
+		for before := int64(0); ; {
+			page, err := f.d.PlayerTransfers(ctx, p, 7, before)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paged = append(paged, page...)
+			if len(page) < 7 {
+				break
+			}
+			before = page[len(page)-1].ID
+		}
+		if want := f.scanTransfers(t, p.AccountID, 100_000); !reflect.DeepEqual(paged, want) {
+			t.Fatalf("%s's transfers page by page: %d, want the %d of the ledger", p.Username, len(paged), len(want))
+		}
 	}
-	for _, detail := range queryPlan(t, f.d, playerTransfers, players[0].ID, players[0].AccountID, 10) {
+	for _, detail := range queryPlan(t, f.d, playerTransfers, players[0].ID, players[0].AccountID, 10, int64(1)<<62) {
 		if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
 			t.Errorf("the query reads a whole table: %s", detail)
 		}
@@ -434,7 +450,7 @@ func BenchmarkPlayerTransfers(b *testing.B) {
 	conn.Close()
 	b.Run("indexed", func(b *testing.B) {
 		for b.Loop() {
-			if ts, err := d.PlayerTransfers(ctx, idle, 100); err != nil || len(ts) != 1 {
+			if ts, err := d.PlayerTransfers(ctx, idle, 100, 0); err != nil || len(ts) != 1 {
 				b.Fatalf("%d transfers, %v", len(ts), err)
 			}
 		}

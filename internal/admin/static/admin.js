@@ -1,4 +1,5 @@
 // Polls an emission's creation and shows its progress; the page works without it (it reloads).
+// Its words come from the page, in the operator's language.
 "use strict";
 (function () {
   const job = document.getElementById("job");
@@ -12,7 +13,7 @@
       if (!r.ok) throw new Error(r.status);
       v = await r.json();
     } catch (e) {
-      $("job-state").textContent = "Lost contact with the server; retrying…";
+      $("job-state").textContent = job.dataset.lost;
       setTimeout(poll, 2000);
       return;
     }
@@ -25,13 +26,13 @@
     const st = $("job-state");
     st.className = "state " + v.state;
     if (v.state === "running") {
-      st.textContent = "Building and writing the units…";
+      st.textContent = job.dataset.running;
       setTimeout(poll, 400);
     } else if (v.state === "done") {
-      st.textContent = "Created.";
+      st.textContent = job.dataset.done;
       $("job-next").hidden = false;
     } else {
-      st.textContent = "Failed: " + v.error;
+      st.textContent = job.dataset.failed + " " + v.error;
     }
   }
   poll();
