@@ -496,7 +496,9 @@
     $('#autoctl').hidden = S.mode !== 'auto';
     $('#replayctl').hidden = S.mode !== 'replay';
     $('#endctl').hidden = !(S.mode === 'idle' && S.user && S.last && S.result && $('#result').dataset.state === 'done');
-    body.dataset.state = S.user ? S.mode : 'auth';
+    // "loading" until the session is known: a test (or a style) must not take the page for
+    // logged out while /me is on its way.
+    body.dataset.state = !S.known ? 'loading' : S.user ? S.mode : 'auth';
     $$('#history button.replay').forEach(b => (b.disabled = locked));
   }
 
@@ -1120,6 +1122,7 @@
 
   // ---- accounts ----
   async function onLogin(me) {
+    S.known = true;
     S.user = me.username;
     S.balance = me.balance;
     scrollTo(0, 0);
@@ -1138,12 +1141,12 @@
       controls();
       status(t('welcome', me.username));
       setShowing(0);
-      // The page was revealing a game when it reloaded: it says the game was played, its result
-      // and a way to watch it [4.1].
-      if (was) await showPlayed(was).catch(() => {});
     }
     renderBalance();
     route();
+    // The page was revealing a game when it reloaded: it says the game was played, its result
+    // and a way to watch it [4.1].
+    if (!open && was) await showPlayed(was).catch(() => {});
   }
   async function showPlayed(id) {
     const g = await api('GET', `/games/${id}`);
@@ -1159,6 +1162,7 @@
     $('#played-replay').focus();
   }
   function onLogout() {
+    S.known = true;
     S.user = null;
     S.game = null;
     S.hold = 0;
