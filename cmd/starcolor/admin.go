@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -15,10 +13,8 @@ import (
 	"golang.org/x/term"
 
 	"starcolor/internal/admin"
-	"starcolor/internal/game"
-	"starcolor/internal/gamedef"
+	"starcolor/internal/app"
 	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
 )
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -34,7 +30,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func adminCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("admin create", "[--db FILE] NAME",
+	fs := newFlags("admin create", "[--db FILE|URL] NAME",
 		fmt.Sprintf(`Creates an operator of the back office (served at /admin by starcolor serve), apart from the
 players. It asks for the password (at least %d characters) twice on a terminal, without echo;
 otherwise it reads one line from the standard input, for scripts.`, admin.MinPassword), stderr)
@@ -56,7 +52,7 @@ otherwise it reads one line from the standard input, for scripts.`, admin.MinPas
 	if err != nil {
 		return err
 	}
-	store, err := sqlite.Open(ctx, *db)
+	store, err := app.OpenStore(ctx, *db)
 	if err != nil {
 		return err
 	}
@@ -94,13 +90,4 @@ func readPassword(in *os.File, prompt io.Writer, name string) (string, error) {
 		return "", errors.New("the two passwords differ")
 	}
 	return string(first), nil
-}
-
-// adminSite is the back office as served by starcolor serve, under /admin/.
-func adminSite(ctx context.Context, store *sqlite.DB, log *slog.Logger, cfg game.Config) http.Handler {
-	def, err := gamedef.Lookup(gamedef.Default)
-	if err != nil {
-		panic(err) // the default definition is embedded: a broken build
-	}
-	return admin.New(ctx, store, admin.Config{Definition: def, Log: log, Hashes: cfg.Hashes, AuthRates: cfg.AuthRates}).Handler()
 }

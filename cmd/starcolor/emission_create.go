@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
 )
 
 func emissionCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -72,7 +72,7 @@ only for the copy (about 0.5 s a block).`, stderr)
 		}
 	}
 
-	store, err := sqlite.Open(ctx, *db)
+	store, err := app.OpenStore(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -6,18 +6,19 @@ import (
 	"fmt"
 	"io"
 
+	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/lottery"
 )
 
 func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(stderr, "Usage: starcolor ledger check [--db FILE]")
+		fmt.Fprintln(stderr, "Usage: starcolor ledger check [--db FILE|URL]")
 		return errUsage
 	}
-	fs := newFlags("ledger check", "[--db FILE]",
+	fs := newFlags("ledger check", "[--db FILE|URL]",
 		`Proves that the books balance: all accounts sum to zero, each balance equals its transfers,
 each game has exactly its stake and prize transfers, each prize is its unit's prize in the
 emission, and each block's sales are its first units, each sold once. Proves the stored units
@@ -33,7 +34,7 @@ database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 	}
 	defer store.Close()
 	// A damaged file is a finding like the others: each check that can still run does.
-	damage, err := store.QuickCheck(ctx)
+	damage, err := store.CheckFile(ctx)
 	if err != nil {
 		damage = append(damage, err.Error())
 	}
@@ -46,15 +47,15 @@ database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 		if !damaged(err) {
 			return err
 		}
-		c = &sqlite.LedgerCheck{}
-		problems = append(problems, "the books could not be read whole: "+errors.Unwrap(sqlite.AsFault(err)).Error())
+		c = &lottery.LedgerCheck{}
+		problems = append(problems, "the books could not be read whole: "+cause(err).Error())
 	}
 	units, err := checkUnits(ctx, store)
 	if err != nil {
 		if !damaged(err) {
 			return err
 		}
-		problems = append(problems, "the units and the games could not be read whole: "+errors.Unwrap(sqlite.AsFault(err)).Error())
+		problems = append(problems, "the units and the games could not be read whole: "+cause(err).Error())
 	}
 	c.Problems = append(append(problems, c.Problems...), units...)
 	fmt.Fprintf(stdout, "accounts %d, transfers %d, games %d\n", c.Accounts, c.Transfers, c.Games)
@@ -74,7 +75,7 @@ database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 // units: every page of every block is rebuilt into its audit lines and hashed up to the block's
 // root (on every core), the database file's structure is checked (SQLite's quick_check), and
 // each game's prize is compared with its unit's.
-func checkUnits(ctx context.Context, store *sqlite.DB) ([]string, error) {
+func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
 	var problems []string
 	es, err := store.Emissions(ctx)
 	if err != nil {
@@ -121,4 +122,12 @@ func checkUnits(ctx context.Context, store *sqlite.DB) ([]string, error) {
 }
 
 // damaged tells an error of a store that cannot be read (a damaged file, an I/O error).
-func damaged(err error) bool { return fault.CodeOf(sqlite.AsFault(err)) == fault.Unavailable }
+func damaged(err error) bool { return fault.CodeOf(err) == fault.Unavailable }
+
+// cause is what a store said behind its fault.
+func cause(err error) error {
+	if c := errors.Unwrap(err); c != nil {
+		return c
+	}
+	return err
+}

@@ -13,7 +13,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"starcolor/internal/sqlite"
+	"starcolor/internal/app"
 )
 
 func main() {
@@ -48,7 +48,8 @@ Usage:
 Commands:
 %s
 Run "starcolor <command> -h" for the arguments of a command.
-The database is a SQLite file: --db FILE, or $STARCOLOR_DB, or starcolor.db.
+The database is a SQLite file, or a PostgreSQL database given by its URL (postgres://…):
+--db FILE|URL, or $STARCOLOR_DB, or starcolor.db.
 `
 
 // errUsage marks a command line that could not be understood; its message has been printed.
@@ -127,7 +128,7 @@ func dbFlag(fs *flag.FlagSet) *string {
 	if def == "" {
 		def = "starcolor.db"
 	}
-	return fs.String("db", def, "the SQLite database `file` ($STARCOLOR_DB)")
+	return fs.String("db", def, "the SQLite database `file`, or a PostgreSQL database's postgres:// URL ($STARCOLOR_DB)")
 }
 
 // usageError prints a message and the command's usage, and returns errUsage.
@@ -139,9 +140,11 @@ func usageError(fs *flag.FlagSet, format string, args ...any) error {
 
 // openExisting opens the database of a command that only reads: a mistyped --db then gets a
 // clear error instead of a new, empty database left behind.
-func openExisting(ctx context.Context, path string) (*sqlite.DB, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", path)
+func openExisting(ctx context.Context, db string) (app.Store, error) {
+	if !app.IsPostgres(db) {
+		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", db)
+		}
 	}
-	return sqlite.Open(ctx, path)
+	return app.OpenStore(ctx, db)
 }

@@ -11,24 +11,29 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"time"
 
+	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/httpapi"
+	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
 	"starcolor/internal/throttle"
-	"starcolor/internal/web"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--db FILE] [--demo]",
-		`Runs the game server: the player API of API.md over HTTP. On a database with no open emission
-at a price, it first creates one (one block of 1,000,000 units) at that price. --demo also makes
-sure that a player "demo" (password "demo") exists with at least 50 € of play money.`, stderr)
+	fs := newFlags("serve", "[--addr HOST:PORT] [--db FILE|URL] [--demo]",
+		`Runs the game server: the player API of API.md over HTTP, the player's page and the back
+office. On a database with no open emission at a price, it first creates one (one block of
+1,000,000 units) at that price. --demo also makes sure that a player "demo" (password "demo")
+exists with at least 50 € of play money.
+
+Over a SQLite file one server sells at a time; over a PostgreSQL database (--db postgres://…)
+any number of servers may serve the same game, behind a load balancer: they keep nothing of it
+but what never changes.`, stderr)
 	db := dbFlag(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "the `address` to listen on")
 	demo := fs.Bool("demo", false, `ensure a player "demo" (password "demo") with 50 € of play money`)
@@ -67,12 +72,14 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
 
-	release, err := lockServed(*db)
-	if err != nil {
-		return err
+	if !app.IsPostgres(*db) {
+		release, err := lockServed(*db)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
-	defer release()
-	store, err := sqlite.Open(ctx, *db)
+	store, err := app.OpenStore(ctx, *db)
 	if err != nil {
 		return err
 	}
@@ -80,35 +87,28 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	if err := store.CheckWrite(ctx); err != nil {
 		// Said at once; the server still starts, to answer what it can read, and /healthz says
 		// so until the store can write again.
-		log.Error("the store cannot write: every write is refused until it can", "db", *db, "err", err, "cause", errors.Unwrap(err))
+		log.Error("the store cannot write: every write is refused until it can", "db", redact(*db), "err", err, "cause", errors.Unwrap(err))
 	}
 	if err := ensureEmissions(ctx, store, stderr, log); err != nil {
 		return err
 	}
 	cfg := game.DefaultConfig
 	cfg.AbandonAfter, cfg.SessionIdle, cfg.SessionLifetime = *abandon, *idle, *lifetime
-	// One bound on the password hashes at once, and one rate per address, for the players' API and
-	// the back office together.
+	// One bound on the password hashes at once in this process, and one rate per address, for the
+	// players' API and the back office together.
 	cfg.Hashes = passhash.DefaultGate()
-	if *authRate > 0 {
-		cfg.AuthRates = throttle.NewRates(*authRate, float64(*authRate)/60, time.Now)
+	cfg.AuthRate = throttle.PerMinute(*authRate)
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true})
+	if err != nil {
+		return err
 	}
-	svc := game.New(store, cfg, time.Now, log)
 	if *demo {
-		if err := ensureDemo(ctx, svc, store); err != nil {
+		if err := ensureDemo(ctx, a.Game, store); err != nil {
 			return fmt.Errorf("demo player: %w", err)
 		}
 	}
-	// One listener serves everything; each part owns its paths.
-	site := http.NewServeMux()
-	api := httpapi.New(svc, store, log, httpapi.NewMetrics(store)).Handler()
-	site.Handle("/api/", api)
-	site.Handle("/", web.Default())
-	site.Handle("/healthz", api)
-	site.Handle("/metrics", api)
-	site.Handle("/admin/", adminSite(ctx, store, log, cfg))
 	srv := &http.Server{
-		Handler:           hsts(site),
+		Handler:           hsts(a.Handler()),
 		TLSConfig:         tlsConfig,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
@@ -125,7 +125,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 	if tlsConfig != nil {
 		scheme = "https"
 	}
-	log.Info("serving", "addr", scheme+"://"+ln.Addr().String(), "db", *db)
+	log.Info("serving", "addr", scheme+"://"+ln.Addr().String(), "db", redact(*db))
 	fmt.Fprintf(stdout, "Star Color is served at %s://%s\n", scheme, ln.Addr())
 
 	if *debugAddr != "" {
@@ -136,8 +136,7 @@ sure that a player "demo" (password "demo") exists with at least 50 € of play 
 		debug.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		go http.ListenAndServe(*debugAddr, debug)
 	}
-	go finishAbandoned(ctx, svc, log)
-	go checkStore(ctx, svc, log)
+	go a.Background(ctx)
 	served := make(chan error, 1)
 	go func() {
 		if tlsConfig != nil {
@@ -177,46 +176,45 @@ func hsts(h http.Handler) http.Handler {
 }
 
 // ensureEmissions creates one block at each price that has no open emission, so that the game
-// is playable at every stake right away.
-func ensureEmissions(ctx context.Context, store *sqlite.DB, stderr io.Writer, log *slog.Logger) error {
-	open, err := store.OpenEmissionPrices(ctx)
-	if err != nil {
-		return err
-	}
-	def, err := gamedef.Lookup(gamedef.Default)
-	if err != nil {
-		return err
-	}
-	for _, t := range def.Tables {
-		if open[t.Price] {
-			continue
-		}
-		id := fmt.Sprintf("%s-%deur", time.Now().UTC().Format("20060102-150405"), t.Price/100)
-		var seed [emission.SeedSize]byte
-		crand.Read(seed[:])
-		e := &emission.Emission{ID: id, Price: t.Price, Definition: def.Version, Table: t, CreatedAt: time.Now().UTC()}
-		bar := newProgressBar(stderr, "emission "+id)
-		err := store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-			return emission.Build(ctx, emission.Plan{Definition: def, Price: t.Price, Blocks: 1, Seed: seed}, put, bar.Update)
-		})
-		bar.Done()
+// is playable at every stake right away. Servers that start together over one store create them
+// once: the first to take the store's lock creates, the others then find them open.
+func ensureEmissions(ctx context.Context, store app.Store, stderr io.Writer, log *slog.Logger) error {
+	return store.WithLock(ctx, "start-up emissions", func() error {
+		open, err := store.OpenEmissionPrices(ctx)
 		if err != nil {
-			return fmt.Errorf("creating an emission at %s: %w", gamedef.FormatEUR(t.Price), err)
+			return err
 		}
-		log.Info("emission created", "id", id, "price", t.Price, "root", fmt.Sprintf("%x", e.Blocks[0].Root))
-	}
-	return nil
+		def, err := gamedef.Lookup(gamedef.Default)
+		if err != nil {
+			return err
+		}
+		for _, t := range def.Tables {
+			if open[t.Price] {
+				continue
+			}
+			id := fmt.Sprintf("%s-%deur", time.Now().UTC().Format("20060102-150405"), t.Price/100)
+			var seed [emission.SeedSize]byte
+			crand.Read(seed[:])
+			e := &emission.Emission{ID: id, Price: t.Price, Definition: def.Version, Table: t, CreatedAt: time.Now().UTC()}
+			bar := newProgressBar(stderr, "emission "+id)
+			err := store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+				return emission.Build(ctx, emission.Plan{Definition: def, Price: t.Price, Blocks: 1, Seed: seed}, put, bar.Update)
+			})
+			bar.Done()
+			if err != nil {
+				return fmt.Errorf("creating an emission at %s: %w", gamedef.FormatEUR(t.Price), err)
+			}
+			log.Info("emission created", "id", id, "price", t.Price, "root", fmt.Sprintf("%x", e.Blocks[0].Root))
+		}
+		return nil
+	})
 }
 
 // ensureDemo makes sure the demo player exists with at least 50 € of play money. Its password,
 // "demo", is one no player could choose (game.Passwords): the account is made here, for trying
 // the game on one's own machine, not through the API.
-func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error {
-	hash := svc.Config().Argon2.Hash("demo")
-	err := store.Update(ctx, func(tx *sqlite.Tx) error {
-		_, err := tx.CreatePlayer("demo", hash, time.Now())
-		return err
-	})
+func ensureDemo(ctx context.Context, svc *game.Service, store app.Store) error {
+	_, err := store.CreatePlayer(ctx, "demo", svc.Config().Argon2.Hash("demo"), time.Now())
 	if err != nil && !fault.Is(err, fault.UsernameTaken) {
 		return err
 	}
@@ -227,76 +225,16 @@ func ensureDemo(ctx context.Context, svc *game.Service, store *sqlite.DB) error 
 	if p.Balance >= 5000 {
 		return nil
 	}
-	return store.Update(ctx, func(tx *sqlite.Tx) error {
-		_, err := svc.Deposit(tx, game.Player{ID: p.ID, AccountID: p.AccountID}, 5000-p.Balance)
-		return err
-	})
+	_, err = store.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: 5000 - p.Balance,
+		Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, time.Now())
+	return err
 }
 
-// storeCheckEvery is how often the whole store is checked against the emissions' commitments,
-// beside the checks of every page as it is read; the first check runs at start.
-const storeCheckEvery = 24 * time.Hour
-
-// storePause is the rest after each page the background check reads: it checks about a page a
-// millisecond (a block in about 5 s), and leaves the machine to the sales.
-const storePause = time.Millisecond
-
-// checkStore checks the store at start, then every storeCheckEvery (game.Service.CheckStore):
-// what it finds is logged as an error, counted in the metrics, and said by /healthz.
-func checkStore(ctx context.Context, svc *game.Service, log *slog.Logger) {
-	for {
-		start := time.Now()
-		pages, err := svc.CheckStore(ctx, storePause)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			log.Error("checking the store", "err", err)
-		case len(svc.Problems()) > 0:
-			log.Error("the store is damaged", "pages", pages, "problems", svc.Problems())
-		default:
-			log.Info("store checked: every unit matches its commitment, the file is sound", "pages", pages, "took", time.Since(start).Round(time.Millisecond).String())
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(storeCheckEvery):
-		}
+// redact is a --db as the logs show it: a URL without its password.
+func redact(db string) string {
+	u, err := url.Parse(db)
+	if err != nil || u.User == nil {
+		return db
 	}
-}
-
-// keySweepEvery is how often the idempotency keys are swept for old ones. Keys are kept 48 hours
-// (game.KeepKeys) where 24 are promised, so once an hour is plenty; each sweep reads the whole
-// key table, beside the writer.
-const keySweepEvery = time.Hour
-
-// finishAbandoned finishes, once a minute, the games left unfinished too long and deletes the
-// sessions that have ended, and once an hour forgets the idempotency keys old enough.
-func finishAbandoned(ctx context.Context, svc *game.Service, log *slog.Logger) {
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
-	var lastSweep time.Time
-	for {
-		if n, err := svc.FinishAbandoned(ctx); err != nil && ctx.Err() == nil {
-			log.Error("finishing abandoned games", "err", err)
-		} else if n > 0 {
-			log.Info("abandoned games finished", "games", n)
-		}
-		if err := svc.ForgetExpiredSessions(ctx); err != nil && ctx.Err() == nil {
-			log.Error("deleting ended sessions", "err", err)
-		}
-		if time.Since(lastSweep) >= keySweepEvery {
-			lastSweep = time.Now()
-			if n, err := svc.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {
-				log.Error("forgetting old idempotency keys", "err", err)
-			} else if n > 0 {
-				log.Info("old idempotency keys forgotten", "keys", n, "took", time.Since(lastSweep).Round(time.Millisecond))
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	return u.Redacted()
 }

@@ -2,8 +2,10 @@
 // sessions, the emissions (listed, created with progress, exported, reported on), the sales
 // against the prize tables, the liability of the open blocks, the players, and the log of every
 // operator action. Pages are rendered on the server from html/template files embedded in the
-// binary; the only script polls an emission's creation. It reads and writes through the SQLite
-// store, and takes the game definition new emissions are made with as a dependency.
+// binary; the only script polls an emission's creation. It reads and writes through a store (its
+// Store says what of one), and takes the game definition new emissions are made with as a
+// dependency. Everything it keeps is in the store, so that any server of the game serves any
+// operator: their sessions, the failed logins, the log, the emissions being created.
 package admin
 
 import (
@@ -16,10 +18,55 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/login"
+	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/session"
 	"starcolor/internal/throttle"
 )
+
+// Store is what the back office needs of a store. Every method is one transaction of its own;
+// the store turns its own errors into faults.
+type Store interface {
+	login.Store
+	session.Store
+	emission.Pages
+
+	OperatorByName(ctx context.Context, name string) (lottery.Operator, error)
+	OperatorByID(ctx context.Context, id int64) (lottery.Operator, error)
+	CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error)
+	LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error
+	OperatorLog(ctx context.Context, limit int, before int64) ([]lottery.OperatorAction, error)
+	ClearLogin(ctx context.Context, subject, address string) error
+	LoginFailures(ctx context.Context, subject string, now time.Time) (failures, lockedAddresses int, err error)
+
+	Emissions(ctx context.Context) ([]*emission.Emission, error)
+	Emission(ctx context.Context, id string) (*emission.Emission, error)
+	// CreateEmissionStaged creates an emission while the game sells: sales pause only for the
+	// short copy of its units, if at all.
+	CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+		build func(put func(emission.Page) error) ([]emission.Block, error)) error
+	CreateJob(ctx context.Context, j lottery.Job) (int64, error)
+	UpdateJob(ctx context.Context, j lottery.Job) error
+	Job(ctx context.Context, id int64) (lottery.Job, error)
+	RunningJob(ctx context.Context) (lottery.Job, bool, error)
+	TryLease(ctx context.Context, name, holder string, now, until time.Time) (bool, error)
+	ReleaseLease(ctx context.Context, name, holder string) error
+
+	SalesOver(ctx context.Context, p lottery.Period, since time.Time) ([]lottery.Sales, error)
+	SalesBetween(ctx context.Context, p lottery.Period, from, until time.Time) ([]lottery.Sales, error)
+	SalesTotals(ctx context.Context) ([]lottery.Sales, error)
+	OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error)
+
+	FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error)
+	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
+	PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTotals, error)
+	PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error)
+	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
+	GameByID(ctx context.Context, id int64) (lottery.Game, error)
+
+	// OneServer tells that this process is the only server of the store.
+	OneServer() bool
+}
 
 // CookieName is the operators' session cookie, apart from the players' (Path=/admin).
 const CookieName = "starcolor_admin"
@@ -29,27 +76,27 @@ type Config struct {
 	Definition      *gamedef.Definition // new emissions are made with it (required)
 	Argon2          passhash.Argon2     // the cost of new password hashes
 	Hashes          *passhash.Gate      // bounds the hashes at once; share the game server's (passhash.DefaultGate)
-	AuthRates       *throttle.Rates     // limits the logins of each address; share the game server's (none)
+	AuthRate        throttle.Rate       // limits the logins of each address, with the game server's (none)
 	SessionIdle     time.Duration       // a session unused this long ends (30 min)
 	SessionLifetime time.Duration       // a session ends this long after login (12 h)
 	Now             func() time.Time    // the clock (time.Now)
 	Log             *slog.Logger        // (discarded)
+	// Holder names this server in the store's leases and jobs (a random name).
+	Holder string
 }
 
-// Server is the back office over one database.
+// Server is the back office over one store.
 type Server struct {
-	ctx   context.Context // the server's life: creations in the background stop with it
-	db    *sqlite.DB
-	def   *gamedef.Definition
-	cfg   Config
-	now   func() time.Time
-	log   *slog.Logger
-	mux   *http.ServeMux
-	pages *pages
-	guard *login.Guard
-
-	jobsMu sync.Mutex
-	jobs   []*job
+	ctx      context.Context // the server's life: creations in the background stop with it
+	db       Store
+	def      *gamedef.Definition
+	cfg      Config
+	now      func() time.Time
+	log      *slog.Logger
+	mux      *http.ServeMux
+	pages    *pages
+	guard    *login.Guard
+	sessions *session.Manager
 
 	reportsMu sync.Mutex
 	reports   map[string]*reportEntry
@@ -57,7 +104,7 @@ type Server struct {
 
 // New makes the back office. Emissions it creates in the background are cancelled (and leave
 // nothing behind) when ctx ends.
-func New(ctx context.Context, db *sqlite.DB, cfg Config) *Server {
+func New(ctx context.Context, db Store, cfg Config) *Server {
 	if cfg.Definition == nil {
 		panic("admin: no game definition")
 	}
@@ -79,9 +126,14 @@ func New(ctx context.Context, db *sqlite.DB, cfg Config) *Server {
 	if cfg.Hashes == nil {
 		cfg.Hashes = passhash.DefaultGate()
 	}
+	if cfg.Holder == "" {
+		cfg.Holder = newHolder()
+	}
 	s := &Server{ctx: ctx, db: db, def: cfg.Definition, cfg: cfg, now: cfg.Now, log: cfg.Log, mux: http.NewServeMux(),
 		pages: mustPages(), reports: map[string]*reportEntry{},
-		guard: &login.Guard{DB: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rates: cfg.AuthRates, Now: cfg.Now}}
+		guard: &login.Guard{Store: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rate: cfg.AuthRate, Now: cfg.Now},
+		sessions: session.New(db, lottery.OperatorSession, session.Config{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime,
+			Now: cfg.Now, Cache: db.OneServer()})}
 	s.mux.HandleFunc("GET /admin/static/{hash}/{name}", serveStatic)
 	s.mux.HandleFunc("GET /admin/login", s.loginPage)
 	s.mux.HandleFunc("POST /admin/login", s.login)
@@ -131,3 +183,6 @@ func (s *Server) readerOf(ctx context.Context, id string) (*emission.Emission, *
 	r, err := emission.NewReader(e, s.db)
 	return e, r, err
 }
+
+// Sweep deletes the operators' sessions that have ended.
+func (s *Server) Sweep(ctx context.Context) error { return s.sessions.Sweep(ctx) }

@@ -2,9 +2,6 @@ package admin
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"net"
 	"net/http"
@@ -16,8 +13,8 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
 	"starcolor/internal/throttle"
 )
 
@@ -28,7 +25,9 @@ const MinPassword = 10
 
 // CreateOperator registers an operator of the back office, and logs it. A name already taken is
 // fault.UsernameTaken; a name or password that does not qualify is fault.Invalid.
-func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a passhash.Argon2, now time.Time) error {
+func CreateOperator(ctx context.Context, db interface {
+	CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error)
+}, name, password string, a passhash.Argon2, now time.Time) error {
 	if !namePattern.MatchString(name) {
 		return fault.Errorf(fault.Invalid, "an operator's name is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
@@ -38,15 +37,9 @@ func CreateOperator(ctx context.Context, db *sqlite.DB, name, password string, a
 	if a == (passhash.Argon2{}) {
 		a = passhash.Default
 	}
-	hash := a.Hash(password)
-	return db.Update(ctx, func(tx *sqlite.Tx) error {
-		o, err := tx.CreateOperator(name, hash, now)
-		if err != nil {
-			return err
-		}
-		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "operator_created",
-			Detail: "from the command line", CreatedAt: now})
-	})
+	_, err := db.CreateOperator(ctx, name, a.Hash(password), lottery.OperatorAction{Action: "operator_created",
+		Detail: "from the command line", CreatedAt: now})
+	return err
 }
 
 // remote is the client's address as the logs show it (the server faces clients directly; no
@@ -61,22 +54,23 @@ func remote(r *http.Request) string {
 
 type ctxKey struct{}
 
-// operator is the logged-in operator of a request that went through auth.
-func operator(r *http.Request) sqlite.OperatorSession {
-	o, _ := r.Context().Value(ctxKey{}).(sqlite.OperatorSession)
-	return o
+// operatorOf is the logged-in operator of a request, and the hash of their session.
+type operatorOf struct {
+	ID   int64
+	Name string
 }
 
-func tokenHash(token string) []byte {
-	h := sha256.Sum256([]byte(token))
-	return h[:]
+// operator is the logged-in operator of a request that went through auth.
+func operator(r *http.Request) operatorOf {
+	o, _ := r.Context().Value(ctxKey{}).(operatorOf)
+	return o
 }
 
 // auth lets a request through only with a live operator session; a page asked for without one
 // is sent to the login page, anything else is refused.
 func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		sess, hash, err := s.session(r)
+		o, err := s.session(r)
 		if err != nil {
 			if !fault.Is(err, fault.NotLoggedIn) {
 				s.fail(w, r, err)
@@ -89,46 +83,33 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 			http.Error(w, s.t(r, "Not logged in."), http.StatusUnauthorized)
 			return
 		}
-		now := s.now()
-		if now.Sub(time.Unix(sess.LastSeen, 0)) > time.Minute {
-			// Activity is recorded at most once a minute: enough for the idle timeout.
-			if err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error { return tx.TouchOperatorSession(hash, now) }); err != nil {
-				s.fail(w, r, err)
-				return
-			}
-		}
-		next(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, sess)))
+		next(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, o)))
 	}
 }
 
-// session finds the request's live session, ending it if it has expired.
-func (s *Server) session(r *http.Request) (sqlite.OperatorSession, []byte, error) {
+// session finds the request's operator by their live session (session.Manager.Check: ended if
+// expired, its activity recorded).
+func (s *Server) session(r *http.Request) (operatorOf, error) {
 	c, err := r.Cookie(CookieName)
 	if err != nil || c.Value == "" {
-		return sqlite.OperatorSession{}, nil, fault.Errorf(fault.NotLoggedIn, "not logged in")
+		return operatorOf{}, fault.Errorf(fault.NotLoggedIn, "not logged in")
 	}
-	hash := tokenHash(c.Value)
-	sess, err := s.db.OperatorSession(r.Context(), hash)
+	sess, err := s.sessions.Check(r.Context(), c.Value)
 	if err != nil {
-		return sess, nil, err
+		return operatorOf{}, err
 	}
-	now := s.now()
-	if now.Sub(time.Unix(sess.LastSeen, 0)) > s.cfg.SessionIdle || now.Sub(time.Unix(sess.CreatedAt, 0)) > s.cfg.SessionLifetime {
-		if err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error { return tx.DeleteOperatorSession(hash) }); err != nil {
-			return sess, nil, err
-		}
-		return sess, nil, fault.Errorf(fault.NotLoggedIn, "session expired")
+	o, err := s.db.OperatorByID(r.Context(), sess.OwnerID)
+	if fault.Is(err, fault.NotFound) {
+		return operatorOf{}, fault.Errorf(fault.NotLoggedIn, "not logged in")
 	}
-	return sess, hash, nil
+	return operatorOf{ID: o.ID, Name: o.Name}, err
 }
 
 // record appends an action of the request's operator to the log.
 func (s *Server) record(ctx context.Context, r *http.Request, action, detail string) error {
 	o := operator(r)
-	return s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.OperatorID, Name: o.Name, Action: action,
-			Detail: detail, Remote: remote(r), CreatedAt: s.now()})
-	})
+	return s.db.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: action,
+		Detail: detail, Remote: remote(r), CreatedAt: s.now()})
 }
 
 type loginData struct {
@@ -136,7 +117,7 @@ type loginData struct {
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	if _, _, err := s.session(r); err == nil {
+	if _, err := s.session(r); err == nil {
 		http.Redirect(w, r, "/admin/", http.StatusSeeOther)
 		return
 	}
@@ -183,7 +164,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	// A name that does not exist goes through the same checks, with a stand-in hash, and is
 	// answered the same (login.Guard); failures lock a name from one address only.
-	subject, from := sqlite.OperatorSubject(name), throttle.Address(r.RemoteAddr)
+	subject, from := lottery.OperatorSubject(name), throttle.Address(r.RemoteAddr)
 	if err := s.guard.Check(r.Context(), subject, from, password, o.PasswordHash); err != nil {
 		status, msg, detail := http.StatusUnauthorized, s.t(r, "Wrong name or password."), "wrong password"
 		switch fault.CodeOf(err) {
@@ -204,10 +185,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
-			return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: name, Action: "login_failed",
-				Detail: detail, Remote: addr, CreatedAt: now})
-		})
+		err := s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: name, Action: "login_failed",
+			Detail: detail, Remote: addr, CreatedAt: now})
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -216,21 +195,16 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, status, "login", s.t(r, "Log in"), data)
 		return
 	}
-	raw := make([]byte, 32)
-	rand.Read(raw)
-	token := base64.RawURLEncoding.EncodeToString(raw)
-	err = s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
-		if err := tx.ClearLogin(subject, from); err != nil {
-			return err
-		}
-		if err := tx.DeleteExpiredOperatorSessions(now.Add(-s.cfg.SessionIdle), now.Add(-s.cfg.SessionLifetime)); err != nil {
-			return err
-		}
-		if err := tx.CreateOperatorSession(tokenHash(token), o.ID, now); err != nil {
-			return err
-		}
-		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "login", Remote: addr, CreatedAt: now})
-	})
+	// Logged before the session opens: a session is never without its line in the log.
+	if err := s.db.ClearLogin(r.Context(), subject, from); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "login", Remote: addr, CreatedAt: now}); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	token, err := s.sessions.Open(r.Context(), o.ID)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -243,12 +217,10 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	c, _ := r.Cookie(CookieName)
 	o := operator(r)
-	err := s.db.Update(r.Context(), func(tx *sqlite.Tx) error {
-		if err := tx.DeleteOperatorSession(tokenHash(c.Value)); err != nil {
-			return err
-		}
-		return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: o.OperatorID, Name: o.Name, Action: "logout", Remote: remote(r), CreatedAt: s.now()})
-	})
+	err := s.sessions.End(r.Context(), c.Value)
+	if err == nil {
+		err = s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "logout", Remote: remote(r), CreatedAt: s.now()})
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -262,7 +234,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, title, msg := http.StatusInternalServerError, s.t(r, "Error"), s.t(r, "Something went wrong; the error is in the server's log.")
 	var tooLarge *http.MaxBytesError
-	switch code := fault.CodeOf(sqlite.AsFault(err)); {
+	switch code := fault.CodeOf(err); {
 	case errors.As(err, &tooLarge):
 		status, title, msg = http.StatusRequestEntityTooLarge, s.t(r, "Too large"), s.t(r, "The request is too large.")
 	case errors.Is(err, emission.ErrCorrupt):
@@ -273,7 +245,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case code == fault.Invalid:
 		status, title, msg = http.StatusBadRequest, s.t(r, "Bad request"), s.t(r, "The request could not be understood (%s).", err.Error())
 	case code == fault.Unavailable:
-		s.log.Error("back office: the store", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(sqlite.AsFault(err)))
+		s.log.Error("back office: the store", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(err))
 		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The store cannot serve this now: try again shortly.")
 	default:
 		s.log.Error("back office", "method", r.Method, "path", r.URL.Path, "err", err)

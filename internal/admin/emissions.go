@@ -3,20 +3,15 @@ package admin
 import (
 	"compress/gzip"
 	"context"
-	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
 )
 
 // MaxBlocks bounds the blocks of an emission created from the back office (about 3 s each, and
@@ -92,8 +87,11 @@ func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status 
 	if d.Form.ID == "" {
 		d.Form = createForm{ID: s.now().UTC().Format("20060102-150405"), Price: s.def.Tables[0].Price, Blocks: 1}
 	}
-	if j := s.running(); j != nil {
-		v := j.view()
+	if j, ok, err := s.running(r.Context()); err != nil {
+		s.fail(w, r, err)
+		return
+	} else if ok {
+		v := s.jobView(j)
 		d.Running = &v
 	}
 	s.render(w, r, status, "emissions", s.t(r, "Emissions"), d)
@@ -113,190 +111,6 @@ func (s *Server) emissionPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.fail(w, r, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id))
-}
-
-// job is an emission being created in the background.
-type job struct {
-	ID       int
-	Emission string
-	Price    int64
-	Blocks   int
-	Operator string
-	Started  time.Time
-
-	mu          sync.Mutex
-	done, total int
-	state       string // running, done or failed
-	err         string
-	elapsed     time.Duration
-}
-
-type jobView struct {
-	ID       int     `json:"id"`
-	Emission string  `json:"emission"`
-	Price    string  `json:"price"`
-	Blocks   int     `json:"blocks"`
-	Operator string  `json:"operator"`
-	State    string  `json:"state"`
-	Done     int     `json:"done"`
-	Total    int     `json:"total"`
-	Percent  float64 `json:"percent"`
-	Elapsed  string  `json:"elapsed"`
-	Error    string  `json:"error,omitempty"`
-}
-
-func (j *job) view() jobView {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	v := jobView{ID: j.ID, Emission: j.Emission, Price: gamedef.FormatEUR(j.Price), Blocks: j.Blocks, Operator: j.Operator,
-		State: j.state, Done: j.done, Total: j.total, Error: j.err}
-	if j.total > 0 {
-		v.Percent = float64(int(1000*float64(j.done)/float64(j.total))) / 10
-	}
-	el := j.elapsed
-	if j.state == "running" {
-		el = time.Since(j.Started)
-	}
-	v.Elapsed = el.Round(100 * time.Millisecond).String()
-	return v
-}
-
-func (j *job) progress(done, total int) {
-	j.mu.Lock()
-	j.done, j.total = done, total
-	j.mu.Unlock()
-}
-
-func (s *Server) running() *job {
-	s.jobsMu.Lock()
-	defer s.jobsMu.Unlock()
-	for _, j := range s.jobs {
-		j.mu.Lock()
-		st := j.state
-		j.mu.Unlock()
-		if st == "running" {
-			return j
-		}
-	}
-	return nil
-}
-
-func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
-	if err := readForm(w, r); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	form := createForm{ID: strings.TrimSpace(r.PostFormValue("id"))}
-	price, perr := strconv.ParseInt(r.PostFormValue("price"), 10, 64)
-	blocks, berr := strconv.Atoi(r.PostFormValue("blocks"))
-	form.Price, form.Blocks = price, blocks
-	if err := emission.CheckID(form.ID); err != nil {
-		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "The id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit."))
-		return
-	}
-	table, err := s.def.Table(price)
-	if perr != nil || err != nil {
-		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "This game is sold at %s.", s.def.PriceList()))
-		return
-	}
-	if berr != nil || blocks < 1 || blocks > MaxBlocks {
-		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "An emission has 1 to %d blocks here.", MaxBlocks))
-		return
-	}
-	if _, err := s.db.Emission(r.Context(), form.ID); err == nil {
-		s.renderEmissions(w, r, http.StatusConflict, form, s.t(r, "The emission %s already exists: choose another id.", form.ID))
-		return
-	} else if !errors.Is(err, emission.ErrNotFound) {
-		s.fail(w, r, err)
-		return
-	}
-	s.jobsMu.Lock()
-	for _, j := range s.jobs {
-		if j.view().State == "running" {
-			s.jobsMu.Unlock()
-			s.renderEmissions(w, r, http.StatusConflict, form, s.t(r, "The emission %s is being created: wait until it is done.", j.Emission))
-			return
-		}
-	}
-	j := &job{ID: len(s.jobs) + 1, Emission: form.ID, Price: price, Blocks: blocks, Operator: operator(r).Name, Started: time.Now(),
-		state: "running", total: blocks * s.def.BlockUnits}
-	s.jobs = append(s.jobs, j)
-	s.jobsMu.Unlock()
-
-	detail := fmt.Sprintf("%s: %d block(s) at %s", form.ID, blocks, gamedef.FormatEUR(price))
-	if err := s.record(r.Context(), r, "emission_create", detail); err != nil {
-		j.finish(err)
-		s.fail(w, r, err)
-		return
-	}
-	op := operator(r)
-	addr := remote(r)
-	go func() {
-		var seed [emission.SeedSize]byte
-		rand.Read(seed[:])
-		e := &emission.Emission{ID: form.ID, Price: price, Definition: s.def.Version, Table: *table, CreatedAt: s.now().UTC()}
-		// Staged: sales go on while the units are generated, and pause only for the copy.
-		err := s.db.CreateEmissionStaged(s.ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-			return emission.Build(s.ctx, emission.Plan{Definition: s.def, Price: price, Blocks: blocks, Seed: seed}, put, j.progress)
-		})
-		j.finish(err)
-		action, detail := "emission_created", fmt.Sprintf("%s in %s", form.ID, j.view().Elapsed)
-		if err != nil {
-			action, detail = "emission_failed", fmt.Sprintf("%s: %v", form.ID, err)
-			s.log.Error("back office: creating an emission", "id", form.ID, "err", err)
-		} else {
-			s.log.Info("emission created", "id", form.ID, "price", price, "blocks", blocks, "operator", op.Name)
-		}
-		s.db.Update(context.Background(), func(tx *sqlite.Tx) error {
-			return tx.LogOperatorAction(sqlite.OperatorAction{OperatorID: op.OperatorID, Name: op.Name, Action: action,
-				Detail: detail, Remote: addr, CreatedAt: s.now()})
-		})
-	}()
-	http.Redirect(w, r, fmt.Sprintf("/admin/jobs/%d", j.ID), http.StatusSeeOther)
-}
-
-func (j *job) finish(err error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.elapsed = time.Since(j.Started)
-	if err != nil {
-		j.state, j.err = "failed", err.Error()
-		if errors.Is(err, context.Canceled) {
-			j.err = "interrupted by the server's shutdown: nothing was written"
-		}
-		return
-	}
-	j.state, j.done = "done", j.total
-}
-
-func (s *Server) job(r *http.Request) *job {
-	n, err := strconv.Atoi(r.PathValue("job"))
-	s.jobsMu.Lock()
-	defer s.jobsMu.Unlock()
-	if err != nil || n < 1 || n > len(s.jobs) {
-		return nil
-	}
-	return s.jobs[n-1]
-}
-
-func (s *Server) jobPage(w http.ResponseWriter, r *http.Request) {
-	j := s.job(r)
-	if j == nil {
-		s.render(w, r, http.StatusNotFound, "error", s.t(r, "Not found"), s.t(r, "No such creation: they are forgotten when the server restarts."))
-		return
-	}
-	s.render(w, r, http.StatusOK, "job", s.t(r, "Creating %s", j.Emission), j.view())
-}
-
-func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
-	j := s.job(r)
-	if j == nil {
-		http.Error(w, "no such creation", http.StatusNotFound)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(j.view())
 }
 
 // export streams a block's audit export (RULES §8), gzip-compressed for .gz.

@@ -13,7 +13,7 @@ import (
 	"starcolor/internal/admin"
 	"starcolor/internal/audit"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite/sqlitetest"
+	"starcolor/internal/storetest"
 )
 
 // A real block (1,000,000 units of the regulation's table), exported through the back office as
@@ -25,12 +25,12 @@ func TestExportVerifies(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db := sqlitetest.Open(t)
+	db := storetest.Open(t)
 	def, err := gamedef.Lookup(gamedef.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := sqlitetest.CreateEmission(t, db, def, "REAL", 100, 1, 7)
+	e := storetest.CreateEmission(t, db, def, "REAL", 100, 1, 7)
 	srv := httptest.NewServer(admin.New(ctx, db, admin.Config{Definition: def, Argon2: fast, Log: slog.New(slog.DiscardHandler)}).Handler())
 	defer srv.Close()
 	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, time.Now()); err != nil {

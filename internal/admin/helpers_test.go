@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -17,13 +15,10 @@ import (
 	"time"
 
 	"starcolor/internal/admin"
-	"starcolor/internal/game"
+	"starcolor/internal/app"
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/gamedef/gamedeftest"
-	"starcolor/internal/httpapi"
 	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
-	"starcolor/internal/sqlite/sqlitetest"
 	"starcolor/internal/web"
 )
 
@@ -59,35 +54,19 @@ func (c *clock) Advance(d time.Duration) {
 type env struct {
 	url     string
 	handler http.Handler // the site, to send requests from other addresses
-	db      *sqlite.DB
+	db      app.Store
 	def     *gamedef.Definition
 	clock   *clock
 }
 
 func newEnv(t testing.TB, blocks int) *env {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	db := sqlitetest.Open(t)
-	def := gamedeftest.Mini(t)
-	sqlitetest.CreateEmission(t, db, def, "MINI", 100, blocks, 7)
 	clk := &clock{now: time.Now()}
-	log := slog.New(slog.DiscardHandler)
-	cfg := game.DefaultConfig
-	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1}
-	svc := game.New(db, cfg, clk.Now, log)
-	site := http.NewServeMux()
-	site.Handle("/api/", httpapi.New(svc, db, log, httpapi.NewMetrics(db)).Handler())
-	site.Handle("/admin/", admin.New(ctx, db, admin.Config{Definition: def, Argon2: fast, Now: clk.Now, Log: log}).Handler())
-	srv := httptest.NewServer(site)
-	handler := site
-	t.Cleanup(func() {
-		cancel()
-		srv.Close()
-	})
-	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, clk.Now()); err != nil {
+	a := apptest.Start(t, apptest.Options{Blocks: blocks, Seed: 7, Now: clk.Now, Metrics: true})
+	if err := admin.CreateOperator(context.Background(), a.Store, opName, opPassword, fast, clk.Now()); err != nil {
 		t.Fatal(err)
 	}
-	return &env{url: srv.URL, handler: handler, db: db, def: def, clock: clk}
+	return &env{url: a.URL, handler: a.App.Handler(), db: a.Store, def: a.Def, clock: clk}
 }
 
 // client is a browser-less client with its own cookies; it does not follow redirects.

@@ -11,7 +11,7 @@ import (
 
 	"starcolor/internal/browsertest"
 	"starcolor/internal/gamedef/gamedeftest"
-	"starcolor/internal/sqlite/sqlitetest"
+	"starcolor/internal/storetest"
 	"starcolor/internal/web"
 )
 
@@ -137,7 +137,7 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 // Item 13: an emission waiting behind an older open one at its price says so, and which sells.
 func testQueuedEmission(t *testing.T, ctx context.Context) {
 	e := newEnv(t, 1)
-	sqlitetest.CreateEmission(t, e.db, gamedeftest.Mini(t), "MINI-NEXT", 100, 1, 9)
+	storetest.CreateEmission(t, e.db, gamedeftest.Mini(t), "MINI-NEXT", 100, 1, 9)
 	english(t, ctx, e)
 	loginInBrowser(t, ctx, e, "")
 	do(t, ctx, chromedp.Navigate(e.url+"/admin/emissions"), chromedp.WaitVisible("#emissions"))

@@ -7,12 +7,12 @@ import (
 	"strings"
 
 	"starcolor/internal/fault"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/lottery"
 )
 
 type playersData struct {
 	Query   string
-	Players []sqlite.Player
+	Players []lottery.Player
 	More    bool
 }
 
@@ -60,17 +60,17 @@ func (s *Server) findGame(w http.ResponseWriter, r *http.Request) {
 }
 
 type transferView struct {
-	sqlite.TransferLine
+	lottery.Transfer
 	Signed int64  // as seen from the player's account
 	Other  string // the account on the other side
 }
 
 type playerData struct {
-	P         sqlite.Player
-	T         sqlite.PlayerTotals
+	P         lottery.Player
+	T         lottery.PlayerTotals
 	Net       int64 // prizes - stakes
 	Transfers []transferView
-	Games     []sqlite.Game
+	Games     []lottery.Game
 	Limit     int // a page of transfers or games
 	// Where the pages of transfers and of games start (0: the latest), whether there are older
 	// ones, and where those start.
@@ -84,9 +84,9 @@ type playerData struct {
 
 func (s *Server) accountName(r *http.Request, id int64) string {
 	switch id {
-	case sqlite.BankAccount:
+	case lottery.BankAccount:
 		return s.t(r, "bank")
-	case sqlite.PrizeFundAccount:
+	case lottery.PrizeFundAccount:
 		return s.t(r, "prize fund")
 	}
 	return s.t(r, "account %d", id)
@@ -116,7 +116,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Net = d.T.Prizes - d.T.Stakes
-	if d.FailedLogins, d.LockedFrom, err = s.db.LoginFailures(r.Context(), sqlite.PlayerSubject(p.Username), s.now()); err != nil {
+	if d.FailedLogins, d.LockedFrom, err = s.db.LoginFailures(r.Context(), lottery.PlayerSubject(p.Username), s.now()); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -131,7 +131,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		d.TransfersNext = ts[pageSize-1].ID
 	}
 	for _, t := range ts {
-		v := transferView{TransferLine: t, Signed: t.Amount, Other: s.accountName(r, t.From)}
+		v := transferView{Transfer: t, Signed: t.Amount, Other: s.accountName(r, t.From)}
 		if t.From == p.AccountID {
 			v.Signed, v.Other = -t.Amount, s.accountName(r, t.To)
 		}

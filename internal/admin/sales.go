@@ -9,42 +9,42 @@ import (
 	"time"
 
 	"starcolor/internal/gamedef"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/lottery"
 )
 
 // window is the span of the sales page: hours over two days, or days over a month.
 type window struct {
-	By      sqlite.Period
+	By      lottery.Period
 	Step    time.Duration
 	Periods int
 }
 
 func windowOf(r *http.Request) window {
 	if r.URL.Query().Get("by") == "day" {
-		return window{By: sqlite.Day, Step: 24 * time.Hour, Periods: 30}
+		return window{By: lottery.Day, Step: 24 * time.Hour, Periods: 30}
 	}
-	return window{By: sqlite.Hour, Step: time.Hour, Periods: 48}
+	return window{By: lottery.Hour, Step: time.Hour, Periods: 48}
 }
 
 // periodSales are the sales of one period, at each price and in all.
 type periodSales struct {
 	Start   time.Time
 	Label   string
-	ByPrice map[int64]sqlite.Sales
-	All     sqlite.Sales
+	ByPrice map[int64]lottery.Sales
+	All     lottery.Sales
 	RTP     float64 // prizes / stakes of the period
 	Cum     float64 // prizes / stakes from the window's start to the period's end
 }
 
 // priceLine is a price's figures against its prize table.
 type priceLine struct {
-	sqlite.Sales
+	lottery.Sales
 	RTP, HitRate           float64
 	TableRTP, TableHitRate float64
 }
 
 type liabilityLine struct {
-	sqlite.BlockSales
+	lottery.BlockSales
 	TablePrizes   int64
 	Liability     int64 // prizes still to be won in the block
 	WinnersLeft   int
@@ -87,10 +87,10 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 	for i := range out {
 		t := start.Add(time.Duration(i) * w.Step)
 		label := hourLabel(langOf(r), t)
-		if w.By == sqlite.Day {
+		if w.By == lottery.Day {
 			label = dayLabel(langOf(r), t)
 		}
-		out[i] = periodSales{Start: t, Label: label, ByPrice: map[int64]sqlite.Sales{}}
+		out[i] = periodSales{Start: t, Label: label, ByPrice: map[int64]lottery.Sales{}}
 	}
 	for _, row := range rows {
 		i := int(row.Period.Sub(start) / w.Step)

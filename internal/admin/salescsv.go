@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"starcolor/internal/sqlite"
+	"starcolor/internal/lottery"
 )
 
 // The sales report to download, for the regulator and for the books: the games sold in each hour
@@ -17,7 +17,7 @@ import (
 // salesReport is what a request for the CSV asks: by hour or day, from a date until a date, both
 // whole UTC days and both included.
 type salesReport struct {
-	by       sqlite.Period
+	by       lottery.Period
 	from, to time.Time // midnights, UTC
 }
 
@@ -26,11 +26,11 @@ const maxReportDays = 3660
 
 func (s *Server) salesReportOf(r *http.Request) (salesReport, error) {
 	q := r.URL.Query()
-	rep := salesReport{by: sqlite.Day}
+	rep := salesReport{by: lottery.Day}
 	switch q.Get("by") {
 	case "", "day":
 	case "hour":
-		rep.by = sqlite.Hour
+		rep.by = lottery.Hour
 	default:
 		return rep, fmt.Errorf("by=%q: hour or day", q.Get("by"))
 	}
@@ -80,7 +80,7 @@ func (s *Server) salesCSV(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-store")
 	out := csv.NewWriter(w)
 	out.Write([]string{"period_start_utc", "price_cents", "games", "stakes_cents", "prizes_cents", "winners", "return_percent"})
-	var total sqlite.Sales
+	var total lottery.Sales
 	for _, row := range rows {
 		out.Write(salesRecord(row.Period.Format(time.RFC3339), row))
 		total.Add(row)
@@ -90,7 +90,7 @@ func (s *Server) salesCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 // salesRecord is one line of the report; a total line has no price.
-func salesRecord(period string, s sqlite.Sales) []string {
+func salesRecord(period string, s lottery.Sales) []string {
 	price := ""
 	if s.Price > 0 {
 		price = strconv.FormatInt(s.Price, 10)

@@ -11,7 +11,6 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
-	"starcolor/internal/sqlite"
 )
 
 // The store is checked against the emissions' commitments as it is read: every page of units
@@ -96,14 +95,14 @@ func (s *Service) CorruptUnits() int {
 }
 
 // CheckStore checks the whole store, beside the server's work: first the database file's
-// structure (SQLite's quick_check, a read of the whole file), then every page of units of every
+// structure (Store.CheckFile: SQLite's quick_check, a read of the whole file), then every page of units of every
 // emission against its commitment (the pages of open blocks first, one page at a time with a
 // rest after each, so that sales keep the machine). What it finds is recorded as the reads'
 // findings are; it returns how many pages it checked.
 func (s *Service) CheckStore(ctx context.Context, pause time.Duration) (int, error) {
-	damage, err := s.db.QuickCheck(ctx)
+	damage, err := s.db.CheckFile(ctx)
 	if err != nil {
-		if fault.CodeOf(sqlite.AsFault(err)) != fault.Unavailable {
+		if fault.CodeOf(err) != fault.Unavailable {
 			return 0, err
 		}
 		damage = []string{err.Error()} // the check itself could not read the file

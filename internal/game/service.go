@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,11 +21,44 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/login"
+	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/rules"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/session"
 	"starcolor/internal/throttle"
 )
+
+// Store is what the game server needs of a store. Every method is one transaction of its own;
+// the store turns its own errors into faults.
+type Store interface {
+	login.Store
+	session.Store
+	emission.Pages
+
+	CreatePlayer(ctx context.Context, username, passwordHash string, now time.Time) (lottery.Player, error)
+	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
+	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
+	ClearLogin(ctx context.Context, subject, address string) error
+	ForgetLogins(ctx context.Context, before time.Time) (int64, error)
+
+	Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error)
+	Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error)
+	KeptAnswer(ctx context.Context, playerID int64, key string) (lottery.KeptAnswer, bool, error)
+	OldKeys(ctx context.Context, after lottery.KeyRef, limit int, before time.Time) (old []lottery.KeyRef, last lottery.KeyRef, done bool, err error)
+	ForgetKeys(ctx context.Context, keys []lottery.KeyRef) (int64, error)
+
+	Game(ctx context.Context, playerID, id int64) (lottery.Game, error)
+	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
+	SaveMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error
+	Abandoned(ctx context.Context, before time.Time, limit int) ([]lottery.Game, error)
+
+	Emission(ctx context.Context, id string) (*emission.Emission, error)
+	Emissions(ctx context.Context) ([]*emission.Emission, error)
+	CheckFile(ctx context.Context) ([]string, error)
+	// OneServer tells that this process is the only server of the store, so that a copy of its
+	// sessions in memory stays exact.
+	OneServer() bool
+}
 
 // Config holds the server's policies.
 type Config struct {
@@ -36,8 +70,8 @@ type Config struct {
 	// Hashes bounds the password hashes at once (nil: passhash.DefaultGate); share one with
 	// everything else of the process that hashes, the back office's logins.
 	Hashes *passhash.Gate
-	// AuthRates limits the logins and sign-ups of each client address (nil: no limit).
-	AuthRates *throttle.Rates
+	// AuthRate limits the logins and sign-ups of each client address (the zero Rate: no limit).
+	AuthRate throttle.Rate
 }
 
 // DefaultConfig is the server's default policy.
@@ -49,32 +83,32 @@ var DefaultConfig = Config{
 	Argon2:          passhash.Default,
 }
 
-// Service is the game server's logic over one database.
+// Service is the game server's logic over one store.
 type Service struct {
-	db     *sqlite.DB
-	cfg    Config
-	guard  *login.Guard
-	now    func() time.Time
-	log    *slog.Logger
-	integ  integrity
-	mu     sync.Mutex
-	reader map[string]*emission.Reader
+	db       Store
+	cfg      Config
+	guard    *login.Guard
+	sessions *session.Manager
+	now      func() time.Time
+	log      *slog.Logger
+	integ    integrity
+	mu       sync.Mutex
+	reader   map[string]*emission.Reader
 
-	sessMu   sync.Mutex
-	sessions map[[32]byte]*session
-	// sessionsGone counts the sessions deleted from memory (Logout): an Authenticate that read a
-	// session's row while it changed reads it again.
-	sessionsGone uint64
+	// players keeps who each player is (their name, their account), which never changes: a
+	// request knows its player from its session without reading the store again.
+	playersMu sync.Mutex
+	players   map[int64]Player
 }
 
 // New makes a service; now is the clock (injected so that tests control time).
-func New(db *sqlite.DB, cfg Config, now func() time.Time, log *slog.Logger) *Service {
+func New(db Store, cfg Config, now func() time.Time, log *slog.Logger) *Service {
 	if cfg.Hashes == nil {
 		cfg.Hashes = passhash.DefaultGate()
 	}
-	return &Service{db: db, cfg: cfg, now: now, log: log, reader: map[string]*emission.Reader{},
-		sessions: map[[32]byte]*session{},
-		guard:    &login.Guard{DB: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rates: cfg.AuthRates, Now: now}}
+	return &Service{db: db, cfg: cfg, now: now, log: log, reader: map[string]*emission.Reader{}, players: map[int64]Player{},
+		sessions: session.New(db, lottery.PlayerSession, session.Config{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime, Now: now, Cache: db.OneServer()}),
+		guard:    &login.Guard{Store: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rate: cfg.AuthRate, Now: now}}
 }
 
 // Config is the service's policy.
@@ -92,20 +126,14 @@ type Player struct {
 	session []byte
 }
 
-// Answer is the answer to a money-moving request, as stored for its retries.
-type Answer struct {
-	Status int
-	Body   []byte
-}
-
 // gameRef prefixes the answer stored for a sale: a reference ("game:ID") rendered again from
 // the game, which is much smaller to write at every sale than the answer itself, and renders to
 // the same bytes.
 const gameRef = "game:"
 
 // GameAnswer is the answer to the sale of a game.
-func GameAnswer(v *View) (Answer, error) {
-	return Answer{Status: 201, Body: v.AppendJSON(make([]byte, 0, 4096))}, nil
+func GameAnswer(v *View) (lottery.Answer, error) {
+	return lottery.Answer{Status: 201, Body: v.AppendJSON(make([]byte, 0, 4096))}, nil
 }
 
 // Request is a money-moving request as its Idempotency-Key binds it (API.md): the call it was
@@ -116,36 +144,32 @@ type Request struct {
 	Body []byte
 }
 
-// Idempotent runs a money-moving request once per key (API.md): the first success is stored
-// with its effects, in the same transaction, and a retry with the same key, call and body gets it
-// back without moving money again; the same key with another call or body is refused. A
-// rejected request stores nothing, so that it may be retried once the player can afford it.
-func (s *Service) Idempotent(ctx context.Context, p Player, req Request, run func(tx *sqlite.Tx) (Answer, error)) (Answer, error) {
+// pay runs a payment once per key (API.md): the first success is kept with its effects, in the
+// same transaction, and a retry with the same key, call and body gets its answer back without
+// moving money again; the same key with another call or body is refused. A refused payment keeps
+// nothing, so that it may be tried again once the player can afford it.
+func (s *Service) pay(ctx context.Context, p Player, req Request, kind string, amount int64) (lottery.Answer, error) {
 	hash, err := requestHash(req)
 	if err != nil {
-		return Answer{}, err
+		return lottery.Answer{}, err
 	}
 	if err := s.damagedStore(); err != nil {
 		return s.storedAnswer(ctx, p, req.Key, hash[:], err)
 	}
-	var ans Answer
-	// The common case, a new key, costs one insert: the request runs, and its answer is stored
-	// under the key; if the key is already taken, the insert fails and the savepoint undoes the
-	// request. Only then, or when the request fails, is the stored answer looked up.
-	err = s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		if err := tx.RequireSession(p.session); err != nil {
-			return err
-		}
-		var err error
-		if ans, err = run(tx); err != nil {
-			return err
-		}
-		return tx.RememberIdempotency(p.ID, req.Key, sqlite.Idempotent{RequestHash: hash[:], Status: ans.Status, Response: ans.Body}, s.now())
-	})
+	// The common case, a new key, costs one insert: the payment runs, and its answer is kept
+	// under the key; if the key is taken already, the store undoes the payment. Only then, or
+	// when the payment fails, is the kept answer looked up.
+	ans, err := s.db.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Kind: kind, Amount: amount,
+		Key: req.Key, RequestHash: hash[:], Answer: balanceAnswer}, s.now())
 	if err == nil {
 		return ans, nil
 	}
 	return s.storedAnswer(ctx, p, req.Key, hash[:], err)
+}
+
+// balanceAnswer is the answer to a payment: the player's balance after it.
+func balanceAnswer(balance int64) (lottery.Answer, error) {
+	return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, `{"balance":%d}`, balance)}, nil
 }
 
 // requestHash checks an Idempotency-Key (API.md: 1 to 255 characters) and hashes what a retry
@@ -167,32 +191,32 @@ func requestHash(req Request) ([32]byte, error) {
 // storedAnswer answers a money-moving request that could not run (err) with the answer stored
 // under its key, if there is one: the retry of a request that succeeded gets that answer back;
 // the same key with another body is refused. Without a stored answer, err stands.
-func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash []byte, err error) (Answer, error) {
+func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash []byte, err error) (lottery.Answer, error) {
 	if fault.Is(err, fault.NotLoggedIn) {
-		return Answer{}, err // the session ended: nothing is answered for it any more
+		return lottery.Answer{}, err // the session ended: nothing is answered for it any more
 	}
-	stored, found, lookupErr := s.db.IdempotencyAnswer(ctx, p.ID, key)
+	stored, found, lookupErr := s.db.KeptAnswer(ctx, p.ID, key)
 	if lookupErr != nil {
-		return Answer{}, lookupErr
+		return lottery.Answer{}, lookupErr
 	}
 	if !found {
-		return Answer{}, err
+		return lottery.Answer{}, err
 	}
 	if string(stored.RequestHash) != string(hash) {
-		return Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request (another call, or another body)")
+		return lottery.Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request (another call, or another body)")
 	}
-	if ref, ok := strings.CutPrefix(string(stored.Response), gameRef); ok {
+	if ref, ok := strings.CutPrefix(string(stored.Body), gameRef); ok {
 		id, err := strconv.ParseInt(ref, 10, 64)
 		if err != nil {
-			return Answer{}, fmt.Errorf("stored answer %q: %w", stored.Response, err)
+			return lottery.Answer{}, fmt.Errorf("stored answer %q: %w", stored.Body, err)
 		}
 		v, err := s.saleView(ctx, p, id)
 		if err != nil {
-			return Answer{}, err
+			return lottery.Answer{}, err
 		}
 		return GameAnswer(v)
 	}
-	return Answer{Status: stored.Status, Body: stored.Response}, nil
+	return stored.Answer, nil
 }
 
 // saleView is a game as its sale answered it: « Auto » finished, « Jouer » waiting for its
@@ -203,10 +227,10 @@ func (s *Service) saleView(ctx context.Context, p Player, id int64) (*View, erro
 		return nil, err
 	}
 	g.Clicks = nil
-	if g.Mode == "auto" {
-		g.Status = "finished"
+	if g.Mode == lottery.Auto {
+		g.Status = lottery.Finished
 	} else {
-		g.Status, g.Color = "choose_color", -1
+		g.Status, g.Color = lottery.ChooseColor, -1
 	}
 	play, err := s.replay(ctx, &g)
 	if err != nil {
@@ -215,38 +239,40 @@ func (s *Service) saleView(ctx context.Context, p Player, id int64) (*View, erro
 	return view(&g, play), nil
 }
 
-// Deposit moves play money from the bank to the player, within an Idempotent run.
-func (s *Service) Deposit(tx *sqlite.Tx, p Player, amount int64) (int64, error) {
+// Deposit moves play money from the bank to the player, once per Idempotency-Key.
+func (s *Service) Deposit(ctx context.Context, p Player, req Request, amount int64) (lottery.Answer, error) {
 	if amount <= 0 || amount > s.cfg.MaxDeposit {
-		return 0, fault.Errorf(fault.Invalid, "a deposit is 1 cent to %d cents", s.cfg.MaxDeposit)
+		hash, err := requestHash(req)
+		if err != nil {
+			return lottery.Answer{}, err
+		}
+		return s.storedAnswer(ctx, p, req.Key, hash[:], fault.Errorf(fault.Invalid, "a deposit is 1 cent to %d cents", s.cfg.MaxDeposit))
 	}
-	if err := tx.Transfer(sqlite.BankAccount, p.AccountID, amount, "deposit", 0, s.now()); err != nil {
-		return 0, err
-	}
-	return tx.Balance(p.AccountID)
+	return s.pay(ctx, p, req, lottery.Deposit, amount)
 }
 
-// Withdraw moves money from the player back to the bank, within an Idempotent run.
-func (s *Service) Withdraw(tx *sqlite.Tx, p Player, amount int64) (int64, error) {
+// Withdraw moves money from the player back to the bank, once per Idempotency-Key.
+func (s *Service) Withdraw(ctx context.Context, p Player, req Request, amount int64) (lottery.Answer, error) {
 	if amount <= 0 {
-		return 0, fault.Errorf(fault.Invalid, "a withdrawal is a positive number of cents")
+		hash, err := requestHash(req)
+		if err != nil {
+			return lottery.Answer{}, err
+		}
+		return s.storedAnswer(ctx, p, req.Key, hash[:], fault.Errorf(fault.Invalid, "a withdrawal is a positive number of cents"))
 	}
-	if err := tx.Transfer(p.AccountID, sqlite.BankAccount, amount, "withdrawal", 0, s.now()); err != nil {
-		return 0, err
-	}
-	return tx.Balance(p.AccountID)
+	return s.pay(ctx, p, req, lottery.Withdrawal, amount)
 }
 
 // Play sells a unit to the player (RULES §7) under an Idempotency-Key, like Idempotent: « Auto »
 // comes back finished with a colour drawn at random; « Jouer » waits for the colour. The sale is
-// the writer's batched kind (sqlite.Sell): its answer under the key is a reference to the game,
+// the store's batched kind (Store.Sell): its answer under the key is a reference to the game,
 // rendered again for a retry.
-func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mode string) (Answer, *sqlite.Game, error) {
+func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mode string) (lottery.Answer, *lottery.Game, error) {
 	hash, err := requestHash(r)
 	if err != nil {
-		return Answer{}, nil, err
+		return lottery.Answer{}, nil, err
 	}
-	if mode != "manual" && mode != "auto" {
+	if mode != lottery.Manual && mode != lottery.Auto {
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`))
 		return ans, nil, err
 	}
@@ -258,19 +284,19 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
 		return ans, nil, err
 	}
-	req := sqlite.SaleRequest{
-		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: "choose_color",
+	req := lottery.SaleRequest{
+		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: lottery.ChooseColor,
 		Key: r.Key, RequestHash: hash[:],
-		Answer: func(g *sqlite.Game) sqlite.Idempotent {
-			return sqlite.Idempotent{Status: 201, Response: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
+		Answer: func(g *lottery.Game) lottery.Answer {
+			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
 		},
 		PrizeOf: func(ctx context.Context, e string, block, unit int) (int64, error) {
 			rec, err := s.unit(ctx, e, block, unit)
 			return rec.Prize, err
 		},
 	}
-	if mode == "auto" {
-		req.Color, req.Status = randomColor(), "finished" // drawn before the writer's turn: it costs a system call
+	if mode == lottery.Auto {
+		req.Color, req.Status = randomColor(), lottery.Finished // drawn before the store's turn: it costs a system call
 	}
 	g, err := s.db.Sell(ctx, req, s.now())
 	if err != nil {
@@ -286,17 +312,17 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 // soldAnswer is the answer to a sale once it is committed. If it cannot be made, the error says
 // that the game was bought all the same, and how to get it: the stake is taken, and a retry under
 // the same key answers it.
-func (s *Service) soldAnswer(ctx context.Context, g *sqlite.Game) (Answer, error) {
+func (s *Service) soldAnswer(ctx context.Context, g *lottery.Game) (lottery.Answer, error) {
 	body, err := s.render(ctx, g)
 	if err != nil {
-		return Answer{}, &fault.Error{Code: fault.Internal, Cause: err, Message: fmt.Sprintf(
+		return lottery.Answer{}, &fault.Error{Code: fault.Internal, Cause: err, Message: fmt.Sprintf(
 			"the game was bought (game %d, in your history) but its answer could not be made: ask for it again with the same Idempotency-Key, or GET /api/v1/games/%d", g.ID, g.ID)}
 	}
-	return Answer{Status: 201, Body: body}, nil
+	return lottery.Answer{Status: 201, Body: body}, nil
 }
 
 // render replays a game and writes its answer.
-func (s *Service) render(ctx context.Context, g *sqlite.Game) ([]byte, error) {
+func (s *Service) render(ctx context.Context, g *lottery.Game) ([]byte, error) {
 	play, err := s.replay(ctx, g)
 	if err != nil {
 		return nil, err
@@ -349,7 +375,7 @@ func (s *Service) readerOf(ctx context.Context, id string) (*emission.Reader, er
 }
 
 // replay rebuilds a game's reveal from its unit and its stored moves.
-func (s *Service) replay(ctx context.Context, g *sqlite.Game) (*rules.Play, error) {
+func (s *Service) replay(ctx context.Context, g *lottery.Game) (*rules.Play, error) {
 	rec, err := s.unit(ctx, g.Emission, g.Block, g.Unit)
 	if err != nil {
 		return nil, err
@@ -365,7 +391,7 @@ func (s *Service) replay(ctx context.Context, g *sqlite.Game) (*rules.Play, erro
 			return nil, fmt.Errorf("game %d: stored click: %w", g.ID, err)
 		}
 	}
-	if g.Status == "finished" && p.Stage() != rules.Finished {
+	if g.Status == lottery.Finished && p.Stage() != rules.Finished {
 		if _, err := p.Finish(); err != nil {
 			return nil, fmt.Errorf("game %d: %w", g.ID, err)
 		}
@@ -410,31 +436,39 @@ type Move struct {
 	Finish bool // play the rest as « Auto »
 }
 
-// Move plays one step of a game and stores it.
+// Move plays one step of a game and stores it. The game is read and the move played on its
+// replay outside the store's turn; the store then writes the new moves only if the game still
+// stands as it was read, and otherwise the move is played again on the game as it is now (a
+// move sent twice at once, from two tabs or two servers, is played once).
 func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, error) {
-	var v *View
-	err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
-		if err := tx.RequireSession(p.session); err != nil {
-			return err
-		}
-		g, err := tx.Game(p.ID, id)
+	for {
+		g, err := s.db.Game(ctx, p.ID, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v, err = s.move(tx.Context(), tx, &g, m)
-		return err
-	})
-	return v, err
+		u := lottery.MoveUpdate{PlayerID: p.ID, GameID: id, Session: p.session, Was: g.Moves()}
+		v, err := s.move(ctx, &g, m)
+		if err != nil {
+			return nil, err
+		}
+		u.Now = g.Moves()
+		if err := s.db.SaveMoves(ctx, u, s.now()); !errors.Is(err, lottery.ErrMoved) {
+			return v, err
+		}
+	}
 }
 
-func (s *Service) move(ctx context.Context, tx *sqlite.Tx, g *sqlite.Game, m Move) (*View, error) {
+// move plays a move on a game as read, and returns its view; g holds its new moves.
+func (s *Service) move(ctx context.Context, g *lottery.Game, m Move) (*View, error) {
 	play, err := s.replay(ctx, g)
 	if err != nil {
 		return nil, err
 	}
-	if g.Status == "finished" {
+	if g.Status == lottery.Finished {
 		return nil, fault.Errorf(fault.InvalidMove, "the game is finished")
 	}
+	// The moves are changed on copies: g's slices are the ones read.
+	g.Clicks = slices.Clip(g.Clicks)
 	switch {
 	case m.Color != nil:
 		if *m.Color < 0 || *m.Color >= rules.NumColors {
@@ -462,9 +496,7 @@ func (s *Service) move(ctx context.Context, tx *sqlite.Tx, g *sqlite.Game, m Mov
 		return nil, moveFault(err)
 	}
 	g.Status = play.Stage().String()
-	if err := tx.SaveMoves(g, s.now()); err != nil {
-		return nil, err
-	}
+	g.UpdatedAt = s.now().Unix()
 	return view(g, play), nil
 }
 
@@ -482,7 +514,7 @@ func moveFault(err error) error {
 const KeepKeys = 48 * time.Hour
 
 // The sweep of old keys reads this many keys at a time, and deletes at most forgetBatch of them
-// in one write (see sqlite.OldKeys).
+// in one write (see sqlite.DB.OldKeys).
 const (
 	sweepRead   = 5000
 	forgetBatch = 512
@@ -492,7 +524,7 @@ const (
 // many it dropped. It sweeps the whole key table without holding the writer for long.
 func (s *Service) ForgetOldKeys(ctx context.Context) (int64, error) {
 	cutoff := s.now().Add(-KeepKeys)
-	var after sqlite.KeyRef
+	var after lottery.KeyRef
 	var forgotten int64
 	for {
 		old, last, done, err := s.db.OldKeys(ctx, after, sweepRead, cutoff)
@@ -501,12 +533,7 @@ func (s *Service) ForgetOldKeys(ctx context.Context) (int64, error) {
 		}
 		for len(old) > 0 {
 			n := min(len(old), forgetBatch)
-			var deleted int64
-			err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
-				var err error
-				deleted, err = tx.ForgetKeys(old[:n])
-				return err
-			})
+			deleted, err := s.db.ForgetKeys(ctx, old[:n])
 			if err != nil {
 				return forgotten, err
 			}
@@ -522,8 +549,8 @@ func (s *Service) ForgetOldKeys(ctx context.Context) (int64, error) {
 
 // FinishAbandoned finishes, as « Auto » would, the games left unfinished longer than the
 // configured time (RULES §7: an abandoned reveal is completed by the system). It returns how many.
-// The list is read beside the writer; each game is read again in the writer's turn, and left
-// alone if a move has landed since (it is then neither abandoned nor as listed).
+// Each is finished only if it still stands as listed and untouched since the cutoff: a game played
+// meanwhile, or finished by another server's sweep, is left alone.
 func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
 	cutoff := s.now().Add(-s.cfg.AbandonAfter)
 	gs, err := s.db.Abandoned(ctx, cutoff, 500)
@@ -531,21 +558,18 @@ func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	done := 0
-	for _, listed := range gs {
-		finished := false
-		err := s.db.Update(ctx, func(tx *sqlite.Tx) error {
-			g, err := tx.Game(listed.PlayerID, listed.ID)
-			if err != nil || g.Status == "finished" || g.UpdatedAt >= cutoff.Unix() {
-				return err
-			}
-			_, err = s.move(tx.Context(), tx, &g, Move{Finish: true})
-			finished = err == nil
-			return err
-		})
-		if err != nil {
+	for i := range gs {
+		g := &gs[i]
+		u := lottery.MoveUpdate{PlayerID: g.PlayerID, GameID: g.ID, Was: g.Moves(), Before: cutoff.Unix()}
+		if _, err := s.move(ctx, g, Move{Finish: true}); err != nil {
 			return done, err
 		}
-		if finished {
+		u.Now = g.Moves()
+		switch err := s.db.SaveMoves(ctx, u, s.now()); {
+		case errors.Is(err, lottery.ErrMoved):
+		case err != nil:
+			return done, err
+		default:
 			done++
 		}
 	}
@@ -568,7 +592,7 @@ func (s *Service) Prove(ctx context.Context, p Player, id int64) (*Proof, error)
 	if err != nil {
 		return nil, err
 	}
-	if g.Status != "finished" {
+	if g.Status != lottery.Finished {
 		return nil, fault.Errorf(fault.InvalidMove, "the proof is given once the game is finished")
 	}
 	r, err := s.readerOf(ctx, g.Emission)

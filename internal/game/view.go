@@ -3,8 +3,8 @@ package game
 import (
 	"time"
 
+	"starcolor/internal/lottery"
 	"starcolor/internal/rules"
-	"starcolor/internal/sqlite"
 )
 
 // View is a game as the player API shows it (API.md): what the rules have revealed so far for
@@ -54,7 +54,7 @@ type EventView struct {
 }
 
 // view renders a stored game, replayed on its unit.
-func view(g *sqlite.Game, p *rules.Play) *View {
+func view(g *lottery.Game, p *rules.Play) *View {
 	v := &View{
 		ID: g.ID, Stake: g.Stake, Mode: g.Mode, Status: g.Status, Prize: g.Prize, Balance: g.BalanceAfter,
 		CreatedAt: g.CreatedAt.UTC().Format(time.RFC3339),

@@ -1,4 +1,4 @@
-package httpapi
+package httpapi_test
 
 import (
 	"bytes"
@@ -7,10 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -19,19 +17,19 @@ import (
 	"github.com/transparency-dev/merkle/proof"
 	"github.com/transparency-dev/merkle/rfc6962"
 
+	"starcolor/internal/app"
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/game"
-	"starcolor/internal/gamedef/gamedeftest"
-	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
-	"starcolor/internal/sqlite/sqlitetest"
 )
 
-// testServer is the real server over a temporary SQLite file holding a small emission at 1 €.
+// testServer is the real application (app.New, as serve builds it) over a new test store
+// holding a small emission at 1 €: a SQLite file, or a PostgreSQL schema under
+// STARCOLOR_TEST_STORE=postgres (TestMain runs the whole suite on both).
 type testServer struct {
 	url   string
-	db    *sqlite.DB
+	db    app.Store
 	e     *emission.Emission
 	svc   *game.Service
 	clock *clock
@@ -62,19 +60,13 @@ func newTestServer(t *testing.T, blocks int) *testServer {
 // newTestServerWith is newTestServer with a policy of its own: configure changes the default one.
 func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *clock)) *testServer {
 	t.Helper()
-	db := sqlitetest.Open(t)
-	e := sqlitetest.CreateEmission(t, db, gamedeftest.Mini(t), "MINI", 100, blocks, 42)
-	cfg := game.DefaultConfig
-	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
-	log := slog.New(slog.DiscardHandler)
 	clk := &clock{now: time.Now()}
-	if configure != nil {
-		configure(&cfg, clk)
-	}
-	svc := game.New(db, cfg, clk.Now, log)
-	srv := httptest.NewServer(New(svc, db, log, NewMetrics(db)).Handler())
-	t.Cleanup(srv.Close)
-	return &testServer{url: srv.URL, db: db, e: e, svc: svc, clock: clk}
+	env := apptest.Start(t, apptest.Options{Blocks: blocks, Seed: 42, Now: clk.Now, Metrics: true, Configure: func(cfg *game.Config) {
+		if configure != nil {
+			configure(cfg, clk)
+		}
+	}})
+	return &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk}
 }
 
 // client is a player's browser-less client with its own cookies.

@@ -2,13 +2,13 @@ package httpapi
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"net/http"
 	"strconv"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/lottery"
 	"starcolor/internal/throttle"
 )
 
@@ -81,14 +81,6 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error
 	return writeJSON(w, http.StatusOK, p)
 }
 
-func balanceAnswer(balance int64, err error) (game.Answer, error) {
-	if err != nil {
-		return game.Answer{}, err
-	}
-	body, err := json.Marshal(map[string]int64{"balance": balance})
-	return game.Answer{Status: http.StatusCreated, Body: body}, err
-}
-
 type amountBody struct {
 	Amount *int64 `json:"amount"`
 }
@@ -98,13 +90,18 @@ func moneyRequest(r *http.Request, body []byte) game.Request {
 	return game.Request{Key: r.Header.Get("Idempotency-Key"), Call: r.Method + " " + r.URL.Path, Body: body}
 }
 
-// money runs a money-moving call under its Idempotency-Key.
-func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, body any, run func(tx *sqlite.Tx) (game.Answer, error)) error {
-	raw, err := readJSON(r, body)
+// money runs a payment (a deposit or a withdrawal) under its Idempotency-Key.
+func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player,
+	pay func(ctx context.Context, p game.Player, req game.Request, amount int64) (lottery.Answer, error)) error {
+	var b amountBody
+	raw, err := readJSON(r, &b)
 	if err != nil {
 		return err
 	}
-	ans, err := s.svc.Idempotent(r.Context(), p, moneyRequest(r, raw), run)
+	if b.Amount == nil {
+		return fault.Errorf(fault.Invalid, "amount (cents) is required")
+	}
+	ans, err := pay(r.Context(), p, moneyRequest(r, raw), *b.Amount)
 	if err != nil {
 		return err
 	}
@@ -113,25 +110,11 @@ func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player, bo
 }
 
 func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {
-	var b amountBody
-	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (game.Answer, error) {
-		if b.Amount == nil {
-			return game.Answer{}, fault.Errorf(fault.Invalid, "amount (cents) is required")
-		}
-		bal, err := s.svc.Deposit(tx, p, *b.Amount)
-		return balanceAnswer(bal, err)
-	})
+	return s.money(w, r, p, s.svc.Deposit)
 }
 
 func (s *Server) withdraw(w http.ResponseWriter, r *http.Request, p game.Player) error {
-	var b amountBody
-	return s.money(w, r, p, &b, func(tx *sqlite.Tx) (game.Answer, error) {
-		if b.Amount == nil {
-			return game.Answer{}, fault.Errorf(fault.Invalid, "amount (cents) is required")
-		}
-		bal, err := s.svc.Withdraw(tx, p, *b.Amount)
-		return balanceAnswer(bal, err)
-	})
+	return s.money(w, r, p, s.svc.Withdraw)
 }
 
 type playBody struct {

@@ -11,8 +11,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"starcolor/internal/emission"
 	"starcolor/internal/game"
-	"starcolor/internal/sqlite"
+	"starcolor/internal/lottery"
 )
 
 func hexOf(b []byte) string { return hex.EncodeToString(b) }
@@ -27,9 +28,15 @@ type Metrics struct {
 	requests *prometheus.HistogramVec
 }
 
+// StoreStats is what the metrics read of a store at each scrape.
+type StoreStats interface {
+	Emissions(ctx context.Context) ([]*emission.Emission, error)
+	WriteStats() lottery.WriteStats
+}
+
 // NewMetrics registers the metrics; the open blocks' remaining units and the write batches are
-// read from the database at each scrape.
-func NewMetrics(db *sqlite.DB) *Metrics {
+// read from the store at each scrape.
+func NewMetrics(db StoreStats) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		sales: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -49,7 +56,7 @@ func NewMetrics(db *sqlite.DB) *Metrics {
 			batches:   prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
 			ops:       prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
 			writer: prometheus.NewDesc("starcolor_writer_seconds_total",
-				"Time the single writer spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
+				"Time the writer of batches spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
 		})
 	return m
 }
@@ -79,7 +86,7 @@ func (m *Metrics) observe(route string, status int, d time.Duration) {
 }
 
 type dbCollector struct {
-	db                      *sqlite.DB
+	db                      StoreStats
 	remaining, batches, ops *prometheus.Desc
 	writer                  *prometheus.Desc
 }

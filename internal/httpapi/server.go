@@ -15,10 +15,17 @@ import (
 	"strings"
 	"time"
 
+	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
-	"starcolor/internal/sqlite"
 )
+
+// Store is what the API reads of a store itself; the rest goes through the game service.
+type Store interface {
+	Emissions(ctx context.Context) ([]*emission.Emission, error)
+	// CheckWrite says whether the store can write now (for /healthz).
+	CheckWrite(ctx context.Context) error
+}
 
 // CookieName is the session cookie.
 const CookieName = "starcolor_session"
@@ -29,7 +36,7 @@ const maxBody = 16 << 10
 // Server is the HTTP face of a game service.
 type Server struct {
 	svc     *game.Service
-	db      *sqlite.DB
+	db      Store
 	log     *slog.Logger
 	metrics *Metrics
 	mux     *http.ServeMux
@@ -37,7 +44,7 @@ type Server struct {
 }
 
 // New builds the server's routes.
-func New(svc *game.Service, db *sqlite.DB, log *slog.Logger, metrics *Metrics) *Server {
+func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Server {
 	s := &Server{svc: svc, db: db, log: log, metrics: metrics, mux: http.NewServeMux()}
 	s.handle("GET /healthz", s.healthz)
 	s.handle("GET /api/openapi.json", s.openAPI)
@@ -111,8 +118,6 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		rw := &statusWriter{ResponseWriter: w}
 		if err := h(rw, r); err != nil {
-			// A read that the store could not serve (an I/O error, a damaged file) is a 503 too.
-			err = sqlite.AsFault(err)
 			switch cause := errors.Unwrap(err); {
 			case r.Context().Err() != nil:
 				// The client hung up: what could not be done for it is not the server's failure.

@@ -1,6 +1,10 @@
-// Package sqlite is the project's embedded storage: one SQLite file (pure Go, modernc.org/sqlite)
-// in WAL mode with synchronous=FULL, so that a committed transaction survives a crash. Each public
-// method runs in one transaction; the schema comes from embedded, ordered migrations.
+// Package sqlite is the project's embedded store: one SQLite file (pure Go, modernc.org/sqlite) in
+// WAL mode with synchronous=FULL, so that a committed transaction survives a crash, served by one
+// server at a time. Each public method runs in one transaction, and reads and writes the domain's
+// types (internal/lottery); SQLite's errors never leave it but as faults (asFault). Writes go
+// through one writer that commits them in batches (writer.go); the sales of a batch are decided by
+// the domain (lottery.Decide) and written in a few multi-row statements (sales.go). The schema
+// comes from embedded, ordered migrations.
 package sqlite
 
 import (
@@ -20,6 +24,8 @@ import (
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
+
+	"starcolor/internal/lottery"
 )
 
 // isConstraint reports whether err is SQLite's report of the given constraint failing.
@@ -148,16 +154,9 @@ func (d *DB) Close() error {
 	return d.db.Close()
 }
 
-// WriteStats tells what the writer has done: the time it is not running or committing, it waits
-// for work.
-type WriteStats struct {
-	Batches, Ops        int64 // transactions committed, and the operations they held
-	Running, Committing time.Duration
-}
-
 // WriteStats tells what the writer has done since the database was opened.
-func (d *DB) WriteStats() WriteStats {
-	return WriteStats{Batches: d.batches.Load(), Ops: d.batchedOps.Load(),
+func (d *DB) WriteStats() lottery.WriteStats {
+	return lottery.WriteStats{Batches: d.batches.Load(), Ops: d.batchedOps.Load(),
 		Running: time.Duration(d.running.Load()), Committing: time.Duration(d.committing.Load())}
 }
 

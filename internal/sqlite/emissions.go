@@ -14,15 +14,18 @@ import (
 
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
+	"starcolor/internal/lottery"
 )
-
-// ErrExists is an emission id already taken.
-var ErrExists = errors.New("already exists")
 
 // CreateEmission stores a new emission in one transaction: its row, every page that build hands
 // to put, then its blocks with their roots. If build fails, the context ends or the process dies
 // before the commit, nothing of the emission remains.
 func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+	return asFault(d.createEmission(ctx, e, seed, build))
+}
+
+func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -86,7 +89,7 @@ func insertEmission(ctx context.Context, tx execer, e *emission.Emission, seed [
 	_, err = tx.ExecContext(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt.UTC().Format(time.RFC3339Nano))
 	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
-		return fmt.Errorf("emission %q: %w", e.ID, ErrExists)
+		return fmt.Errorf("emission %q: %w", e.ID, lottery.ErrExists)
 	}
 	return err
 }
@@ -112,14 +115,15 @@ func insertBlocks(ctx context.Context, tx execer, id string, blocks []emission.B
 
 // Emissions lists every emission with its blocks, oldest first.
 func (d *DB) Emissions(ctx context.Context) ([]*emission.Emission, error) {
-	return d.emissions(ctx, "")
+	es, err := d.emissions(ctx, "")
+	return es, asFault(err)
 }
 
 // Emission returns one emission with its blocks.
 func (d *DB) Emission(ctx context.Context, id string) (*emission.Emission, error) {
 	es, err := d.emissions(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	if len(es) == 0 {
 		return nil, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id)
@@ -206,5 +210,5 @@ func (d *DB) Page(ctx context.Context, id string, block, page int) ([]byte, erro
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: emission %s block %d page %d", emission.ErrNotFound, id, block, page)
 	}
-	return data, err
+	return data, asFault(err)
 }

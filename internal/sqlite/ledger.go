@@ -8,57 +8,56 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
 )
 
-// The system accounts of the ledger (migration 0002).
-const (
-	BankAccount      int64 = 1
-	PrizeFundAccount int64 = 2
-)
+// Pay makes a deposit or a withdrawal: its transfer, and the answer kept under its key, in one
+// write. Too little money is fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an
+// ended session lottery.ErrSessionEnded; each changes nothing.
+func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
+	var ans lottery.Answer
+	err := d.update(ctx, func(t *tx) error {
+		if err := t.requireSession(p.Session); err != nil {
+			return err
+		}
+		if err := t.transfer(p.Transfer(now)); err != nil {
+			return err
+		}
+		var balance int64
+		if err := t.queryRow(`SELECT balance FROM accounts WHERE id = ?`, p.AccountID).Scan(&balance); err != nil {
+			return err
+		}
+		var err error
+		if ans, err = p.Answer(balance); err != nil || p.Key == "" {
+			return err
+		}
+		return t.keep(p.PlayerID, p.Key, lottery.KeptAnswer{RequestHash: p.RequestHash, Answer: ans}, now)
+	})
+	return ans, err
+}
 
-// Transfer moves amount cents from one account to another: the only way money ever moves. A
-// player's account going below zero is refused (insufficient_funds) and nothing changes.
-func (t *Tx) Transfer(from, to int64, amount int64, kind string, gameID int64, now time.Time) error {
-	if amount <= 0 {
+// transfer moves a transfer's amount between its accounts and records it. A player's account
+// going below zero is refused (fault.InsufficientFunds).
+func (t *tx) transfer(tr lottery.Transfer) error {
+	if tr.Amount <= 0 {
 		return fault.Errorf(fault.Invalid, "an amount must be positive")
 	}
-	if _, err := t.exec(`UPDATE accounts SET balance = balance - ? WHERE id = ?`, amount, from); err != nil {
+	if _, err := t.exec(`UPDATE accounts SET balance = balance - ? WHERE id = ?`, tr.Amount, tr.From); err != nil {
 		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_CHECK) {
 			return fault.Errorf(fault.InsufficientFunds, "not enough money in the account")
 		}
 		return err
 	}
-	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, amount, to); err != nil {
+	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, tr.Amount, tr.To); err != nil {
 		return err
 	}
-	return t.record(from, to, amount, kind, gameID, now)
-}
-
-// record writes a transfer whose amount the caller has already moved between the two accounts'
-// balances, in the same transaction (a sale moves both of its transfers in two statements).
-func (t *Tx) record(from, to int64, amount int64, kind string, gameID int64, now time.Time) error {
 	var game any
-	if gameID > 0 {
-		game = gameID
+	if tr.GameID > 0 {
+		game = tr.GameID
 	}
 	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		from, to, amount, kind, game, now.UTC().Format(time.RFC3339Nano))
+		tr.From, tr.To, tr.Amount, tr.Kind, game, storedTime(tr.CreatedAt))
 	return err
-}
-
-// Balance is an account's balance.
-func (t *Tx) Balance(account int64) (int64, error) {
-	var b int64
-	err := t.queryRow(`SELECT balance FROM accounts WHERE id = ?`, account).Scan(&b)
-	return b, err
-}
-
-// LedgerCheck is what `starcolor ledger check` proves.
-type LedgerCheck struct {
-	Accounts, Transfers, Games int
-	Bank, PrizeFund, Players   int64 // balances, cents
-	Stakes, Prizes             int64
-	Problems                   []string
 }
 
 // CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
@@ -66,13 +65,18 @@ type LedgerCheck struct {
 // block's sold count equals its games, which are its first units, each sold once, and what the
 // sales keep for the back office (the totals by block and by hour, each game's transfer ids)
 // agrees with the games and transfers.
-func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
+func (d *DB) CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error) {
+	c, err := d.checkLedger(ctx)
+	return c, asFault(err)
+}
+
+func (d *DB) checkLedger(ctx context.Context) (*lottery.LedgerCheck, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	c := &LedgerCheck{}
+	c := &lottery.LedgerCheck{}
 	problem := func(format string, args ...any) { c.Problems = append(c.Problems, fmt.Sprintf(format, args...)) }
 	var total int64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(balance), 0),
@@ -156,6 +160,9 @@ func (d *DB) CheckLedger(ctx context.Context) (*LedgerCheck, error) {
 			        FROM games GROUP BY 1, 2)
 			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour)) +
 			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept))`},
+		{"sessions of players or operators that do not exist",
+			`SELECT count(*) FROM sessions s WHERE (s.kind = 'player' AND s.owner_id NOT IN (SELECT id FROM players))
+			    OR (s.kind = 'operator' AND s.owner_id NOT IN (SELECT id FROM operators))`},
 		// The writer's connection does not check foreign keys at each write (writer.go); every
 		// reference is checked here instead.
 		{"rows referring to rows that do not exist (foreign keys)", `SELECT count(*) FROM pragma_foreign_key_check`},

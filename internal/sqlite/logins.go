@@ -6,75 +6,41 @@ import (
 	"errors"
 	"time"
 
-	"starcolor/internal/identity"
+	"starcolor/internal/lottery"
 )
 
-// PlayerSubject and OperatorSubject name the account a login attempt is for, in login_failures:
-// its kind and the name's key (identity.UsernameKey: names are compared without case), whether or
-// not such an account exists. A name longer than any account's is cut, to bound what is stored.
-func PlayerSubject(name string) string { return subject("player:", name) }
-
-// OperatorSubject is PlayerSubject for the back office's operators.
-func OperatorSubject(name string) string { return subject("operator:", name) }
-
-func subject(kind, name string) string {
-	name = identity.UsernameKey(name)
-	if len(name) > 64 {
-		name = name[:64]
-	}
-	return kind + name
-}
-
 // ReserveLogin counts a login attempt for subject (a kind of account and a name) from address
-// before its password is checked, and returns how long the attempt must wait instead, if the
-// failures already counted there have locked it. The count and the lock are one write, so
-// attempts sent at once are counted one after the other: once lockFor(failures) is more than
-// nothing, the next ones wait, however many were sent together. The attempt stays counted as a
-// failure unless ClearLogin follows (a success). Failures are forgotten once the subject has been
-// quiet at that address for forget.
-func (t *Tx) ReserveLogin(subject, address string, now time.Time, lockFor func(failures int) time.Duration, forget time.Duration) (wait time.Duration, err error) {
-	var failures int
-	var lockedUntil, lastAt int64
-	err = t.queryRow(`SELECT failures, locked_until, last_at FROM login_failures WHERE subject = ? AND address = ?`, subject, address).
-		Scan(&failures, &lockedUntil, &lastAt)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, err
-	}
-	if until := time.Unix(lockedUntil, 0); until.After(now) {
-		return until.Sub(now), nil
-	}
-	if now.Sub(time.Unix(lastAt, 0)) > forget {
-		failures = 0
-	}
-	failures++
-	lockedUntil = 0
-	if lock := lockFor(failures); lock > 0 {
-		// The lock ends on the next whole second: it is kept in seconds.
-		until := now.Add(lock)
-		if lockedUntil = until.Unix(); time.Unix(lockedUntil, 0).Before(until) {
-			lockedUntil++
+// before its password is checked: it reads what is counted there, lets reserve decide (the rule
+// is internal/login's), and writes what reserve returns, unless reserve says the attempt must
+// wait. The read and the write are one write of the store, so attempts sent at once are counted
+// one after the other.
+func (d *DB) ReserveLogin(ctx context.Context, subject, address string,
+	reserve func(lottery.LoginFailures) (lottery.LoginFailures, time.Duration)) (time.Duration, error) {
+	var wait time.Duration
+	err := d.update(ctx, func(t *tx) error {
+		var f lottery.LoginFailures
+		err := t.queryRow(`SELECT failures, locked_until, last_at FROM login_failures WHERE subject = ? AND address = ?`, subject, address).
+			Scan(&f.Failures, &f.LockedUntil, &f.LastAt)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
 		}
-	}
-	_, err = t.exec(`INSERT INTO login_failures (subject, address, failures, locked_until, last_at) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (subject, address) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until, last_at = excluded.last_at`,
-		subject, address, failures, lockedUntil, now.Unix())
-	return 0, err
+		if f, wait = reserve(f); wait > 0 {
+			return nil
+		}
+		_, err = t.exec(`INSERT INTO login_failures (subject, address, failures, locked_until, last_at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (subject, address) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until, last_at = excluded.last_at`,
+			subject, address, f.Failures, f.LockedUntil, f.LastAt)
+		return err
+	})
+	return wait, err
 }
 
 // ClearLogin forgets the failures of subject from address: it has just logged in there.
-func (t *Tx) ClearLogin(subject, address string) error {
-	_, err := t.exec(`DELETE FROM login_failures WHERE subject = ? AND address = ?`, subject, address)
-	return err
-}
-
-// ForgetLoginFailures deletes the counts of failures quiet since before a time and no longer
-// locked, and returns how many.
-func (t *Tx) ForgetLoginFailures(before time.Time) (int64, error) {
-	res, err := t.exec(`DELETE FROM login_failures WHERE last_at < ? AND locked_until < ?`, before.Unix(), before.Unix())
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
+func (d *DB) ClearLogin(ctx context.Context, subject, address string) error {
+	return d.update(ctx, func(t *tx) error {
+		_, err := t.exec(`DELETE FROM login_failures WHERE subject = ? AND address = ?`, subject, address)
+		return err
+	})
 }
 
 // LoginFailures is what the failed logins of a subject stand at: the failures counted at every
@@ -82,5 +48,47 @@ func (t *Tx) ForgetLoginFailures(before time.Time) (int64, error) {
 func (d *DB) LoginFailures(ctx context.Context, subject string, now time.Time) (failures, lockedAddresses int, err error) {
 	err = d.db.QueryRowContext(ctx, `SELECT coalesce(sum(failures), 0), coalesce(sum(locked_until > ?), 0) FROM login_failures WHERE subject = ?`,
 		now.Unix(), subject).Scan(&failures, &lockedAddresses)
-	return failures, lockedAddresses, err
+	return failures, lockedAddresses, asFault(err)
+}
+
+// Throttle takes one request of a key (an address's logins and sign-ups) against the state kept
+// for it, tat (0 for a new key): take decides (the rule is internal/throttle's) and returns the
+// state to keep, or how long the request must wait, which leaves the state as it was.
+func (d *DB) Throttle(ctx context.Context, key string, take func(tat int64) (next int64, wait time.Duration)) (time.Duration, error) {
+	var wait time.Duration
+	err := d.update(ctx, func(t *tx) error {
+		var tat int64
+		err := t.queryRow(`SELECT tat FROM throttles WHERE key = ?`, key).Scan(&tat)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var next int64
+		if next, wait = take(tat); wait > 0 {
+			return nil
+		}
+		_, err = t.exec(`INSERT INTO throttles (key, tat) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET tat = excluded.tat`, key, next)
+		return err
+	})
+	return wait, err
+}
+
+// ForgetLogins deletes the counts of failed logins quiet since before a time and no longer
+// locked, and the throttles' states older than that (whose keys have all their requests again),
+// and returns how many rows it deleted.
+func (d *DB) ForgetLogins(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	err := d.update(ctx, func(t *tx) error {
+		res, err := t.exec(`DELETE FROM login_failures WHERE last_at < ? AND locked_until < ?`, before.Unix(), before.Unix())
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		if res, err = t.exec(`DELETE FROM throttles WHERE tat < ?`, before.UnixNano()); err != nil {
+			return err
+		}
+		m, _ := res.RowsAffected()
+		n += m
+		return nil
+	})
+	return n, err
 }

@@ -5,173 +5,121 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"starcolor/internal/lottery"
 )
 
 // The back office's reads: sales over time, what the open blocks still hold, players and their
 // transfers. They read committed data only and never wait for the writer.
 
-// Period is how sales are grouped in time.
-type Period string
-
-// The periods of SalesOver.
-const (
-	Hour Period = "hour"
-	Day  Period = "day"
-)
-
 // prefix is how many characters of a stored RFC 3339 UTC time name the period.
-func (p Period) prefix() int {
-	if p == Day {
+func prefix(p lottery.Period) int {
+	if p == lottery.Day {
 		return len("2006-01-02")
 	}
 	return len("2006-01-02T15")
 }
 
-// Sales are the games sold at one price in one period (or ever, for totals).
-type Sales struct {
-	Period  time.Time // the period's start, UTC; zero for totals
-	Price   int64     // cents
-	Units   int64     // games sold
-	Stakes  int64     // cents
-	Prizes  int64     // cents
-	Winners int64     // games with a prize
-}
-
-// Add adds another's games, stakes, prizes and winners to s (its period and price stay).
-func (s *Sales) Add(o Sales) {
-	s.Units += o.Units
-	s.Stakes += o.Stakes
-	s.Prizes += o.Prizes
-	s.Winners += o.Winners
-}
-
 // SalesOver groups the games sold since a time by period and price, oldest period first. It
 // reads the hourly totals the sales keep (sales_hourly), not the games.
-func (d *DB) SalesOver(ctx context.Context, p Period, since time.Time) ([]Sales, error) {
+func (d *DB) SalesOver(ctx context.Context, p lottery.Period, since time.Time) ([]lottery.Sales, error) {
 	return d.SalesBetween(ctx, p, since, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
 // SalesBetween groups the games sold in the hours from one time (its hour included) until
 // another (its hour excluded) by period and price, oldest period first.
-func (d *DB) SalesBetween(ctx context.Context, p Period, from, until time.Time) ([]Sales, error) {
-	n := p.prefix()
+func (d *DB) SalesBetween(ctx context.Context, p lottery.Period, from, until time.Time) ([]lottery.Sales, error) {
+	n := prefix(p)
 	rows, err := d.db.QueryContext(ctx, fmt.Sprintf(`SELECT substr(hour, 1, %d) AS period, price, sum(units),
 		sum(stakes), sum(prizes), sum(winners) FROM sales_hourly WHERE hour >= ? AND hour < ?
 		GROUP BY period, price ORDER BY period, price`, n),
 		from.UTC().Format(hourLayout)[:n], until.UTC().Format(hourLayout))
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	defer rows.Close()
 	layout := "2006-01-02T15:04:05"[:n]
-	var out []Sales
+	var out []lottery.Sales
 	for rows.Next() {
-		var s Sales
+		var s lottery.Sales
 		var period string
 		if err := rows.Scan(&period, &s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners); err != nil {
-			return nil, err
+			return nil, asFault(err)
 		}
 		if s.Period, err = time.Parse(layout, period); err != nil {
 			return nil, fmt.Errorf("a stored hour of sales %q: %w", period, err)
 		}
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	return out, asFault(rows.Err())
 }
 
 // SalesTotals are the games ever sold, by price, lowest price first (from the hourly totals).
-func (d *DB) SalesTotals(ctx context.Context) ([]Sales, error) {
+func (d *DB) SalesTotals(ctx context.Context) ([]lottery.Sales, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT price, sum(units), sum(stakes), sum(prizes), sum(winners)
 		FROM sales_hourly GROUP BY price ORDER BY price`)
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	defer rows.Close()
-	var out []Sales
+	var out []lottery.Sales
 	for rows.Next() {
-		var s Sales
+		var s lottery.Sales
 		if err := rows.Scan(&s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners); err != nil {
-			return nil, err
+			return nil, asFault(err)
 		}
 		out = append(out, s)
 	}
-	return out, rows.Err()
-}
-
-// BlockSales is what has been sold of one block: the units and the prizes they held.
-type BlockSales struct {
-	Emission string
-	Block    int
-	Price    int64
-	Units    int
-	Sold     int
-	Prizes   int64 // cents, of the units sold
-	Winners  int   // units sold with a prize
+	return out, asFault(rows.Err())
 }
 
 // OpenBlockSales lists the blocks that still have units to sell, with the prizes of their units
 // already sold (the totals each sale adds to its block).
-func (d *DB) OpenBlockSales(ctx context.Context) ([]BlockSales, error) {
+func (d *DB) OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT b.emission_id, b.block, e.price, b.units, b.sold, b.prizes_sold, b.winners_sold
 		FROM blocks b JOIN emissions e ON e.id = b.emission_id WHERE b.sold < b.units ORDER BY e.price, e.created_at, b.block`)
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	defer rows.Close()
-	var out []BlockSales
+	var out []lottery.BlockSales
 	for rows.Next() {
-		var b BlockSales
+		var b lottery.BlockSales
 		if err := rows.Scan(&b.Emission, &b.Block, &b.Price, &b.Units, &b.Sold, &b.Prizes, &b.Winners); err != nil {
-			return nil, err
+			return nil, asFault(err)
 		}
 		out = append(out, b)
 	}
-	return out, rows.Err()
+	return out, asFault(rows.Err())
 }
 
 // FindPlayers lists up to limit players whose name starts with prefix (case does not matter),
 // in name order.
-func (d *DB) FindPlayers(ctx context.Context, prefix string, limit int) ([]Player, error) {
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(prefix)
+func (d *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error) {
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(start)
 	rows, err := d.db.QueryContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
 		WHERE p.username LIKE ? ESCAPE '\' ORDER BY p.username LIMIT ?`, esc+"%", limit)
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	defer rows.Close()
-	var out []Player
+	var out []lottery.Player
 	for rows.Next() {
-		var p Player
+		var p lottery.Player
 		if err := rows.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash); err != nil {
-			return nil, err
+			return nil, asFault(err)
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
-}
-
-// PlayerTotals sums a player's games.
-type PlayerTotals struct {
-	Games, Winners int64
-	Stakes, Prizes int64 // cents
+	return out, asFault(rows.Err())
 }
 
 // PlayerTotals sums a player's games (through the games' player index).
-func (d *DB) PlayerTotals(ctx context.Context, playerID int64) (PlayerTotals, error) {
-	var t PlayerTotals
+func (d *DB) PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTotals, error) {
+	var t lottery.PlayerTotals
 	err := d.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(prize > 0), 0), coalesce(sum(stake), 0), coalesce(sum(prize), 0)
 		FROM games WHERE player_id = ?`, playerID).Scan(&t.Games, &t.Winners, &t.Stakes, &t.Prizes)
-	return t, err
-}
-
-// TransferLine is one transfer of the ledger.
-type TransferLine struct {
-	ID        int64
-	From, To  int64 // accounts
-	Amount    int64 // cents
-	Kind      string
-	GameID    int64 // 0 for none
-	CreatedAt time.Time
+	return t, asFault(err)
 }
 
 // playerTransfers finds a player's latest transfers before a transfer id without reading the
@@ -190,24 +138,24 @@ const playerTransfers = `WITH g AS (SELECT stake_transfer, prize FROM games WHER
 // PlayerTransfers lists a player's transfers into or out of their account before a transfer id
 // (0: from the latest), newest first: a page of them. It reads about three times limit rows,
 // however long the ledger.
-func (d *DB) PlayerTransfers(ctx context.Context, p Player, limit int, before int64) ([]TransferLine, error) {
+func (d *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
 	rows, err := d.db.QueryContext(ctx, playerTransfers, p.ID, p.AccountID, limit, before)
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	defer rows.Close()
-	var out []TransferLine
+	var out []lottery.Transfer
 	for rows.Next() {
-		var t TransferLine
+		var t lottery.Transfer
 		var created string
 		if err := rows.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &created); err != nil {
-			return nil, err
+			return nil, asFault(err)
 		}
 		t.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
 		out = append(out, t)
 	}
-	return out, rows.Err()
+	return out, asFault(rows.Err())
 }

@@ -10,63 +10,37 @@ import (
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
 )
 
 // Sales are the server's hot path, so the writer does not run them one by one like other
-// writes. It checks every sale of a batch against state it reads once per batch (the balances of
-// the accounts involved, the keys already used, its cursor in each open block), assigns the game
-// ids itself, and then writes the whole batch in a handful of multi-row statements: inserts of
-// all the games, all the transfers and all the idempotency keys, one update of all the balances
-// (rows go in chunks whose sizes are powers of two, so a batch of 19 is 3 statements a table),
-// and one update per block sold from. The number of statements grows with the logarithm of the
-// batch, so larger batches (more load) make each sale cheaper.
-
-// SaleRequest is a sale (RULES §7) with its idempotency key: what Sell needs to know.
-type SaleRequest struct {
-	PlayerID, AccountID int64
-	// Session is the hash of the buyer's session token: the sale is refused if the session has
-	// ended (a logout) by the time it is written. Nil is not checked.
-	Session []byte
-	Price   int64
-	Mode    string // manual or auto
-	Color   int    // -1 until chosen (« Jouer »); drawn already for « Auto »
-	Status  string // the game's first status: choose_color, or finished for « Auto »
-
-	Key         string // the request's Idempotency-Key
-	RequestHash []byte // SHA-256 of the request's body
-	// Answer is the answer stored under the key for the sold game (API.md: a retry gets it back).
-	Answer func(g *Game) Idempotent
-
-	// PrizeOf reads the prize of a unit from its emission. It runs inside the writer, with the
-	// writer's context: never the request's, whose end (a client hanging up) would otherwise fail
-	// every sale of the batch.
-	PrizeOf func(ctx context.Context, emission string, block, unit int) (int64, error)
-}
+// writes. It reads once per batch what they are decided against (the balances of the accounts
+// involved, the keys already used, the live sessions; its cursor in each open block it keeps
+// between batches), lets the domain decide each sale (lottery.Decide), assigns the game ids
+// itself, and then writes the whole batch in a handful of multi-row statements: inserts of all
+// the games, all the transfers and all the idempotency keys, one update of all the balances (rows
+// go in chunks whose sizes are powers of two, so a batch of 19 is 3 statements a table), and one
+// update per block sold from. The number of statements grows with the logarithm of the batch,
+// so larger batches (more load) make each sale cheaper.
 
 type saleResult struct {
-	game Game
+	game lottery.Game
 	err  error
 }
 
 type saleOp struct {
-	req  SaleRequest
-	now  time.Time
+	sale lottery.Sale
 	done chan saleResult
-
-	// Filled by the writer while it checks the batch.
-	game   Game
-	answer Idempotent
-	err    error
 }
 
 // Sell sells the next unsold unit at the request's price to the player and returns the game,
 // once it is durably committed: the stake debited, the prize credited, the game and the answer
 // under the key written, all or nothing. A key the player has already used fails with
-// ErrKeyTaken and changes nothing.
-func (d *DB) Sell(ctx context.Context, r SaleRequest, now time.Time) (Game, error) {
-	op := &saleOp{req: r, now: now, done: make(chan saleResult, 1)}
+// lottery.ErrKeyTaken and changes nothing.
+func (d *DB) Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error) {
+	op := &saleOp{sale: lottery.Sale{Request: r, Time: now}, done: make(chan saleResult, 1)}
 	if err := d.queue(ctx, &writeOp{sale: op}); err != nil {
-		return Game{}, err
+		return lottery.Game{}, asFault(err)
 	}
 	res := <-op.done
 	return res.game, d.noteWrite(res.err)
@@ -75,24 +49,12 @@ func (d *DB) Sell(ctx context.Context, r SaleRequest, now time.Time) (Game, erro
 // salesState is what the writer knows between batches: where each price's sales stand and the
 // next game id. It is dropped whenever a batch fails, and read again from the database.
 type salesState struct {
-	cursors map[int64]*cursor // by price
-	nextID  int64             // 0: unknown
-}
-
-// cursor is where the sales at one price stand: the open block and how many of its units are
-// sold (so the index of the next unit to sell). written is the sold count the database holds;
-// prizes and winners are what the units sold since then hold, still to be added to the block's.
-type cursor struct {
-	emission      string
-	block         int
-	sold, written int
-	units         int
-	prizes        int64
-	winners       int
+	cursors map[int64]*lottery.Cursor // by price
+	nextID  int64                     // 0: unknown
 }
 
 func (s *salesState) reset() {
-	s.cursors = map[int64]*cursor{}
+	s.cursors = map[int64]*lottery.Cursor{}
 	s.nextID = 0
 }
 
@@ -100,9 +62,9 @@ func (s *salesState) reset() {
 // its own error (a key already used, too little money, sold out); an error returned means that
 // no sale of the batch was written, and the caller fails them all.
 func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
-	tx := &Tx{ctx: ctx, w: w}
+	t := &tx{ctx: ctx, w: w}
 	if w.sales.nextID == 0 {
-		if err := tx.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&w.sales.nextID); err != nil {
+		if err := t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&w.sales.nextID); err != nil {
 			return err
 		}
 	}
@@ -111,7 +73,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	// order, so their ids are known before they are written; the insert checks that they were.
 	// (Explicit ids would cost a lookup each.) Other writes of the batch may have added transfers.
 	var nextTransfer int64
-	if err := tx.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM transfers`).Scan(&nextTransfer); err != nil {
+	if err := t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM transfers`).Scan(&nextTransfer); err != nil {
 		return err
 	}
 
@@ -120,49 +82,55 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	keys := make([]any, 0, 2*len(ops))
 	accounts := make([]any, 0, len(ops))
 	sessions := make([]any, 0, len(ops))
-	for _, op := range ops {
-		keys = append(keys, op.req.PlayerID, op.req.Key)
-		accounts = append(accounts, op.req.AccountID)
-		if op.req.Session != nil {
-			sessions = append(sessions, op.req.Session)
+	sales := make([]*lottery.Sale, len(ops))
+	for i, op := range ops {
+		r := &op.sale.Request
+		sales[i] = &op.sale
+		keys = append(keys, r.PlayerID, r.Key)
+		accounts = append(accounts, r.AccountID)
+		if r.Session != nil {
+			sessions = append(sessions, r.Session)
 		}
 	}
-	type playerKey struct {
-		player int64
-		key    string
-	}
-	taken := map[playerKey]bool{}
-	err := tx.chunks(`SELECT i.player_id, i.key FROM (VALUES `, `) v JOIN idempotency i ON i.player_id = v.column1 AND i.key = v.column2`, 2, keys,
+	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{},
+		Cursor: func(price int64) (*lottery.Cursor, error) { return w.cursor(t, price) },
+		NextIDs: func(won bool) (int64, int64) {
+			game, stake := w.sales.nextID, nextTransfer
+			w.sales.nextID++
+			nextTransfer++
+			if won {
+				nextTransfer++
+			}
+			return game, stake
+		}}
+	err := t.chunks(`SELECT i.player_id, i.key FROM (VALUES `, `) v JOIN idempotency i ON i.player_id = v.column1 AND i.key = v.column2`, 2, keys,
 		func(query string, args []any) error {
-			return tx.rows(func(r *sql.Rows) error {
-				var k playerKey
-				err := r.Scan(&k.player, &k.key)
-				taken[k] = true
+			return t.rows(func(r *sql.Rows) error {
+				var k lottery.KeyRef
+				err := r.Scan(&k.PlayerID, &k.Key)
+				book.Taken[k] = true
 				return err
 			}, query, args...)
 		})
 	if err != nil {
 		return fmt.Errorf("read keys: %w", err)
 	}
-	balance := map[int64]int64{}
-	err = tx.chunks(`SELECT id, balance FROM accounts WHERE id IN (`, `)`, 1, accounts, func(query string, args []any) error {
-		return tx.rows(func(r *sql.Rows) error {
+	err = t.chunks(`SELECT id, balance FROM accounts WHERE id IN (`, `)`, 1, accounts, func(query string, args []any) error {
+		return t.rows(func(r *sql.Rows) error {
 			var id, b int64
 			err := r.Scan(&id, &b)
-			balance[id] = b
+			book.Balances[id] = b
 			return err
 		}, query, args...)
 	})
 	if err != nil {
 		return fmt.Errorf("read balances: %w", err)
 	}
-
-	live := map[string]bool{}
-	err = tx.chunks(`SELECT token_hash FROM sessions WHERE token_hash IN (`, `)`, 1, sessions, func(query string, args []any) error {
-		return tx.rows(func(r *sql.Rows) error {
+	err = t.chunks(`SELECT token_hash FROM sessions WHERE token_hash IN (`, `)`, 1, sessions, func(query string, args []any) error {
+		return t.rows(func(r *sql.Rows) error {
 			var h []byte
 			err := r.Scan(&h)
-			live[string(h)] = true
+			book.Live[string(h)] = true
 			return err
 		}, query, args...)
 	})
@@ -170,87 +138,33 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		return fmt.Errorf("read sessions: %w", err)
 	}
 
-	// Each sale in turn, against those figures as the batch's earlier sales leave them.
-	var games, transfers, answers []any
-	unread := map[int64]error{} // by price: the next unit's prize could not be read
-	delta := map[int64]int64{}
-	hours := hourTotals{}
-	for _, op := range ops {
-		r := &op.req
-		k := playerKey{r.PlayerID, r.Key}
-		if r.Session != nil && !live[string(r.Session)] {
-			op.err = errSessionEnded
-			continue
-		}
-		if taken[k] {
-			op.err = ErrKeyTaken
-			continue
-		}
-		c, err := w.nextUnit(tx, r.Price)
-		if err != nil {
-			if fault.CodeOf(err) != fault.SoldOut {
-				return err
-			}
-			op.err = err
-			continue
-		}
-		if balance[r.AccountID] < r.Price {
-			op.err = fault.Errorf(fault.InsufficientFunds, "not enough money in the account for a stake of %d cents", r.Price)
-			continue
-		}
-		g := Game{ID: w.sales.nextID, PlayerID: r.PlayerID, Emission: c.emission, Block: c.block, Unit: c.sold,
-			Stake: r.Price, Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: op.now.UTC(), UpdatedAt: op.now.Unix()}
-		if unread[r.Price] != nil {
-			op.err = unread[r.Price]
-			continue
-		}
-		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
-			// This unit cannot be read (or failed its check against the commitment): the sales at
-			// this price fail, and it stays unsold; the others go on.
-			op.err, unread[r.Price] = err, err
-			continue
-		}
-		c.sold++
-		c.prizes += g.Prize
-		if g.Prize > 0 {
-			c.winners++
-		}
-		w.sales.nextID++
-		taken[k] = true
-		balance[r.AccountID] += g.Prize - g.Stake
-		g.BalanceAfter = balance[r.AccountID]
-		delta[r.AccountID] += g.Prize - g.Stake
-		delta[PrizeFundAccount] += g.Stake - g.Prize
-		op.game, op.answer = g, r.Answer(&g)
-
-		created := g.CreatedAt.Format(time.RFC3339Nano)
-		hours.add(created, &g)
-		games = append(games, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), g.Status, g.BalanceAfter, created, g.UpdatedAt, nextTransfer)
-		transfers = append(transfers, r.AccountID, PrizeFundAccount, g.Stake, "stake", g.ID, created)
-		nextTransfer++
-		if g.Prize > 0 {
-			transfers = append(transfers, PrizeFundAccount, r.AccountID, g.Prize, "prize", g.ID, created)
-			nextTransfer++
-		}
-		answers = append(answers, r.PlayerID, r.Key, r.RequestHash, op.answer.Status, op.answer.Response, op.now.Unix())
-	}
-	if games == nil {
-		return nil
-	}
-
-	// The writes: the games, their transfers, the keys, the balances, the blocks.
-	exec := func(query string, args []any) error {
-		_, err := tx.exec(query, args...)
+	rows, err := lottery.Decide(ctx, sales, book)
+	if err != nil || len(rows.Games) == 0 {
 		return err
 	}
-	if err := tx.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
-		``, 14, games, exec); err != nil {
+
+	// The writes: the games, their transfers, the keys, the balances, the hours, the blocks.
+	exec := func(query string, args []any) error {
+		_, err := t.exec(query, args...)
+		return err
+	}
+	args := make([]any, 0, 14*len(rows.Games))
+	for _, g := range rows.Games {
+		args = append(args, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), g.Status,
+			g.BalanceAfter, storedTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer)
+	}
+	if err := t.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
+		``, 14, args, exec); err != nil {
 		return fmt.Errorf("write games: %w", err)
 	}
+	args = args[:0]
+	for _, tr := range rows.Transfers {
+		args = append(args, tr.From, tr.To, tr.Amount, tr.Kind, tr.GameID, storedTime(tr.CreatedAt))
+	}
 	var lastTransfer int64
-	if err := tx.chunks(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, ``, 6, transfers,
+	if err := t.chunks(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, ``, 6, args,
 		func(query string, args []any) error {
-			res, err := tx.exec(query, args...)
+			res, err := t.exec(query, args...)
 			if err == nil {
 				lastTransfer, err = res.LastInsertId()
 			}
@@ -258,84 +172,91 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		}); err != nil {
 		return fmt.Errorf("write transfers: %w", err)
 	}
-	if lastTransfer != nextTransfer-1 {
-		return fmt.Errorf("write transfers: the last got id %d, not %d as the games say", lastTransfer, nextTransfer-1)
+	if want := rows.Transfers[len(rows.Transfers)-1].ID; lastTransfer != want {
+		return fmt.Errorf("write transfers: the last got id %d, not %d as the games say", lastTransfer, want)
 	}
-	if err := tx.chunks(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, ``, 6, answers, exec); err != nil {
+	args = args[:0]
+	for _, a := range rows.Answers {
+		args = append(args, a.PlayerID, a.Key, a.RequestHash, a.Status, a.Body, a.CreatedAt)
+	}
+	if err := t.chunks(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, ``, 6, args, exec); err != nil {
 		return fmt.Errorf("write keys: %w", err)
 	}
-	var moves []any
-	for id, d := range delta {
+	args = args[:0]
+	for id, d := range rows.Moves {
 		if d != 0 {
-			moves = append(moves, id, d)
+			args = append(args, id, d)
 		}
 	}
 	// The balances were checked above; the accounts' CHECK would refuse a player below zero
 	// anyway, failing the batch rather than letting it through.
-	if err := tx.chunks(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 2, moves, exec); err != nil {
+	if err := t.chunks(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 2, args, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
 	}
-	if err := hours.write(tx); err != nil {
+	if err := t.addHours(rows.Hours); err != nil {
 		return err
 	}
 	for _, c := range w.sales.cursors {
-		if err := tx.writeCursor(c); err != nil {
+		if err := t.writeCursor(c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// nextUnit returns the cursor of the block the next unit at a price comes from, moving to the
-// next open block when the current one is sold out. Its sold count is the unit's index.
-func (w *writer) nextUnit(tx *Tx, price int64) (*cursor, error) {
+// cursor returns where the sales at a price stand, moving to the next open block when the
+// current one is sold out. Its sold count is the next unit's index.
+func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 	c := w.sales.cursors[price]
-	if c != nil && c.sold < c.units {
+	if c != nil && c.Open() {
 		return c, nil
 	}
 	if c != nil {
 		// The block is sold out: its count is written now, so that the search below skips it.
-		if err := tx.writeCursor(c); err != nil {
+		if err := t.writeCursor(c); err != nil {
 			return nil, err
 		}
 		delete(w.sales.cursors, price)
 	}
-	c = &cursor{}
-	err := tx.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
-		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.emission, &c.block, &c.sold, &c.units)
+	c = &lottery.Cursor{}
+	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.Emission, &c.Block, &c.Sold, &c.Units)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
+		return nil, soldOut
 	}
 	if err != nil {
 		return nil, err
 	}
-	c.written = c.sold
+	c.Written = c.Sold
 	w.sales.cursors[price] = c
 	return c, nil
 }
+
+// soldOut is a price with no unit left to sell.
+var soldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
 
 // writeCursor writes a block's sold count, and adds the prizes of the units sold to its totals.
 // The update is guarded by the count the writer last wrote, so a cursor gone stale (another
 // process selling from the same file) fails the batch instead of selling a unit twice; the
 // UNIQUE index on the games' units would refuse it too.
-func (t *Tx) writeCursor(c *cursor) error {
-	if c.sold == c.written {
+func (t *tx) writeCursor(c *lottery.Cursor) error {
+	if c.Sold == c.Written {
 		return nil
 	}
 	res, err := t.exec(`UPDATE blocks SET sold = ?, prizes_sold = prizes_sold + ?, winners_sold = winners_sold + ?
-		WHERE emission_id = ? AND block = ? AND sold = ?`, c.sold, c.prizes, c.winners, c.emission, c.block, c.written)
+		WHERE emission_id = ? AND block = ? AND sold = ?`, c.Sold, c.Prizes, c.Winners, c.Emission, c.Block, c.Written)
 	if err != nil {
 		return fmt.Errorf("write block: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("block %d of %s: sold count changed under the writer", c.block, c.emission)
+		return fmt.Errorf("block %d of %s: sold count changed under the writer", c.Block, c.Emission)
 	}
-	c.written, c.prizes, c.winners = c.sold, 0, 0
+	c.Written, c.Prizes, c.Winners = c.Sold, 0, 0
 	return nil
 }
 
 // rows runs a query of the writer and calls fn on each row.
-func (t *Tx) rows(fn func(*sql.Rows) error, query string, args ...any) error {
+func (t *tx) rows(fn func(*sql.Rows) error, query string, args ...any) error {
 	s, err := t.w.stmt(t.ctx, query)
 	if err != nil {
 		return err
@@ -356,7 +277,7 @@ func (t *Tx) rows(fn func(*sql.Rows) error, query string, args ...any) error {
 // chunks runs a statement over many rows of cols values each, given in one slice: head, then
 // the rows as a VALUES list, then tail. The rows go in chunks whose sizes are powers of two, so
 // that a handful of prepared statements serve every batch size.
-func (t *Tx) chunks(head, tail string, cols int, args []any, run func(query string, args []any) error) error {
+func (t *tx) chunks(head, tail string, cols int, args []any, run func(query string, args []any) error) error {
 	rows := len(args) / cols
 	for rows > 0 {
 		n := 1 << (bits.Len(uint(min(rows, maxBatch))) - 1)

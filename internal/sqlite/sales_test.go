@@ -3,12 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,8 +15,8 @@ import (
 	"time"
 
 	"starcolor/internal/emission"
-	"starcolor/internal/fault"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
 )
 
 // salesFixture is a database with a two-block mini emission at 1 € and a way to sell from it.
@@ -42,128 +40,40 @@ func newSalesFixture(t *testing.T) *salesFixture {
 	return &salesFixture{d: d, reader: r, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
 }
 
-func (f *salesFixture) player(t *testing.T, name string, deposit int64) Player {
+func (f *salesFixture) player(t *testing.T, name string, deposit int64) lottery.Player {
 	return f.playerTB(t, name, deposit)
 }
 
-func (f *salesFixture) playerTB(t testing.TB, name string, deposit int64) Player {
-	var p Player
-	err := f.d.Update(context.Background(), func(tx *Tx) error {
-		var err error
-		if p, err = tx.CreatePlayer(name, "x", f.now); err != nil {
-			return err
-		}
-		return tx.Transfer(BankAccount, p.AccountID, deposit, "deposit", 0, f.now)
-	})
+func (f *salesFixture) playerTB(t testing.TB, name string, deposit int64) lottery.Player {
+	ctx := context.Background()
+	p, err := f.d.CreatePlayer(ctx, name, "x", f.now)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.deposit(p, deposit); err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func (f *salesFixture) sell(p Player, key string) (Game, error) {
-	return f.d.Sell(context.Background(), SaleRequest{
+func (f *salesFixture) deposit(p lottery.Player, amount int64) error {
+	_, err := f.d.Pay(context.Background(), lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: amount,
+		Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, f.now)
+	return err
+}
+
+func (f *salesFixture) sell(p lottery.Player, key string) (lottery.Game, error) {
+	return f.d.Sell(context.Background(), lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Price: 100, Mode: "auto", Color: 3, Status: "finished",
 		Key: key, RequestHash: []byte("body"),
-		Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: fmt.Appendf(nil, "game:%d", g.ID)} },
+		Answer: func(g *lottery.Game) lottery.Answer {
+			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, "game:%d", g.ID)}
+		},
 		PrizeOf: func(_ context.Context, e string, block, unit int) (int64, error) {
 			rec, err := f.reader.Unit(context.Background(), block, unit)
 			return rec.Prize, err
 		},
 	}, f.now)
-}
-
-// Sales made at once share write batches, and each is checked against the batch's earlier ones:
-// a key used twice sells once, a player runs out of money exactly when the stakes exceed what
-// they hold (prizes included), the first block sells out into the second, the emission sells
-// out, and the books balance with every unit sold once.
-func TestSalesInBatches(t *testing.T) {
-	f := newSalesFixture(t)
-	ctx := context.Background()
-
-	// The same key, many times at once: one sale.
-	p := f.player(t, "dup", 10_000)
-	var wg sync.WaitGroup
-	results := make([]error, 32)
-	for i := range results {
-		wg.Go(func() { _, results[i] = f.sell(p, "same-key") })
-	}
-	wg.Wait()
-	sold := 0
-	for _, err := range results {
-		switch {
-		case err == nil:
-			sold++
-		case !errors.Is(err, ErrKeyTaken):
-			t.Fatalf("duplicate key: %v", err)
-		}
-	}
-	if sold != 1 {
-		t.Fatalf("the same key sold %d times", sold)
-	}
-
-	// Many players at once until the emission (2 × 1000 units) is sold out. Half of them hold
-	// 1.50 €, half 100 €, and each plays until refused: every refusal is either too little money,
-	// with the balance under the stake, or sold out.
-	const players = 48
-	units := map[[2]int]bool{}
-	var mu sync.Mutex
-	soldOut := 0
-	for i := range players {
-		p := f.player(t, fmt.Sprintf("p%d", i), []int64{150, 10_000}[i%2])
-		wg.Go(func() {
-			for n := 0; ; n++ {
-				g, err := f.sell(p, fmt.Sprintf("k%d", n))
-				if err != nil {
-					mu.Lock()
-					defer mu.Unlock()
-					switch {
-					case fault.Is(err, fault.SoldOut):
-						soldOut++
-					case fault.Is(err, fault.InsufficientFunds):
-						var bal int64
-						f.d.db.QueryRow(`SELECT balance FROM accounts WHERE id = ?`, p.AccountID).Scan(&bal)
-						if bal >= 100 {
-							t.Errorf("player %d refused for money with %d cents", p.ID, bal)
-						}
-					default:
-						t.Errorf("sale: %v", err)
-					}
-					return
-				}
-				mu.Lock()
-				if units[[2]int{g.Block, g.Unit}] {
-					t.Errorf("unit %d of block %d sold twice", g.Unit, g.Block)
-				}
-				units[[2]int{g.Block, g.Unit}] = true
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	st := f.d.WriteStats()
-	t.Logf("%d units sold, %d players stopped by the sell-out, %d write batches of %d operations", len(units)+1, soldOut, st.Batches, st.Ops)
-	if st.Ops < 2*st.Batches {
-		t.Errorf("sales were not batched: %d operations in %d batches", st.Ops, st.Batches)
-	}
-	if soldOut < players/2 || len(units)+1 != 2000 {
-		t.Errorf("%d players stopped by the sell-out after %d units of 2000", soldOut, len(units)+1)
-	}
-	c, err := f.d.CheckLedger(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(c.Problems) > 0 {
-		t.Fatalf("ledger: %q", c.Problems)
-	}
-	if c.Games != len(units)+1 {
-		t.Fatalf("ledger sees %d games, %d sold", c.Games, len(units)+1)
-	}
-	// The answer stored under a key names its game.
-	a, found, err := f.d.IdempotencyAnswer(ctx, p.ID, "same-key")
-	if err != nil || !found || a.Status != 201 || string(a.RequestHash) != "body" {
-		t.Fatalf("stored answer: %+v %v %v", a, found, err)
-	}
 }
 
 // A new database gets small pages (initFile); one made with other pages keeps them and opens.
@@ -210,7 +120,7 @@ func BenchmarkSell(b *testing.B) {
 	}
 	f := &salesFixture{d: d, reader: r, now: time.Now()}
 	const players = 64
-	ps := make([]Player, players)
+	ps := make([]lottery.Player, players)
 	for i := range ps {
 		ps[i] = f.playerTB(b, fmt.Sprintf("b%d", i), 1<<40)
 	}
@@ -261,7 +171,6 @@ func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
 	checkpointEvery, restartFrames = 20*time.Millisecond, 64
 	defer func() { checkpointEvery, restartFrames = every, frames }()
 	f := &salesFixture{d: mustOpen(t), now: time.Now()}
-	ctx := context.Background()
 	var wg sync.WaitGroup
 	var largest atomic.Int64
 	stop := time.Now().Add(1500 * time.Millisecond)
@@ -269,7 +178,7 @@ func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
 		p := f.player(t, fmt.Sprintf("w%d", i), 1)
 		wg.Go(func() {
 			for time.Now().Before(stop) {
-				if err := f.d.Update(ctx, func(tx *Tx) error { return tx.Transfer(BankAccount, p.AccountID, 1, "deposit", 0, f.now) }); err != nil {
+				if err := f.deposit(p, 1); err != nil {
 					t.Error(err)
 					return
 				}
@@ -304,7 +213,7 @@ func rawSaleRows(b *testing.B, whole bool) {
 	d := mustOpen(b)
 	const players, batch = 64, 32
 	f := &salesFixture{d: d, now: time.Now()}
-	ps := make([]Player, players)
+	ps := make([]lottery.Player, players)
 	for i := range ps {
 		ps[i] = f.playerTB(b, fmt.Sprintf("r%d", i), 1<<40)
 	}
@@ -343,14 +252,14 @@ func rawSaleRows(b *testing.B, whole bool) {
 		for i := range batch {
 			p := ps[(id+i)%players]
 			g = append(g, id+i, p.ID, "R", (id+i)/1000, (id+i)%1000, 100, "auto", 0, 1, "finished", 1000, created, 0, id+i)
-			st = append(st, p.AccountID, PrizeFundAccount, 100, "stake", id+i, created)
+			st = append(st, p.AccountID, lottery.PrizeFundAccount, 100, "stake", id+i, created)
 			if i%4 == 0 {
-				pr = append(pr, PrizeFundAccount, p.AccountID, 200, "prize", id+i, created)
+				pr = append(pr, lottery.PrizeFundAccount, p.AccountID, 200, "prize", id+i, created)
 			}
 			k = append(k, p.ID, fmt.Sprintf("%08x-%04x-4000-8000-%012x", rand.Uint32(), rand.Uint32()&0xffff, rand.Uint64()&0xffffffffffff), hash, 201, []byte("game:1"), 0)
 			bal = append(bal, p.AccountID, 0)
 		}
-		bal = append(bal, PrizeFundAccount, 0)
+		bal = append(bal, lottery.PrizeFundAccount, 0)
 		if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
 			b.Fatal(err)
 		}
@@ -379,102 +288,16 @@ func cpuTime() time.Duration {
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
-// Old idempotency keys are found by reading the key table in pages, in key order, and deleted by
-// their primary key: exactly the old ones go, whatever the page size, and neither statement reads
-// the whole table.
-func TestForgetKeys(t *testing.T) {
-	f := newSalesFixture(t)
-	ctx := context.Background()
-	now := f.now
-	var players []Player
-	for i := range 5 {
-		players = append(players, f.player(t, fmt.Sprintf("k%d", i), 100))
-	}
-	old := map[KeyRef]bool{}
-	kept := map[KeyRef]bool{}
-	for i := range 120 {
-		k := KeyRef{players[i%5].ID, fmt.Sprintf("key-%03d", (i*37)%120/5)} // the same keys across players
-		at := now.Add(-time.Hour)
-		if i%3 != 0 {
-			at = now.Add(-50 * time.Hour)
-			old[k] = true
-		} else {
-			kept[k] = true
-		}
-		err := f.d.Update(ctx, func(tx *Tx) error {
-			return tx.RememberIdempotency(k.PlayerID, k.Key, Idempotent{RequestHash: []byte("h"), Status: 201, Response: []byte("x")}, at)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	cutoff := now.Add(-48 * time.Hour)
-	for _, page := range []int{1, 7, 1000} {
-		var after KeyRef
-		var found []KeyRef
-		for reads := 0; ; reads++ {
-			o, last, done, err := f.d.OldKeys(ctx, after, page, cutoff)
-			if err != nil {
-				t.Fatal(err)
-			}
-			found = append(found, o...)
-			if done {
-				break
-			}
-			if reads > 200 {
-				t.Fatalf("page %d: the sweep does not end", page)
-			}
-			after = last
-		}
-		if len(found) != len(old) {
-			t.Fatalf("page %d: %d old keys found, want %d", page, len(found), len(old))
-		}
-		for _, k := range found {
-			if !old[k] {
-				t.Fatalf("page %d: %+v found old, it is not", page, k)
-			}
-		}
-	}
-	o, _, done, err := f.d.OldKeys(ctx, KeyRef{}, 1000, cutoff)
-	if err != nil || !done {
-		t.Fatal(err, done)
-	}
-	var deleted int64
-	for len(o) > 0 {
-		n := min(len(o), 3)
-		err := f.d.Update(ctx, func(tx *Tx) error {
-			d, err := tx.ForgetKeys(o[:n])
-			deleted += d
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		o = o[n:]
-	}
-	if deleted != int64(len(old)) {
-		t.Fatalf("%d keys deleted, want %d", deleted, len(old))
-	}
-	rows, err := f.d.db.Query(`SELECT player_id, key FROM idempotency`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	left := map[KeyRef]bool{}
-	for rows.Next() {
-		var k KeyRef
-		rows.Scan(&k.PlayerID, &k.Key)
-		left[k] = true
-	}
-	rows.Close()
-	if !reflect.DeepEqual(left, kept) {
-		t.Fatalf("keys left %v, want the recent ones %v", left, kept)
-	}
-
+// The sweep of old idempotency keys (OldKeys, ForgetKeys) reads pages of the key table in key
+// order and deletes by primary key: neither statement reads the whole table. (That it forgets
+// exactly the old keys is the stores' contract: storetest.)
+func TestForgetKeysPlans(t *testing.T) {
+	d := mustOpen(t)
 	for _, q := range []string{
 		`SELECT player_id, key, created_at FROM idempotency WHERE (player_id, key) > (?, ?) ORDER BY player_id, key LIMIT ?`,
 		`DELETE FROM idempotency WHERE (player_id, key) IN (VALUES (?, ?), (?, ?))`,
 	} {
-		for _, detail := range queryPlan(t, f.d, q, 1, "a", 2, "b") {
+		for _, detail := range queryPlan(t, d, q, 1, "a", 2, "b") {
 			if strings.HasPrefix(detail, "SCAN idempotency") {
 				t.Errorf("%s reads the whole table: %s", q, detail)
 			}
@@ -507,7 +330,7 @@ func BenchmarkForgetKeys(b *testing.B) {
 	cutoff := time.Unix(1500000000, 0)
 	b.Run("sweep", func(b *testing.B) {
 		for b.Loop() {
-			var after KeyRef
+			var after lottery.KeyRef
 			n := 0
 			for {
 				old, last, done, err := d.OldKeys(ctx, after, 5000, cutoff)
@@ -525,7 +348,7 @@ func BenchmarkForgetKeys(b *testing.B) {
 			}
 		}
 	})
-	var after KeyRef // where the next forget-512 finds old keys: each run deletes some
+	var after lottery.KeyRef // where the next forget-512 finds old keys: each run deletes some
 	b.Run("forget-512", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
@@ -535,82 +358,19 @@ func BenchmarkForgetKeys(b *testing.B) {
 			}
 			after = last
 			b.StartTimer()
-			if err := d.Update(ctx, func(tx *Tx) error { _, err := tx.ForgetKeys(old[:512]); return err }); err != nil {
+			if _, err := d.ForgetKeys(ctx, old[:512]); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("delete-where", func(b *testing.B) {
 		for b.Loop() {
-			if err := d.Update(ctx, func(tx *Tx) error {
-				_, err := tx.exec(`DELETE FROM idempotency WHERE created_at < ?`, 0)
+			if err := d.update(ctx, func(t *tx) error {
+				_, err := t.exec(`DELETE FROM idempotency WHERE created_at < ?`, 0)
 				return err
 			}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-}
-
-// A sale whose unit cannot be read (its page failed its check, say) fails alone with its price:
-// the other sales of its batch are made, and the unit stays unsold, the next sale at that price
-// getting it once it can be read.
-func TestUnreadablePrizeFailsOnlyItsSales(t *testing.T) {
-	f := newSalesFixture(t)
-	ctx := context.Background()
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	// An emission sold at 2 €, its units built from the 1 € table: only its price matters here.
-	e := &emission.Emission{ID: "T2", Price: 200, Definition: def.Version, Table: *table, CreatedAt: f.now}
-	err := f.d.CreateEmission(ctx, e, [32]byte{2}, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: [32]byte{2}}, put, nil)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := f.player(t, "petra", 10_000)
-	broken := errors.New("page unreadable")
-	sale := func(key string, price int64, prizeErr error) (Game, error) {
-		return f.d.Sell(ctx, SaleRequest{PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: "auto", Color: 1, Status: "finished",
-			Key: key, RequestHash: []byte(key),
-			Answer: func(g *Game) Idempotent { return Idempotent{Status: 201, Response: []byte("game")} },
-			PrizeOf: func(ctx context.Context, e string, block, unit int) (int64, error) {
-				if prizeErr != nil {
-					return 0, prizeErr
-				}
-				return 0, nil
-			}}, f.now)
-	}
-	running, release := make(chan struct{}), make(chan struct{})
-	go f.d.Update(ctx, func(*Tx) error {
-		close(running)
-		<-release
-		return nil
-	})
-	<-running
-	errs := make(chan error, 3)
-	go func() { _, err := sale("a", 200, broken); errs <- err }()
-	time.Sleep(20 * time.Millisecond)
-	go func() { _, err := sale("b", 200, broken); errs <- err }()
-	go func() { _, err := sale("c", 100, nil); errs <- err }()
-	time.Sleep(20 * time.Millisecond)
-	close(release)
-	var failed, made int
-	for range 3 {
-		switch err := <-errs; {
-		case errors.Is(err, broken):
-			failed++
-		case err == nil:
-			made++
-		default:
-			t.Fatalf("a sale: %v", err)
-		}
-	}
-	if failed != 2 || made != 1 {
-		t.Fatalf("%d sales failed and %d made, want the 2 at 2 € failed and the one at 1 € made", failed, made)
-	}
-	g, err := sale("d", 200, nil)
-	if err != nil || g.Emission != "T2" || g.Unit != 0 {
-		t.Fatalf("the next sale at 2 €: %+v, %v; want unit 0 of T2", g, err)
-	}
 }

@@ -26,6 +26,11 @@ import (
 // process has died: never while it lives).
 func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+	return asFault(d.createStaged(ctx, e, seed, build))
+}
+
+func (d *DB) createStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	var suffix [8]byte
 	rand.Read(suffix[:])
 	path := d.Path + stagingInfix + hex.EncodeToString(suffix[:])

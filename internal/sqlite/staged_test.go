@@ -12,6 +12,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
 )
 
 // A staged creation stores exactly what a direct one does (same roots, same pages), and while its
@@ -36,10 +37,7 @@ func TestStagedCreationLetsWritesThrough(t *testing.T) {
 				// A write in the middle of the generation commits at once.
 				wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 				defer cancel()
-				if err := d.Update(wctx, func(tx *Tx) error {
-					_, err := tx.CreatePlayer("during", "x", time.Now())
-					return err
-				}); err != nil {
+				if _, err := d.CreatePlayer(wctx, "during", "x", time.Now()); err != nil {
 					return err
 				}
 				wrote = true
@@ -120,7 +118,7 @@ func TestStagedCreationLeavesNothingOnFailure(t *testing.T) {
 	err := d.CreateEmissionStaged(context.Background(), e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 1}, put, nil)
 	})
-	if !errors.Is(err, ErrExists) {
+	if !errors.Is(err, lottery.ErrExists) {
 		t.Fatalf("duplicate id: %v", err)
 	}
 	// A staging file left by a process that died is removed when the database is next opened.
@@ -165,7 +163,9 @@ func BenchmarkCreateWhileSelling(b *testing.B) {
 						case <-time.After(time.Millisecond):
 						}
 						start := time.Now()
-						d.Update(ctx, func(tx *Tx) error { return tx.Transfer(BankAccount, PrizeFundAccount, 1, "deposit", 0, start) })
+						d.update(ctx, func(t *tx) error {
+							return t.transfer(lottery.Transfer{From: lottery.BankAccount, To: lottery.PrizeFundAccount, Amount: 1, Kind: "deposit", CreatedAt: start})
+						})
 						longest = max(longest, time.Since(start))
 					}
 				}()
@@ -235,4 +235,16 @@ func TestOpenLeavesALiveStagingFile(t *testing.T) {
 	if left, _ := filepath.Glob(d.Path + "-staging-*"); len(left) > 0 {
 		t.Fatalf("staging files left after the creation: %v", left)
 	}
+}
+
+// counts is the number of emissions, blocks and pages, to show that a failure changed nothing.
+func counts(t *testing.T, d *DB) string {
+	t.Helper()
+	var e, b, p int
+	for q, dst := range map[string]*int{"emissions": &e, "blocks": &b, "unit_pages": &p} {
+		if err := d.db.QueryRow("SELECT count(*) FROM " + q).Scan(dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fmt.Sprintf("%d emissions, %d blocks, %d pages", e, b, p)
 }

@@ -15,12 +15,12 @@ import (
 // operator's alert to be seen, short enough not to lose a player.
 const retryStore = 5 * time.Second
 
-// AsFault turns an error of the store that says it cannot write or read now (a full disk, a
+// asFault turns an error of the store that says it cannot write or read now (a full disk, a
 // read-only or unreadable file, a lock held too long, a damaged file) into fault.Unavailable:
 // 503 with Retry-After, the cause kept for the logs. Any other error is returned as it is.
 // Writes fail this way until the cause goes (room on the disk): the writer starts each batch
 // afresh, so it recovers by itself.
-func AsFault(err error) error {
+func asFault(err error) error {
 	var e *sqlite.Error
 	if err == nil || fault.CodeOf(err) != fault.Internal || !errors.As(err, &e) {
 		return err // no error, one told already, or not the store's
@@ -43,7 +43,7 @@ func AsFault(err error) error {
 	return &fault.Error{Code: fault.Unavailable, Message: msg, RetryAfter: retryStore, Cause: err}
 }
 
-// storeFailureMemory is how long a write that failed for the store's sake (AsFault) keeps
+// storeFailureMemory is how long a write that failed for the store's sake (asFault) keeps
 // CheckWrite failing: a probe of one small row may fit where the writes of sales do not (a disk
 // full but for the WAL's own length).
 var storeFailureMemory = 5 * time.Second
@@ -54,9 +54,9 @@ type storeFailure struct {
 	err error
 }
 
-// noteWrite keeps the error of a write if the store caused it, and returns it as AsFault does.
+// noteWrite keeps the error of a write if the store caused it, and returns it as asFault does.
 func (d *DB) noteWrite(err error) error {
-	err = AsFault(err)
+	err = asFault(err)
 	var f *fault.Error
 	if errors.As(err, &f) && f.Code == fault.Unavailable && f.Cause != nil {
 		d.lastStoreFailure.Store(&storeFailure{at: time.Now(), err: err})
@@ -86,8 +86,8 @@ func (d *DB) CheckWrite(ctx context.Context) error {
 	if p := d.lastProbe; p != nil && time.Since(p.at) < probeEvery {
 		return p.err
 	}
-	err := d.Update(ctx, func(tx *Tx) error {
-		_, err := tx.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
+	err := d.update(ctx, func(t *tx) error {
+		_, err := t.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
 		return err
 	})
 	if ctx.Err() == nil {
@@ -96,24 +96,24 @@ func (d *DB) CheckWrite(ctx context.Context) error {
 	return err
 }
 
-// QuickCheck runs SQLite's check of the database file's structure (PRAGMA quick_check: every
+// CheckFile runs SQLite's check of the database file's structure (PRAGMA quick_check: every
 // page and record well formed, without the indexes' contents) and returns what it finds wrong,
 // at most 20 lines; nothing when the file is sound. It reads the whole file, beside the writer.
-func (d *DB) QuickCheck(ctx context.Context) ([]string, error) {
+func (d *DB) CheckFile(ctx context.Context) ([]string, error) {
 	rows, err := d.db.QueryContext(ctx, `PRAGMA quick_check(20)`)
 	if err != nil {
-		return nil, err
+		return nil, asFault(err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
 		var line string
 		if err := rows.Scan(&line); err != nil {
-			return nil, err
+			return nil, asFault(err)
 		}
 		if line != "ok" {
 			out = append(out, line)
 		}
 	}
-	return out, rows.Err()
+	return out, asFault(rows.Err())
 }

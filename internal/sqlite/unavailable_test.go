@@ -14,13 +14,13 @@ import (
 // that need more as a full disk does (SQLITE_FULL).
 func setMaxPages(t *testing.T, d *DB, n int) {
 	t.Helper()
-	err := d.Update(context.Background(), func(tx *Tx) error {
+	err := d.update(context.Background(), func(t *tx) error {
 		if n == 0 {
-			if err := tx.queryRow(`PRAGMA page_count`).Scan(&n); err != nil {
+			if err := t.queryRow(`PRAGMA page_count`).Scan(&n); err != nil {
 				return err
 			}
 		}
-		_, err := tx.w.conn.ExecContext(context.Background(), fmt.Sprintf("PRAGMA max_page_count = %d", n))
+		_, err := t.w.conn.ExecContext(context.Background(), fmt.Sprintf("PRAGMA max_page_count = %d", n))
 		return err
 	})
 	if err != nil {
@@ -40,10 +40,7 @@ func TestFullStoreIsUnavailable(t *testing.T) {
 	}
 	setMaxPages(t, f.d, 0)
 	big := strings.Repeat("x", 64<<10)
-	err := f.d.Update(ctx, func(tx *Tx) error {
-		_, err := tx.CreatePlayer("bulky", big, f.now)
-		return err
-	})
+	_, err := f.d.CreatePlayer(ctx, "bulky", big, f.now)
 	if !fault.Is(err, fault.Unavailable) || fault.RetryAfter(err) <= 0 {
 		t.Fatalf("a write on a full store: %v (code %s), want unavailable with a wait", err, fault.CodeOf(err))
 	}

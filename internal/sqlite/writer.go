@@ -22,20 +22,21 @@ const maxBatch = 512
 
 // writeOp is one write: a function run in its own savepoint, or a sale (sales.go).
 type writeOp struct {
-	fn   func(*Tx) error
+	fn   func(*tx) error
 	done chan error
 	sale *saleOp
 }
 
-// ErrClosed is returned by writes after Close.
-var ErrClosed = errors.New("database closed")
+// errClosed is returned by writes after Close.
+var errClosed = errors.New("database closed")
 
-// Update runs fn in the next batch of writes and returns once that batch is committed: all of fn
-// commits, durably, or none of it does. Once queued, fn runs even if ctx ends.
-func (d *DB) Update(ctx context.Context, fn func(*Tx) error) error {
+// update runs fn in the next batch of writes and returns once that batch is committed: all of fn
+// commits, durably, or none of it does. Once queued, fn runs even if ctx ends. Every public write
+// of the store is one update.
+func (d *DB) update(ctx context.Context, fn func(*tx) error) error {
 	w := &writeOp{fn: fn, done: make(chan error, 1)}
 	if err := d.queue(ctx, w); err != nil {
-		return err
+		return asFault(err)
 	}
 	return d.noteWrite(<-w.done)
 }
@@ -45,7 +46,7 @@ func (d *DB) queue(ctx context.Context, w *writeOp) error {
 	d.writeMu.RLock()
 	if d.closed {
 		d.writeMu.RUnlock()
-		return ErrClosed
+		return errClosed
 	}
 	select {
 	case d.ops <- w:
@@ -57,9 +58,9 @@ func (d *DB) queue(ctx context.Context, w *writeOp) error {
 	}
 }
 
-// Tx is the current write transaction, with the helpers that compose a sale, a deposit or a
+// tx is the current write transaction, with the helpers that compose a sale, a payment or a
 // move into one atomic step.
-type Tx struct {
+type tx struct {
 	ctx context.Context
 	w   *writer
 }
@@ -69,16 +70,16 @@ type writer struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
 	sales salesState
-	// chunkQueries are the texts of multi-row statements, by head and rows (Tx.chunks).
+	// chunkQueries are the texts of multi-row statements, by head and rows (tx.chunks).
 	chunkQueries map[chunkKey]string
 	// Reused between batches.
 	generic []*writeOp
 	saleOps []*saleOp
 }
 
-// Context is the writer's own context, for what a write reads: a write is not undone because the
+// context is the writer's own context, for what a write reads: a write is not undone because the
 // request that queued it has ended, and the other writes of its batch must not be either.
-func (t *Tx) Context() context.Context { return t.ctx }
+func (t *tx) context() context.Context { return t.ctx }
 
 func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if s := w.stmts[query]; s != nil {
@@ -92,7 +93,7 @@ func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return s, nil
 }
 
-func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
+func (t *tx) exec(query string, args ...any) (sql.Result, error) {
 	s, err := t.w.stmt(t.ctx, query)
 	if err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func (t *Tx) exec(query string, args ...any) (sql.Result, error) {
 	return s.ExecContext(t.ctx, args...)
 }
 
-func (t *Tx) queryRow(query string, args ...any) *sql.Row {
+func (t *tx) queryRow(query string, args ...any) *sql.Row {
 	s, err := t.w.stmt(t.ctx, query)
 	if err != nil {
 		// A statement that does not prepare is a bug; Scan reports it.
@@ -170,7 +171,7 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 	w.generic, w.saleOps = w.generic[:0], w.saleOps[:0]
 	for _, op := range batch {
 		if op.sale != nil {
-			op.sale.err = nil
+			op.sale.sale.Err = nil
 			w.saleOps = append(w.saleOps, op.sale)
 		} else {
 			w.generic = append(w.generic, op)
@@ -189,28 +190,28 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 		fail(fmt.Errorf("begin: %w", err))
 		return
 	}
-	tx := &Tx{ctx: ctx, w: w}
+	t := &tx{ctx: ctx, w: w}
 	for i, op := range w.generic {
-		if _, err := tx.exec(`SAVEPOINT op`); err != nil {
+		if _, err := t.exec(`SAVEPOINT op`); err != nil {
 			fail(err)
 			return
 		}
-		errs[i] = runOp(tx, op.fn)
+		errs[i] = runOp(t, op.fn)
 		if errs[i] != nil {
 			// A failure such as a full disk may have ended the whole transaction already: the
 			// batch fails, with the operation's error as the cause.
-			if _, err := tx.exec(`ROLLBACK TO op`); err != nil {
+			if _, err := t.exec(`ROLLBACK TO op`); err != nil {
 				fail(fmt.Errorf("%w (undoing it: %v)", errs[i], err))
 				return
 			}
 		}
-		if _, err := tx.exec(`RELEASE op`); err != nil {
+		if _, err := t.exec(`RELEASE op`); err != nil {
 			fail(err)
 			return
 		}
 	}
 	if len(w.saleOps) > 0 {
-		if _, err := tx.exec(`SAVEPOINT sales`); err != nil {
+		if _, err := t.exec(`SAVEPOINT sales`); err != nil {
 			fail(err)
 			return
 		}
@@ -218,14 +219,14 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 			// None of the sales is written; the other writes stay.
 			w.sales.reset()
 			for _, op := range w.saleOps {
-				op.err = err
+				op.sale.Err = err
 			}
-			if _, rbErr := tx.exec(`ROLLBACK TO sales`); rbErr != nil {
+			if _, rbErr := t.exec(`ROLLBACK TO sales`); rbErr != nil {
 				fail(fmt.Errorf("%w (undoing the sales: %v)", err, rbErr))
 				return
 			}
 		}
-		if _, err := tx.exec(`RELEASE sales`); err != nil {
+		if _, err := t.exec(`RELEASE sales`); err != nil {
 			fail(err)
 			return
 		}
@@ -244,7 +245,11 @@ func (d *DB) commitBatch(ctx context.Context, w *writer, batch []*writeOp) {
 		op.done <- errs[i]
 	}
 	for _, op := range w.saleOps {
-		op.done <- saleResult{op.game, op.err}
+		if op.sale.Err != nil {
+			op.done <- saleResult{err: op.sale.Err}
+		} else {
+			op.done <- saleResult{game: op.sale.Game}
+		}
 	}
 }
 
@@ -259,11 +264,24 @@ func (op *writeOp) fail(err error) {
 
 // runOp runs one operation, turning a panic into an error so that one bad request cannot take
 // the whole batch, or the writer, down.
-func runOp(tx *Tx, fn func(*Tx) error) (err error) {
+func runOp(t *tx, fn func(*tx) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("write panicked: %v", r)
 		}
 	}()
-	return fn(tx)
+	return fn(t)
+}
+
+// Hold keeps the writer busy until release is called, so that the writes queued meanwhile all
+// join one batch: for tests of what batches do.
+func (d *DB) Hold() (release func()) {
+	running, done := make(chan struct{}), make(chan struct{})
+	go d.update(context.Background(), func(*tx) error {
+		close(running)
+		<-done
+		return nil
+	})
+	<-running
+	return func() { close(done) }
 }

@@ -1,16 +1,13 @@
 // Package throttle slows down whoever tries passwords: a rate per client address for the
 // requests that cost a password hash (logins and sign-ups), and the lock that failed logins earn
-// a name from an address. A lock is kept by the store (sqlite.Tx.ReserveLogin), so that it holds
-// across requests and restarts; the rates are kept in memory.
+// a name from an address. Both are rules over a few numbers that the store keeps (its Throttle and
+// ReserveLogin), so that they hold across requests, restarts and every server of the game.
 package throttle
 
 import (
 	"net"
 	"net/netip"
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // FreeAttempts is how many failed logins in a row a name may have from one address before the
@@ -53,66 +50,35 @@ func Address(remoteAddr string) string {
 	return ip.String()
 }
 
-// Rates limits the requests of each address: a burst, then a steady rate. The zero Burst turns
-// it off.
-type Rates struct {
-	Burst  int
-	PerSec float64
-	now    func() time.Time
-
-	mu    sync.Mutex
-	addrs map[string]*entry
+// Rate limits the requests of each address: Burst at once, then one every Every. The zero Rate
+// is no limit. What it keeps of each address is one number, kept by the store so that every
+// server of the game counts the same requests.
+type Rate struct {
+	Burst int
+	Every time.Duration
 }
 
-type entry struct {
-	lim  *rate.Limiter
-	last time.Time
+// PerMinute is n requests at once, then n a minute; 0 is no limit.
+func PerMinute(n int) Rate {
+	if n <= 0 {
+		return Rate{}
+	}
+	return Rate{Burst: n, Every: time.Minute / time.Duration(n)}
 }
 
-// NewRates limits each address to a burst of burst requests, then perSec a second; now is the
-// clock (nil: time.Now).
-func NewRates(burst int, perSec float64, now func() time.Time) *Rates {
-	if now == nil {
-		now = time.Now
-	}
-	return &Rates{Burst: burst, PerSec: perSec, now: now, addrs: map[string]*entry{}}
-}
+// Limited tells whether the rate limits anything.
+func (r Rate) Limited() bool { return r.Burst > 0 && r.Every > 0 }
 
-// maxAddrs is how many addresses are kept before those quiet long enough to have a full bucket
-// again are forgotten.
-const maxAddrs = 100_000
-
-// Allow takes one request of an address; when it must wait, it says how long.
-func (r *Rates) Allow(addr string) (ok bool, retryAfter time.Duration) {
-	if r == nil || r.Burst <= 0 {
-		return true, 0
+// Take decides one request of an address by the generic cell rate algorithm, from tat, the
+// theoretical arrival time kept for the address (unix nanoseconds; 0 for an address never seen):
+// the request goes through if tat is no further ahead of now than the burst allows, and then
+// moves tat on by Every. It returns the tat to keep, or how long the request must wait (and
+// then tat is to be kept as it was).
+func (r Rate) Take(tat int64, now time.Time) (next int64, wait time.Duration) {
+	n := now.UnixNano()
+	tat = max(tat, n)
+	if ahead, limit := time.Duration(tat-n), time.Duration(r.Burst-1)*r.Every; ahead > limit {
+		return tat, ahead - limit
 	}
-	now := r.now()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	e := r.addrs[addr]
-	if e == nil {
-		if len(r.addrs) >= maxAddrs {
-			r.prune(now)
-		}
-		e = &entry{lim: rate.NewLimiter(rate.Limit(r.PerSec), r.Burst)}
-		r.addrs[addr] = e
-	}
-	e.last = now
-	res := e.lim.ReserveN(now, 1)
-	if d := res.DelayFrom(now); d > 0 {
-		res.CancelAt(now)
-		return false, d
-	}
-	return true, 0
-}
-
-// prune forgets the addresses whose bucket has filled up again; mu is held.
-func (r *Rates) prune(now time.Time) {
-	full := time.Duration(float64(r.Burst) / r.PerSec * float64(time.Second))
-	for a, e := range r.addrs {
-		if now.Sub(e.last) > full {
-			delete(r.addrs, a)
-		}
-	}
+	return tat + int64(r.Every), 0
 }

@@ -28,32 +28,44 @@ func TestAddress(t *testing.T) {
 	}
 }
 
-// An address gets its burst, then one request per 1/PerSec; another address is not affected; the
-// wait told is the time until the next request is allowed.
-func TestRates(t *testing.T) {
+// An address gets its burst, then one request per Every; the wait told is the time until the next
+// request is allowed, and a refused request leaves the state as it was.
+func TestRate(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
-	r := NewRates(3, 0.5, func() time.Time { return now })
+	r := Rate{Burst: 3, Every: 2 * time.Second}
+	var tat int64
+	take := func() (bool, time.Duration) {
+		next, wait := r.Take(tat, now)
+		if wait == 0 {
+			tat = next
+		} else if next != tat && next != now.UnixNano() {
+			t.Fatalf("a refused request moved the state from %d to %d", tat, next)
+		}
+		return wait == 0, wait
+	}
 	for i := range 3 {
-		if ok, _ := r.Allow("a"); !ok {
+		if ok, _ := take(); !ok {
 			t.Fatalf("request %d of the burst refused", i)
 		}
 	}
-	ok, wait := r.Allow("a")
-	if ok || wait != 2*time.Second {
+	if ok, wait := take(); ok || wait != 2*time.Second {
 		t.Fatalf("past the burst: %v, wait %v, want refused for 2s", ok, wait)
 	}
-	if ok, _ := r.Allow("b"); !ok {
-		t.Fatal("another address refused")
-	}
 	now = now.Add(2 * time.Second)
-	if ok, _ := r.Allow("a"); !ok {
+	if ok, _ := take(); !ok {
 		t.Fatal("refused after the wait")
 	}
-	if ok, _ := r.Allow("a"); ok {
+	if ok, _ := take(); ok {
 		t.Fatal("two requests allowed for one token")
 	}
-	var off *Rates
-	if ok, _ := off.Allow("a"); !ok {
-		t.Fatal("no limit refused a request")
+	// Quiet long enough, an address has its whole burst again.
+	now = now.Add(time.Hour)
+	for i := range 3 {
+		if ok, _ := take(); !ok {
+			t.Fatalf("request %d of a new burst refused", i)
+		}
+	}
+	if got := PerMinute(60); got != (Rate{Burst: 60, Every: time.Second}) || PerMinute(0).Limited() {
+		t.Fatalf("PerMinute: %+v", got)
 	}
 }

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,39 +15,24 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"starcolor/internal/app"
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/browsertest"
 	"starcolor/internal/emission"
-	"starcolor/internal/game"
-	"starcolor/internal/gamedef/gamedeftest"
-	"starcolor/internal/httpapi"
-	"starcolor/internal/passhash"
-	"starcolor/internal/sqlite"
-	"starcolor/internal/sqlite/sqlitetest"
-	"starcolor/internal/web"
 )
 
 // site is the real server as `starcolor serve` composes it (the API under /api/, the page at /)
 // over a temporary SQLite file holding one mini block of 1,000 units at 1 €.
 type site struct {
 	url string
-	db  *sqlite.DB
+	db  app.Store
 	e   *emission.Emission
 }
 
 func newSite(t *testing.T) *site {
 	t.Helper()
-	db := sqlitetest.Open(t)
-	e := sqlitetest.CreateEmission(t, db, gamedeftest.Mini(t), "MINI", 100, 1, 7)
-	cfg := game.DefaultConfig
-	cfg.Argon2 = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1} // fast hashes for tests
-	log := slog.New(slog.DiscardHandler)
-	svc := game.New(db, cfg, time.Now, log)
-	mux := http.NewServeMux()
-	mux.Handle("/api/", httpapi.New(svc, db, log, nil).Handler())
-	mux.Handle("/", web.Default())
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return &site{url: srv.URL, db: db, e: e}
+	a := apptest.Start(t, apptest.Options{Seed: 7})
+	return &site{url: a.URL, db: a.Store, e: a.Emission}
 }
 
 // extraUnit finds the first unit of the block with an Extra stage.

@@ -1,0 +1,114 @@
+// Package app wires the parts of `starcolor serve` into one application over one store: the
+// game service, the player API with its metrics, the player's page, the back office, and the work
+// they do in the background. serve builds it with New, and so does every end-to-end test
+// (internal/app/apptest), so that what is tested is what runs.
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"starcolor/internal/admin"
+	"starcolor/internal/emission"
+	"starcolor/internal/game"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/httpapi"
+	"starcolor/internal/lottery"
+	"starcolor/internal/web"
+)
+
+// Store is a whole store, as `starcolor` opens one (OpenStore): what each part of the
+// application asks of it, and what the commands use.
+type Store interface {
+	game.Store
+	admin.Store
+	httpapi.Store
+	httpapi.StoreStats
+	io.Closer
+
+	// For the commands: the books, the start-up emissions, the demo player.
+	CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error)
+	SoldUnits(ctx context.Context) ([]lottery.Game, error)
+	OpenEmissionPrices(ctx context.Context) (map[int64]bool, error)
+	CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+		build func(put func(emission.Page) error) ([]emission.Block, error)) error
+	// WithLock runs fn while no other section of the same name runs, on any server of the store.
+	WithLock(ctx context.Context, name string, fn func() error) error
+}
+
+// Config is the application's policy and its surroundings.
+type Config struct {
+	Game       game.Config
+	Definition *gamedef.Definition // new emissions of the back office are made with it (gamedef.Default)
+	Log        *slog.Logger        // (discarded)
+	Now        func() time.Time    // the clock (time.Now)
+	Metrics    bool                // serve /metrics
+}
+
+// App is the application over one store.
+type App struct {
+	Store   Store
+	Game    *game.Service
+	Admin   *admin.Server
+	API     *httpapi.Server
+	log     *slog.Logger
+	now     func() time.Time
+	holder  string
+	handler http.Handler
+}
+
+// New builds the application. What it does in the background (Background) and the emissions the
+// back office creates stop when ctx ends.
+func New(ctx context.Context, store Store, cfg Config) (*App, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Definition == nil {
+		def, err := gamedef.Lookup(gamedef.Default)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Definition = def
+	}
+	a := &App{Store: store, log: cfg.Log, now: cfg.Now, holder: newHolder()}
+	a.Game = game.New(store, cfg.Game, cfg.Now, cfg.Log)
+	var metrics *httpapi.Metrics
+	if cfg.Metrics {
+		metrics = httpapi.NewMetrics(store)
+	}
+	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
+	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,
+		AuthRate: cfg.Game.AuthRate, SessionIdle: cfg.Game.SessionIdle, SessionLifetime: cfg.Game.SessionLifetime,
+		Now: cfg.Now, Log: cfg.Log, Holder: a.holder})
+	// One handler serves everything; each part owns its paths.
+	site := http.NewServeMux()
+	api := a.API.Handler()
+	site.Handle("/api/", api)
+	site.Handle("/healthz", api)
+	site.Handle("/metrics", api)
+	site.Handle("/", web.Default())
+	site.Handle("/admin/", a.Admin.Handler())
+	a.handler = site
+	return a, nil
+}
+
+// Handler serves the whole site: the API, /healthz and /metrics, the player's page, /admin/.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// newHolder names this process in the store's leases: its host, its pid and a random part.
+func newHolder() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	rand.Read(b[:])
+	return host + "/" + strconv.Itoa(os.Getpid()) + "/" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,70 @@
+// Package apptest starts the whole application (app.New, as `starcolor serve` builds it) over a
+// new test store (storetest.Open: SQLite, or PostgreSQL under STARCOLOR_TEST_STORE=postgres)
+// holding a small emission built from a fixed seed, on an httptest server: what the end-to-end
+// tests of the API, the player's page and the back office start from.
+package apptest
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"starcolor/internal/app"
+	"starcolor/internal/emission"
+	"starcolor/internal/game"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/passhash"
+	"starcolor/internal/storetest"
+)
+
+// Fast are password hashes cheap enough for tests.
+var Fast = passhash.Argon2{Time: 1, Memory: 1024, Threads: 1}
+
+// Options say what to start.
+type Options struct {
+	Blocks int  // of the emission "MINI" at 1 € (mini definition); 0: 1
+	Seed   byte // its seed's first byte
+	// Configure changes the game's policy (fast hashes and the default policy otherwise).
+	Configure func(*game.Config)
+	Now       func() time.Time // the clock (time.Now)
+	Metrics   bool             // serve /metrics
+}
+
+// Env is a running application.
+type Env struct {
+	URL      string
+	Store    app.Store
+	App      *app.App
+	Def      *gamedef.Definition
+	Emission *emission.Emission
+}
+
+// Start starts the application; it stops when the test ends.
+func Start(t testing.TB, o Options) *Env {
+	t.Helper()
+	if o.Blocks == 0 {
+		o.Blocks = 1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	store := storetest.Open(t)
+	def := gamedeftest.Mini(t)
+	e := storetest.CreateEmission(t, store, def, "MINI", 100, o.Blocks, o.Seed)
+	cfg := game.DefaultConfig
+	cfg.Argon2 = Fast
+	if o.Configure != nil {
+		o.Configure(&cfg)
+	}
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def, Log: slog.New(slog.DiscardHandler), Now: o.Now, Metrics: o.Metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(func() {
+		cancel()
+		srv.Close()
+	})
+	return &Env{URL: srv.URL, Store: store, App: a, Def: def, Emission: e}
+}

@@ -1,0 +1,104 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// The work done in the background: sweeps that finish abandoned games, delete ended sessions and
+// forget old idempotency keys and login counts, and the check of the whole store. Any number of
+// servers may share a store, and each runs these loops; a sweep is done by one of them each time,
+// the one that takes its lease in the store, so that each piece of work is done once. The store
+// check is each server's own: it checks the units that server reads and sells.
+
+// How often each sweep runs, and how long the server that takes it keeps its lease (a little
+// less than its period, so that the next round is anyone's again).
+const (
+	sweepEvery    = time.Minute
+	keySweepEvery = time.Hour // keys are kept 48 hours (game.KeepKeys) where 24 are promised
+)
+
+// storeCheckEvery is how often the whole store is checked against the emissions' commitments,
+// beside the checks of every page as it is read; the first check runs at start.
+const storeCheckEvery = 24 * time.Hour
+
+// storePause is the rest after each page the background check reads: it checks about a page a
+// millisecond (a block in about 5 s), and leaves the machine to the sales.
+const storePause = time.Millisecond
+
+// Background runs the sweeps and the store check until ctx ends.
+func (a *App) Background(ctx context.Context) {
+	go a.checkStore(ctx)
+	tick := time.NewTicker(sweepEvery)
+	defer tick.Stop()
+	for {
+		a.sweep(ctx, "abandoned-games", sweepEvery, func() {
+			if n, err := a.Game.FinishAbandoned(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("finishing abandoned games", "err", err)
+			} else if n > 0 {
+				a.log.Info("abandoned games finished", "games", n)
+			}
+		})
+		a.sweep(ctx, "ended-sessions", sweepEvery, func() {
+			if err := a.Game.ForgetExpiredSessions(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("deleting ended sessions", "err", err)
+			}
+			if err := a.Admin.Sweep(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("deleting ended operator sessions", "err", err)
+			}
+		})
+		a.sweep(ctx, "old-keys", keySweepEvery, func() {
+			start := time.Now()
+			if n, err := a.Game.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {
+				a.log.Error("forgetting old idempotency keys", "err", err)
+			} else if n > 0 {
+				a.log.Info("old idempotency keys forgotten", "keys", n, "took", time.Since(start).Round(time.Millisecond))
+			}
+		})
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// sweep runs a sweep if this server takes its lease for the period: the server that takes it
+// keeps it a little less than the period, and nobody else runs the sweep meanwhile.
+func (a *App) sweep(ctx context.Context, name string, every time.Duration, run func()) {
+	now := a.now()
+	got, err := a.Store.TryLease(ctx, "sweep:"+name, a.holder, now, now.Add(every-every/6))
+	if err != nil {
+		if ctx.Err() == nil {
+			a.log.Error("taking a sweep's lease", "sweep", name, "err", err)
+		}
+		return
+	}
+	if got {
+		run()
+	}
+}
+
+// checkStore checks the store at start, then every storeCheckEvery (game.Service.CheckStore):
+// what it finds is logged as an error, counted in the metrics, and said by /healthz.
+func (a *App) checkStore(ctx context.Context) {
+	for {
+		start := time.Now()
+		pages, err := a.Game.CheckStore(ctx, storePause)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			a.log.Error("checking the store", "err", err)
+		case len(a.Game.Problems()) > 0:
+			a.log.Error("the store is damaged", "pages", pages, "problems", a.Game.Problems())
+		default:
+			a.log.Info("store checked: every unit matches its commitment, the file is sound", "pages", pages, "took", time.Since(start).Round(time.Millisecond).String())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(storeCheckEvery):
+		}
+	}
+}

@@ -1,0 +1,21 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"starcolor/internal/sqlite"
+)
+
+// IsPostgres tells whether a --db names a PostgreSQL database (a postgres:// or postgresql://
+// URL) rather than a SQLite file.
+func IsPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// OpenStore opens the store a --db names, bringing its schema up to date: a PostgreSQL database
+// for a postgres:// URL (any number of servers may share it), else a SQLite file (one server
+// sells from it; serve holds its lock).
+func OpenStore(ctx context.Context, db string) (Store, error) {
+	return sqlite.Open(ctx, db)
+}

@@ -1,0 +1,31 @@
+// Package lottery is Star Color's domain, apart from any store or protocol: the players and the
+// operators, their sessions, the ledger's accounts and transfers, the games sold, the answers
+// kept for retried requests, what the sales add up to, and the sale itself (RULES §7, sale.go):
+// a decision over the state a store reads, giving the rows a store writes.
+//
+// The stores (internal/sqlite, internal/postgres) read and write these types and nothing else
+// crosses their boundary: their own errors are turned into faults (internal/fault) inside them.
+// The game server (internal/game), the API (internal/httpapi) and the back office
+// (internal/admin) each say, in a small interface of their own, what they need of a store.
+package lottery
+
+import (
+	"errors"
+
+	"starcolor/internal/fault"
+)
+
+// ErrKeyTaken is an idempotency key that already has an answer: the request it came with has had
+// its effect, and is answered from what was kept (API.md).
+var ErrKeyTaken = errors.New("idempotency key already used")
+
+// ErrMoved is a game that has moved since it was read: a move computed from what was read is not
+// written, and is computed again from the game as it is now.
+var ErrMoved = errors.New("the game has moved since it was read")
+
+// ErrExists is an emission id already taken.
+var ErrExists = errors.New("already exists")
+
+// ErrSessionEnded refuses a write whose session has ended (a logout) since its request was let in:
+// every write made for a player checks its session in its own transaction.
+var ErrSessionEnded = fault.Errorf(fault.NotLoggedIn, "not logged in, or the session has ended: log in again")

@@ -1,0 +1,37 @@
+package lottery
+
+import "time"
+
+// Player is a player's account as the server sees it.
+type Player struct {
+	ID           int64
+	Username     string
+	AccountID    int64
+	Balance      int64 // cents
+	PasswordHash string
+}
+
+// PlayerTotals sums a player's games.
+type PlayerTotals struct {
+	Games, Winners int64
+	Stakes, Prizes int64 // cents
+}
+
+// Operator is an account of the back office, apart from the players'.
+type Operator struct {
+	ID           int64
+	Name         string
+	PasswordHash string
+}
+
+// OperatorAction is one line of the operators' log: every operator action is kept, failed
+// logins included.
+type OperatorAction struct {
+	ID         int64
+	OperatorID int64 // 0 for a failed login under an unknown name
+	Name       string
+	Action     string
+	Detail     string
+	Remote     string
+	CreatedAt  time.Time
+}

@@ -1,0 +1,173 @@
+package lottery
+
+import (
+	"context"
+	"time"
+
+	"starcolor/internal/fault"
+)
+
+// The sale (RULES §7): the stake debited, the next unsold unit of the open block at that price
+// assigned, its prize credited, the game written, the answer kept under the request's key; all
+// of it or nothing. Sales come in batches, the server's hot path: a store reads once per batch
+// what they are decided against (a Book: the buyers' balances, the keys they have used, their
+// sessions, where each price's sales stand), Decide decides each sale in turn against the Book as
+// the batch's earlier sales leave it, and the store writes the Rows that come out, all in one
+// transaction.
+
+// SaleRequest is a sale with its idempotency key: what a store needs to know to sell.
+type SaleRequest struct {
+	PlayerID, AccountID int64
+	// Session is the hash of the buyer's session token: the sale is refused if the session has
+	// ended (a logout) by the time it is written. Nil is not checked.
+	Session []byte
+	Price   int64
+	Mode    string // Manual or Auto
+	Color   int    // -1 until chosen (« Jouer »); drawn already for « Auto »
+	Status  string // the game's first status: ChooseColor, or Finished for « Auto »
+
+	Key         string // the request's Idempotency-Key
+	RequestHash []byte // SHA-256 of the request's call and body
+	// Answer is the answer kept under the key for the sold game (API.md: a retry gets it back).
+	Answer func(g *Game) Answer
+
+	// PrizeOf reads the prize of a unit from its emission, checked against its commitment. It
+	// runs in the store's turn, with the store's context: never the request's, whose end (a
+	// client hanging up) would otherwise fail every sale of the batch.
+	PrizeOf func(ctx context.Context, emission string, block, unit int) (int64, error)
+}
+
+// Sale is a sale being decided: its request and its time, and once decided, its game and the
+// answer kept under its key, or why it was refused.
+type Sale struct {
+	Request SaleRequest
+	Time    time.Time
+
+	Game   Game
+	Answer Answer
+	Err    error
+}
+
+// Cursor is where the sales at one price stand: the open block they sell from and how many of its
+// units are sold, so the index of the next unit to sell. Written is the sold count the store
+// holds; Prizes and Winners are what the units sold since then hold, still to be added to the
+// block's totals.
+type Cursor struct {
+	Emission    string
+	Block       int
+	Sold, Units int
+	Written     int
+	Prizes      int64
+	Winners     int
+}
+
+// Open tells whether the block has units left to sell.
+func (c *Cursor) Open() bool { return c.Sold < c.Units }
+
+// Book is what a batch of sales is decided against, read by the store once per batch and
+// changed by Decide as each sale is decided.
+type Book struct {
+	Balances map[int64]int64 // the buyers' accounts
+	Taken    map[KeyRef]bool // the keys already answered
+	Live     map[string]bool // the sessions still open, by hash
+	// Cursor is where the sales at a price stand, moved by the store to the next open block
+	// (oldest emission first) once its block is sold out; none left is a fault.SoldOut.
+	Cursor func(price int64) (*Cursor, error)
+	// NextIDs gives a sold game its id and its stake transfer's; its prize transfer's, when it
+	// won, is the next.
+	NextIDs func(won bool) (game, stake int64)
+}
+
+// KeyedAnswer is an answer kept under a key, as written.
+type KeyedAnswer struct {
+	KeyRef
+	KeptAnswer
+	CreatedAt int64 // unix seconds
+}
+
+// Rows are what a batch of sales writes: its games, their transfers, the answers under their
+// keys, the change of each account's balance, and what they add to each hour's sales at each
+// price. (The cursors the store handed out say what to add to each block.)
+type Rows struct {
+	Games     []*Game
+	Transfers []Transfer
+	Answers   []KeyedAnswer
+	Moves     map[int64]int64 // by account
+	Hours     map[HourKey]*Sales
+}
+
+// Decide decides each sale in turn against the book: a sale whose session has ended, whose key
+// is taken, at a price sold out, that the buyer cannot afford, or whose unit cannot be read, gets
+// its error and changes nothing; the others get their game, and their rows. An error returned
+// (a store that cannot say where a price's sales stand) means that none of the batch may be
+// written.
+func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
+	rows := &Rows{Moves: map[int64]int64{}, Hours: map[HourKey]*Sales{}}
+	unread := map[int64]error{} // by price: the next unit's prize could not be read
+	for _, s := range sales {
+		r := &s.Request
+		k := KeyRef{r.PlayerID, r.Key}
+		if r.Session != nil && !b.Live[string(r.Session)] {
+			s.Err = ErrSessionEnded
+			continue
+		}
+		if b.Taken[k] {
+			s.Err = ErrKeyTaken
+			continue
+		}
+		c, err := b.Cursor(r.Price)
+		if err != nil {
+			if fault.CodeOf(err) != fault.SoldOut {
+				return nil, err
+			}
+			s.Err = err
+			continue
+		}
+		if b.Balances[r.AccountID] < r.Price {
+			s.Err = fault.Errorf(fault.InsufficientFunds, "not enough money in the account for a stake of %d cents", r.Price)
+			continue
+		}
+		if unread[r.Price] != nil {
+			s.Err = unread[r.Price]
+			continue
+		}
+		g := &s.Game
+		// Times are kept to the microsecond, as PostgreSQL keeps them: a game reads back as sold.
+		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, Unit: c.Sold, Stake: r.Price,
+			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: s.Time.UTC().Truncate(time.Microsecond), UpdatedAt: s.Time.Unix()}
+		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
+			// This unit cannot be read (or failed its check against the commitment): the sales at
+			// this price fail, and it stays unsold; the others go on.
+			s.Err, unread[r.Price] = err, err
+			continue
+		}
+		c.Sold++
+		c.Prizes += g.Prize
+		if g.Prize > 0 {
+			c.Winners++
+		}
+		g.ID, g.StakeTransfer = b.NextIDs(g.Prize > 0)
+		b.Taken[k] = true
+		b.Balances[r.AccountID] += g.Prize - g.Stake
+		g.BalanceAfter = b.Balances[r.AccountID]
+		rows.Moves[r.AccountID] += g.Prize - g.Stake
+		rows.Moves[PrizeFundAccount] += g.Stake - g.Prize
+		s.Answer = r.Answer(g)
+
+		rows.Games = append(rows.Games, g)
+		rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer, From: r.AccountID, To: PrizeFundAccount,
+			Amount: g.Stake, Kind: Stake, GameID: g.ID, CreatedAt: g.CreatedAt})
+		if g.Prize > 0 {
+			rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer + 1, From: PrizeFundAccount, To: r.AccountID,
+				Amount: g.Prize, Kind: Prize, GameID: g.ID, CreatedAt: g.CreatedAt})
+		}
+		rows.Answers = append(rows.Answers, KeyedAnswer{KeyRef: k,
+			KeptAnswer: KeptAnswer{RequestHash: r.RequestHash, Answer: s.Answer}, CreatedAt: s.Time.Unix()})
+		h := HourKey{Hour: Hour.Start(g.CreatedAt), Price: g.Stake}
+		if rows.Hours[h] == nil {
+			rows.Hours[h] = &Sales{Period: h.Hour, Price: h.Price}
+		}
+		rows.Hours[h].add(g)
+	}
+	return rows, nil
+}

@@ -1,0 +1,197 @@
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"testing"
+	"time"
+
+	"starcolor/internal/app"
+	"starcolor/internal/emission"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
+)
+
+// The contract every store keeps, run on each of them (litestream's replica client suite and
+// goatcounter's tests on both databases are the model): internal/sqlite and internal/postgres
+// each run Run with a Harness of their own. A store is only real if these pass on it.
+
+// Store is a store as the contract suite drives it: a whole store, and a way to hold its writer
+// of batches, so that sales sent meanwhile meet in one batch.
+type Store interface {
+	app.Store
+	Hold() (release func())
+}
+
+// Harness is a kind of store as the suite opens it.
+type Harness struct {
+	// Open opens a new, empty store, closed when the test ends, and a connection of its own to
+	// the same database, behind the store's back: how the suite reads what the store wrote, and
+	// tampers with it as someone with the database's password (or a failing disk) would. Its
+	// statements use '?' for their parameters.
+	Open func(t testing.TB) (Store, *Raw)
+}
+
+// Raw is a connection to a store's database, apart from the store.
+type Raw struct {
+	DB *sql.DB
+	// Rebind turns the suite's '?' parameters into the database's own ($1 … for PostgreSQL).
+	Rebind func(query string) string
+}
+
+// Exec runs a statement.
+func (r *Raw) Exec(query string, args ...any) error {
+	_, err := r.DB.Exec(r.rebind(query), args...)
+	return err
+}
+
+// Int reads one integer (a count, a sum: cast to BIGINT for PostgreSQL's sums).
+func (r *Raw) Int(t testing.TB, query string, args ...any) int64 {
+	t.Helper()
+	var n int64
+	if err := r.DB.QueryRow(r.rebind(query), args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+func (r *Raw) rebind(q string) string {
+	if r.Rebind == nil {
+		return q
+	}
+	return r.Rebind(q)
+}
+
+// Run runs the contract suite on a kind of store.
+func Run(t *testing.T, h Harness) {
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, Harness)
+	}{
+		{"SalesInBatches", testSalesInBatches},
+		{"UnreadablePrizeFailsOnlyItsSales", testUnreadablePrize},
+		{"SessionEndedRefusesSales", testSessionEndedRefusesSales},
+		{"Payments", testPayments},
+		{"ConcurrentDuplicateKeys", testConcurrentDuplicateKeys},
+		{"Moves", testMoves},
+		{"ForgetKeys", testForgetKeys},
+		{"Sessions", testSessions},
+		{"LoginsAndThrottles", testLoginsAndThrottles},
+		{"Operators", testOperators},
+		{"JobsAndLeases", testJobsAndLeases},
+		{"Players", testPlayers},
+		{"SalesTotals", testSalesTotals},
+		{"PlayerTransfers", testPlayerTransfers},
+		{"LedgerCatchesTampering", testLedgerCatchesTampering},
+		{"Emissions", testEmissions},
+		{"DuplicateEmission", testDuplicateEmission},
+		{"InterruptedCreationLeavesNothing", testInterruptedCreation},
+		{"EmissionIsImmutable", testEmissionIsImmutable},
+		{"WithLock", testWithLock},
+		{"CheckWrite", testCheckWrite},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
+	}
+}
+
+// fixture is a store with a mini emission "S" of two blocks of 1,000 units at 1 €, and a way to
+// sell from it.
+type fixture struct {
+	s      Store
+	raw    *Raw
+	reader *emission.Reader
+	now    time.Time
+	ctx    context.Context
+}
+
+func newFixture(t *testing.T, h Harness) *fixture {
+	t.Helper()
+	s, raw := h.Open(t)
+	e := CreateEmission(t, s, gamedeftest.Mini(t), "S", 100, 2, 's')
+	r, err := emission.NewReader(e, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{s: s, raw: raw, reader: r, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), ctx: context.Background()}
+}
+
+// player signs a player up and deposits an amount.
+func (f *fixture) player(t testing.TB, name string, deposit int64) lottery.Player {
+	t.Helper()
+	p, err := f.s.CreatePlayer(f.ctx, name, "x", f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deposit > 0 {
+		f.pay(t, p, lottery.Deposit, deposit, "")
+	}
+	p.Balance = deposit
+	return p
+}
+
+// pay makes a payment without a session, under a key ("" for none).
+func (f *fixture) pay(t testing.TB, p lottery.Player, kind string, amount int64, key string) int64 {
+	t.Helper()
+	bal, err := f.tryPay(p, kind, amount, key, f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bal
+}
+
+func (f *fixture) tryPay(p lottery.Player, kind string, amount int64, key string, at time.Time) (int64, error) {
+	var balance int64
+	_, err := f.s.Pay(f.ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: kind, Amount: amount, Key: key,
+		RequestHash: []byte("pay " + key), Answer: func(b int64) (lottery.Answer, error) {
+			balance = b
+			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, `{"balance":%d}`, b)}, nil
+		}}, at)
+	return balance, err
+}
+
+// sale is a sale at 1 € of a unit of S, under a key.
+func (f *fixture) sale(p lottery.Player, key string) lottery.SaleRequest {
+	return f.saleOf(p, key, 100, f.reader)
+}
+
+func (f *fixture) saleOf(p lottery.Player, key string, price int64, r *emission.Reader) lottery.SaleRequest {
+	return lottery.SaleRequest{
+		PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: lottery.Auto, Color: 3, Status: lottery.Finished,
+		Key: key, RequestHash: []byte("body"),
+		Answer: func(g *lottery.Game) lottery.Answer {
+			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, "game:%d", g.ID)}
+		},
+		PrizeOf: func(ctx context.Context, _ string, block, unit int) (int64, error) {
+			rec, err := r.Unit(ctx, block, unit)
+			return rec.Prize, err
+		},
+	}
+}
+
+func (f *fixture) sell(p lottery.Player, key string) (lottery.Game, error) {
+	return f.s.Sell(f.ctx, f.sale(p, key), f.now)
+}
+
+// balance is a player's balance as the store says.
+func (f *fixture) balance(t testing.TB, p lottery.Player) int64 {
+	t.Helper()
+	got, err := f.s.PlayerByID(f.ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got.Balance
+}
+
+// ledgerOK fails the test unless the ledger check finds nothing.
+func (f *fixture) ledgerOK(t testing.TB) *lottery.LedgerCheck {
+	t.Helper()
+	c, err := f.s.CheckLedger(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Problems) > 0 {
+		t.Fatalf("ledger: %q", c.Problems)
+	}
+	return c
+}

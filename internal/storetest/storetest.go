@@ -1,0 +1,114 @@
+// Package storetest gives the tests a real store to start from, of either kind: a SQLite file in
+// a temporary folder, or a schema of its own in a PostgreSQL database. Every test of the API, the
+// player's page and the back office runs on the store $STARCOLOR_TEST_STORE names ("sqlite", the
+// default, or "postgres"); the contract suite (contract.go) runs on both.
+//
+// PostgreSQL tests take the URL of a database from $STARCOLOR_TEST_POSTGRES, in which each test
+// makes a schema of its own and drops it at its end. Without it they skip, saying so; under CI
+// (CI=true) they fail instead, so that a missing server cannot pass for a passing suite.
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"starcolor/internal/app"
+	"starcolor/internal/emission"
+	"starcolor/internal/gamedef"
+	"starcolor/internal/sqlite"
+)
+
+// Kind is the store the tests of the API, the page and the back office run on: $STARCOLOR_TEST_STORE.
+func Kind() string {
+	if k := os.Getenv("STARCOLOR_TEST_STORE"); k != "" {
+		return k
+	}
+	return "sqlite"
+}
+
+// Open opens a new, empty store of the Kind the tests run on; it is closed when the test ends.
+func Open(t testing.TB) app.Store {
+	t.Helper()
+	switch k := Kind(); k {
+	case "sqlite":
+		return OpenSQLite(t)
+	case "postgres":
+		return OpenPostgres(t)
+	default:
+		t.Fatalf("STARCOLOR_TEST_STORE=%q: want sqlite or postgres", k)
+		return nil
+	}
+}
+
+// OpenSQLite opens a new SQLite file in a temporary folder.
+func OpenSQLite(t testing.TB) *sqlite.DB {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// CreateEmission stores an emission of the definition at a price, of the given blocks, built
+// from a seed whose first byte is seed (so the same units every run).
+func CreateEmission(t testing.TB, db interface {
+	CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+		build func(put func(emission.Page) error) ([]emission.Block, error)) error
+}, def *gamedef.Definition, id string, price int64, blocks int, seed byte) *emission.Emission {
+	t.Helper()
+	ctx := context.Background()
+	table, err := def.Table(price)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kept to the microsecond, as PostgreSQL keeps times.
+	e := &emission.Emission{ID: id, Price: price, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
+	s := [emission.SeedSize]byte{seed}
+	if err := db.CreateEmission(ctx, e, s, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: s}, put, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// Hold keeps the store's writer of batches busy until the returned release is called, so that a
+// test can queue writes behind it and have them all join one batch.
+func Hold(t testing.TB, db any) (release func()) {
+	t.Helper()
+	h, ok := db.(interface{ Hold() func() })
+	if !ok {
+		t.Fatalf("a %T cannot be held", db)
+	}
+	return h.Hold()
+}
+
+// skipOrFail skips a test that needs what this machine lacks, or fails it under CI.
+func skipOrFail(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " (CI=true: this must run)")
+	}
+	t.Skip(msg)
+}
+
+// SQLite is the contract suite's harness for the SQLite store; its raw connection is a
+// connection of its own to the same file, which checks no foreign key.
+var SQLite = Harness{Open: func(t testing.TB) (Store, *Raw) {
+	t.Helper()
+	s := OpenSQLite(t)
+	raw, err := sql.Open("sqlite", "file:"+s.Path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return s, &Raw{DB: raw}
+}}
