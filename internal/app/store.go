@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"starcolor/internal/postgres"
 	"starcolor/internal/sqlite"
 )
 
@@ -17,5 +18,8 @@ func IsPostgres(db string) bool {
 // for a postgres:// URL (any number of servers may share it), else a SQLite file (one server
 // sells from it; serve holds its lock).
 func OpenStore(ctx context.Context, db string) (Store, error) {
+	if IsPostgres(db) {
+		return postgres.Open(ctx, db)
+	}
 	return sqlite.Open(ctx, db)
 }

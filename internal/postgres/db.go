@@ -1,0 +1,212 @@
+// Package postgres is the store for several servers of one game: a PostgreSQL database (through
+// github.com/jackc/pgx/v5) that any number of `starcolor serve` processes share, keeping nothing
+// of the game in memory but what never changes. It keeps the same contract as the SQLite store
+// (internal/storetest runs on both) with PostgreSQL's means: sales are decided by the domain
+// (lottery.Decide) in batches, each one transaction of a few multi-row statements, with the rows
+// they depend on locked (sales.go); every other write is a short transaction of its own, retried
+// when PostgreSQL gives up on it for a conflict (40001, 40P01); the emissions' units are copied in
+// with COPY. Its errors never leave it but as faults (asFault): a database that cannot be reached
+// is a 503 with Retry-After, and the pool connects again by itself when it is back.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"starcolor/internal/lottery"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is an open PostgreSQL store.
+type DB struct {
+	pool *pgxpool.Pool
+	// pages reads the emissions' units, apart: a batch of sales reads the prizes of the units it
+	// sells while it holds its locks, and must never wait for a connection that a transaction
+	// waiting for those locks holds.
+	pages *pgxpool.Pool
+
+	// The batches of sales (sales.go).
+	sales      chan *saleOp
+	salesDone  chan struct{}
+	closeOnce  sync.Once
+	closeMu    sync.RWMutex
+	closed     bool
+	batches    atomic.Int64
+	batchedOps atomic.Int64
+	running    atomic.Int64 // nanoseconds the batches spent before their commit
+	committing atomic.Int64 // nanoseconds spent in their commits
+
+	lastStoreFailure atomic.Pointer[storeFailure] // see CheckWrite
+	probeMu          sync.Mutex
+	lastProbe        *probe
+}
+
+// Open connects to the database of a postgres:// URL and brings its schema up to date (once,
+// whatever the number of servers starting together).
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if cfg.MaxConns < 16 {
+		// Requests read beside the batches of sales; each holds a connection a short while.
+		cfg.MaxConns = 16
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	pagesCfg := cfg.Copy()
+	pagesCfg.MaxConns = 4
+	pages, err := pgxpool.NewWithConfig(ctx, pagesCfg)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	d := &DB{pool: pool, pages: pages, sales: make(chan *saleOp, maxBatch), salesDone: make(chan struct{})}
+	if err := d.migrate(ctx); err != nil {
+		pool.Close()
+		pages.Close()
+		return nil, fmt.Errorf("postgres: %w", asFault(err))
+	}
+	go d.sellLoop()
+	return d, nil
+}
+
+// Close finishes the sales already queued, then closes the connections.
+func (d *DB) Close() error {
+	d.closeOnce.Do(func() {
+		d.closeMu.Lock()
+		d.closed = true
+		close(d.sales)
+		d.closeMu.Unlock()
+		<-d.salesDone
+		d.pool.Close()
+		d.pages.Close()
+	})
+	return nil
+}
+
+// OneServer is false: any number of servers may share the database, so none may keep a copy of
+// what changes (sessions) in memory.
+func (d *DB) OneServer() bool { return false }
+
+// WriteStats tells what the batches of sales have done since the store was opened.
+func (d *DB) WriteStats() lottery.WriteStats {
+	return lottery.WriteStats{Batches: d.batches.Load(), Ops: d.batchedOps.Load(),
+		Running: time.Duration(d.running.Load()), Committing: time.Duration(d.committing.Load())}
+}
+
+// migrationLock is the advisory lock the processes starting at once take in turn to bring the
+// schema up to date.
+const migrationLock = 0x5374_6172_436f_6c // "StarCol"
+
+// migrate applies, each in its own transaction, the embedded migrations not yet applied, under
+// an advisory lock: of the servers starting together, one applies them and the others find them
+// applied.
+func (d *DB) migrate(ctx context.Context) error {
+	conn, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, int64(migrationLock)); err != nil {
+		return err
+	}
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, int64(migrationLock))
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)`); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: no version number", base)
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil || n > 0 {
+				return err
+			}
+			if _, err := tx.Exec(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, version, base)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migration %s: %w", base, err)
+		}
+	}
+	return nil
+}
+
+// retries is how many times a transaction PostgreSQL gave up on for a conflict is run again.
+const retries = 10
+
+// inTx runs fn in a transaction, committed if fn returns nil, and runs it again when PostgreSQL
+// gives up on it for a conflict with another (a serialization failure, a deadlock). Its error
+// comes out as a fault.
+func (d *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	var err error
+	for attempt := 0; attempt < retries; attempt++ {
+		err = pgx.BeginFunc(ctx, d.pool, fn)
+		if !retryable(err) {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * time.Millisecond)
+	}
+	return d.noteWrite(err)
+}
+
+// retryable tells a transaction that PostgreSQL gave up on for a conflict with another, and that
+// may simply run again.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+}
+
+// isCode tells a PostgreSQL error of a given code (on a given constraint, when one is named).
+func isCode(err error, code, constraint string) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == code && (constraint == "" || pe.ConstraintName == constraint)
+}
+
+// WithLock runs fn while no other section of the same name runs, on any server of the database:
+// it holds a session-level advisory lock on a connection of its own meanwhile.
+func (d *DB) WithLock(ctx context.Context, name string, fn func() error) error {
+	conn, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return asFault(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtextextended($1, 0))`, "starcolor:"+name); err != nil {
+		return asFault(err)
+	}
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, "starcolor:"+name)
+	return fn()
+}

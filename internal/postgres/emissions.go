@@ -1,0 +1,206 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"starcolor/internal/audit"
+	"starcolor/internal/emission"
+	"starcolor/internal/lottery"
+)
+
+// CreateEmission stores a new emission in one transaction: its row, every page that build hands
+// to put (copied in with COPY as they come), then its blocks with their roots. If build fails,
+// the context ends or the process dies before the commit, nothing of the emission remains. Sales
+// go on meanwhile: the transaction holds no lock that a sale waits for.
+func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+	return asFault(d.createEmission(ctx, e, seed, build))
+}
+
+// CreateEmissionStaged is CreateEmission: over PostgreSQL a creation does not hold up sales, so
+// there is nothing to stage apart.
+func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+	return d.CreateEmission(ctx, e, seed, build)
+}
+
+func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.Background())
+	table, err := json.Marshal(e.Table)
+	if err != nil {
+		return err
+	}
+	seedHash := sha256.Sum256(seed[:])
+	_, err = tx.Exec(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt)
+	if isCode(err, "23505", "emissions_pkey") {
+		return fmt.Errorf("emission %q: %w", e.ID, lottery.ErrExists)
+	}
+	if err != nil {
+		return err
+	}
+	blocks, err := copyPages(ctx, tx, e.ID, build)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return err
+	}
+	b := &pgx.Batch{}
+	for _, bl := range blocks {
+		hashes := make([]byte, 0, len(bl.PageHashes)*32)
+		for _, h := range bl.PageHashes {
+			hashes = append(hashes, h[:]...)
+		}
+		b.Queue(`INSERT INTO blocks (emission_id, block, units, root) VALUES ($1, $2, $3, $4)`, e.ID, int32(bl.Index), int32(bl.Units), bl.Root[:])
+		b.Queue(`INSERT INTO block_trees (emission_id, block, page_hashes) VALUES ($1, $2, $3)`, e.ID, int32(bl.Index), hashes)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	e.Blocks = blocks
+	return nil
+}
+
+// copyPages runs build, copying the pages it puts into unit_pages with COPY as they come: build
+// pushes pages, COPY pulls rows, and a channel joins the two.
+func copyPages(ctx context.Context, tx pgx.Tx, id string, build func(put func(emission.Page) error) ([]emission.Block, error)) ([]emission.Block, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan emission.Page, 64)
+	var blocks []emission.Block
+	built := make(chan error, 1)
+	go func() {
+		var err error
+		defer func() { close(pages); built <- err }()
+		blocks, err = build(func(p emission.Page) error {
+			select {
+			case pages <- p:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	var p emission.Page
+	src := pgx.CopyFromFunc(func() ([]any, error) {
+		var ok bool
+		if p, ok = <-pages; !ok {
+			return nil, nil
+		}
+		return []any{id, int32(p.Block), int32(p.Index), p.Data}, nil
+	})
+	_, copyErr := tx.CopyFrom(ctx, pgx.Identifier{"unit_pages"}, []string{"emission_id", "block", "page", "data"}, src)
+	cancel() // a failed copy stops the build
+	for range pages {
+	}
+	switch buildErr := <-built; {
+	case buildErr != nil && !(errors.Is(buildErr, context.Canceled) && copyErr != nil):
+		return nil, buildErr // the build's own failure: the copy ended with the pages it had
+	case copyErr != nil:
+		return nil, copyErr
+	}
+	return blocks, nil
+}
+
+// Emissions lists every emission with its blocks, oldest first.
+func (d *DB) Emissions(ctx context.Context) ([]*emission.Emission, error) {
+	es, err := d.emissions(ctx, "")
+	return es, asFault(err)
+}
+
+// Emission returns one emission with its blocks.
+func (d *DB) Emission(ctx context.Context, id string) (*emission.Emission, error) {
+	es, err := d.emissions(ctx, id)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	if len(es) == 0 {
+		return nil, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id)
+	}
+	return es[0], nil
+}
+
+func (d *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, error) {
+	var out []*emission.Emission
+	err := pgx.BeginTxFunc(ctx, d.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		q, args := `SELECT id, price, definition, game_table, created_at FROM emissions`, []any{}
+		if id != "" {
+			q, args = q+` WHERE id = $1`, []any{id}
+		}
+		rows, err := tx.Query(ctx, q+` ORDER BY created_at, id`, args...)
+		if err != nil {
+			return err
+		}
+		byID := map[string]*emission.Emission{}
+		var e emission.Emission
+		var table string
+		if _, err := pgx.ForEachRow(rows, []any{&e.ID, &e.Price, &e.Definition, &table, &e.CreatedAt}, func() error {
+			got := e
+			got.CreatedAt = got.CreatedAt.UTC()
+			if err := json.Unmarshal([]byte(table), &got.Table); err != nil {
+				return fmt.Errorf("emission %s: stored table: %w", got.ID, err)
+			}
+			out = append(out, &got)
+			byID[got.ID] = &got
+			return nil
+		}); err != nil {
+			return err
+		}
+		q = `SELECT b.emission_id, b.block, b.units, b.root, t.page_hashes, b.sold FROM blocks b
+			JOIN block_trees t ON t.emission_id = b.emission_id AND t.block = b.block`
+		if id != "" {
+			q += ` WHERE b.emission_id = $1`
+		}
+		if rows, err = tx.Query(ctx, q+` ORDER BY b.emission_id, b.block`, args...); err != nil {
+			return err
+		}
+		var eid string
+		var block, units, sold int32
+		var root, hashes []byte
+		_, err = pgx.ForEachRow(rows, []any{&eid, &block, &units, &root, &hashes, &sold}, func() error {
+			if len(root) != 32 || len(hashes)%32 != 0 {
+				return fmt.Errorf("emission %s block %d: corrupt commitment", eid, block)
+			}
+			b := emission.Block{Index: int(block), Units: int(units), Sold: int(sold), PageHashes: make([]audit.Hash, len(hashes)/32)}
+			copy(b.Root[:], root)
+			for i := range b.PageHashes {
+				copy(b.PageHashes[i][:], hashes[i*32:])
+			}
+			if e := byID[eid]; e != nil {
+				e.Blocks = append(e.Blocks, b)
+			}
+			return nil
+		})
+		return err
+	})
+	return out, err
+}
+
+// Page returns the stored bytes of one page of units.
+func (d *DB) Page(ctx context.Context, id string, block, page int) ([]byte, error) {
+	var data []byte
+	err := d.pages.QueryRow(ctx, `SELECT data FROM unit_pages WHERE emission_id = $1 AND block = $2 AND page = $3`, id, int32(block), int32(page)).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("%w: emission %s block %d page %d", emission.ErrNotFound, id, block, page)
+	}
+	return data, asFault(err)
+}

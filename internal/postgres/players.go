@@ -1,0 +1,119 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/identity"
+	"starcolor/internal/lottery"
+)
+
+// CreatePlayer registers a player with an empty account; a name already taken (compared by
+// identity.UsernameKey) is fault.UsernameTaken.
+func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, now time.Time) (lottery.Player, error) {
+	var p lottery.Player
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		var account int64
+		if err := tx.QueryRow(ctx, `INSERT INTO accounts (kind) VALUES ('player') RETURNING id`).Scan(&account); err != nil {
+			return err
+		}
+		var id int64
+		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, password_hash, account_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+			username, identity.UsernameKey(username), passwordHash, account, now).Scan(&id)
+		if isCode(err, "23505", "players_name_key_key") {
+			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
+		}
+		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash}
+		return err
+	})
+	return p, err
+}
+
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash`
+
+func scanPlayer(row pgx.Row) (lottery.Player, error) {
+	var p lottery.Player
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, fault.Errorf(fault.NotFound, "no such player")
+	}
+	return p, asFault(err)
+}
+
+// PlayerByName finds a player by username, compared by identity.UsernameKey (case does not
+// matter, in any alphabet).
+func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player, error) {
+	return scanPlayer(d.pool.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.name_key = $1`,
+		identity.UsernameKey(username)))
+}
+
+// PlayerByID finds a player by id.
+func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
+	return scanPlayer(d.pool.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`, id))
+}
+
+// Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
+// the key, in one transaction. Too little money is fault.InsufficientFunds, a key already used
+// lottery.ErrKeyTaken (two servers given one key at once: the second waits for the first, and
+// finds it taken), an ended session lottery.ErrSessionEnded; each changes nothing.
+func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
+	var ans lottery.Answer
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		if err := requireSession(ctx, tx, p.Session); err != nil {
+			return err
+		}
+		tr := p.Transfer(now)
+		if tr.Amount <= 0 {
+			return fault.Errorf(fault.Invalid, "an amount must be positive")
+		}
+		if p.Key != "" {
+			tag, err := tx.Exec(ctx, `INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at)
+				VALUES ($1, $2, $3, 0, '\x', $4) ON CONFLICT DO NOTHING`, p.PlayerID, p.Key, p.RequestHash, now.Unix())
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				return lottery.ErrKeyTaken
+			}
+		}
+		var balance int64
+		b := &pgx.Batch{}
+		b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2 RETURNING balance`, tr.Amount, tr.From)
+		b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance`, tr.Amount, tr.To)
+		b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES ($1, $2, $3, $4, $5)`,
+			tr.From, tr.To, tr.Amount, tr.Kind, tr.CreatedAt)
+		res := tx.SendBatch(ctx, b)
+		var from, to int64
+		err := res.QueryRow().Scan(&from)
+		if isCode(err, "23514", "accounts_check") {
+			res.Close()
+			return fault.Errorf(fault.InsufficientFunds, "not enough money in the account")
+		}
+		if err == nil {
+			err = res.QueryRow().Scan(&to)
+		}
+		if err == nil {
+			_, err = res.Exec()
+		}
+		if cerr := res.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		balance = to
+		if p.Kind == lottery.Withdrawal {
+			balance = from
+		}
+		if ans, err = p.Answer(balance); err != nil || p.Key == "" {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE idempotency SET status = $1, response = $2 WHERE player_id = $3 AND key = $4`, int32(ans.Status), ans.Body, p.PlayerID, p.Key)
+		return err
+	})
+	return ans, err
+}

@@ -1,0 +1,408 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
+)
+
+// The sales of every server are decided against the same rows, so a batch locks what it depends
+// on, always in the same order (so that two batches never wait for each other in a circle): the
+// buyers' accounts, by id; then the open block at each of its prices, by price (the block row is
+// what sells each unit once and in order, whichever server sells it); the prize fund last, at its
+// one update. A batch is one transaction in five round trips, whatever its size:
+//
+//  1. BEGIN;
+//  2. in one pipelined batch: the accounts locked and read, the keys already answered, the live
+//     sessions, the open blocks locked and read, and ids for the games and transfers from their
+//     sequences (unused ids are gaps, never reused);
+//  3. the decision, in the server (lottery.Decide; a block sold out mid-batch costs one more round
+//     trip, to write it and lock the next);
+//  4. in one pipelined batch: the keys, the games, the transfers, the balances, the hours' totals
+//     and the blocks, each one statement over arrays (unnest), whatever the number of sales;
+//  5. COMMIT.
+//
+// A key that another server's batch answered between the read and the write (two servers given
+// the same Idempotency-Key at once) makes the key's insert do nothing: the batch is then run again
+// from the start, and reads the key as taken. A sale has one effect, whichever servers it is sent
+// to.
+
+// maxBatch bounds the sales of one transaction.
+const maxBatch = 512
+
+type saleOp struct {
+	sale lottery.Sale
+	done chan error
+	hold chan struct{} // a hold of the batches (Hold), not a sale
+}
+
+// Sell sells the next unsold unit at the request's price to the player and returns the game,
+// once it is durably committed: the stake debited, the prize credited, the game and the answer
+// under the key written, all or nothing. A key the player has already used fails with
+// lottery.ErrKeyTaken and changes nothing.
+func (d *DB) Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error) {
+	op := &saleOp{sale: lottery.Sale{Request: r, Time: now}, done: make(chan error, 1)}
+	if err := d.queue(ctx, op); err != nil {
+		return lottery.Game{}, err
+	}
+	if err := <-op.done; err != nil {
+		return lottery.Game{}, d.noteWrite(err)
+	}
+	return op.sale.Game, nil
+}
+
+// errClosed is returned by sales after Close.
+var errClosed = errors.New("store closed")
+
+func (d *DB) queue(ctx context.Context, op *saleOp) error {
+	d.closeMu.RLock()
+	defer d.closeMu.RUnlock()
+	if d.closed {
+		return errClosed
+	}
+	select {
+	case d.sales <- op:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Hold keeps the batches of sales from starting until release is called, so that the sales sent
+// meanwhile all join one batch: for tests of what batches do.
+func (d *DB) Hold() (release func()) {
+	op := &saleOp{hold: make(chan struct{}), done: make(chan error, 1)}
+	if d.queue(context.Background(), op) != nil {
+		return func() {}
+	}
+	<-op.done // the loop has taken it: it waits now
+	return func() { close(op.hold) }
+}
+
+// sellLoop runs the batches of sales until the store is closed: every sale waiting when a batch
+// starts joins it.
+func (d *DB) sellLoop() {
+	defer close(d.salesDone)
+	batch := make([]*saleOp, 0, maxBatch)
+	for first := range d.sales {
+		if first.hold != nil {
+			first.done <- nil
+			<-first.hold
+			continue
+		}
+		batch = append(batch[:0], first)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case op, ok := <-d.sales:
+				if !ok {
+					break more
+				}
+				if op.hold != nil {
+					// Held in the middle of collecting: this batch goes, the next waits.
+					d.sellBatch(batch)
+					batch = batch[:0]
+					op.done <- nil
+					<-op.hold
+					continue
+				}
+				batch = append(batch, op)
+			default:
+				break more
+			}
+		}
+		if len(batch) > 0 {
+			d.sellBatch(batch)
+		}
+	}
+}
+
+// sellBatch runs a batch in one transaction, again from the start when PostgreSQL gives up on it
+// for a conflict or a key was answered meanwhile, and answers each sale.
+func (d *DB) sellBatch(ops []*saleOp) {
+	ctx := context.Background()
+	start := time.Now()
+	var err error
+	for attempt := 0; attempt < retries; attempt++ {
+		var commit time.Duration
+		commit, err = d.trySales(ctx, ops)
+		if err == nil {
+			d.running.Add(int64(time.Since(start) - commit))
+			d.committing.Add(int64(commit))
+			d.batches.Add(1)
+			d.batchedOps.Add(int64(len(ops)))
+			break
+		}
+		if !retryable(err) && !errors.Is(err, errKeyRace) {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * 200 * time.Microsecond)
+	}
+	for _, op := range ops {
+		switch {
+		case err != nil:
+			op.done <- err
+		default:
+			op.done <- op.sale.Err
+		}
+	}
+}
+
+// errKeyRace is a key answered by another batch between this batch's read and its write.
+var errKeyRace = errors.New("an idempotency key was answered meanwhile")
+
+// trySales runs the batch's transaction once, and says how long its commit took.
+func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error) {
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback(context.Background())
+	sales := make([]*lottery.Sale, len(ops))
+	var accounts, players []int64
+	var keys []string
+	var sessions [][]byte
+	prices := map[int64]bool{}
+	for i, op := range ops {
+		s := &op.sale
+		s.Game, s.Answer, s.Err = lottery.Game{}, lottery.Answer{}, nil
+		sales[i] = s
+		r := &s.Request
+		accounts = append(accounts, r.AccountID)
+		players, keys = append(players, r.PlayerID), append(keys, r.Key)
+		if r.Session != nil {
+			sessions = append(sessions, r.Session)
+		}
+		prices[r.Price] = true
+	}
+	slices.Sort(accounts)
+	accounts = slices.Compact(accounts)
+	priceList := make([]int64, 0, len(prices))
+	for p := range prices {
+		priceList = append(priceList, p)
+	}
+	slices.Sort(priceList)
+
+	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{}}
+	cursors := map[int64]*lottery.Cursor{}
+	var gameIDs, transferIDs []int64
+	b := &pgx.Batch{}
+	b.Queue(`SELECT id, balance FROM accounts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, accounts).Query(func(rows pgx.Rows) error {
+		var id, bal int64
+		_, err := pgx.ForEachRow(rows, []any{&id, &bal}, func() error { book.Balances[id] = bal; return nil })
+		return err
+	})
+	b.Queue(`SELECT i.player_id, i.key FROM idempotency i JOIN unnest($1::bigint[], $2::text[]) k(p, k) ON i.player_id = k.p AND i.key = k.k`,
+		players, keys).Query(func(rows pgx.Rows) error {
+		var k lottery.KeyRef
+		_, err := pgx.ForEachRow(rows, []any{&k.PlayerID, &k.Key}, func() error { book.Taken[k] = true; return nil })
+		return err
+	})
+	if len(sessions) > 0 {
+		b.Queue(`SELECT token_hash FROM sessions WHERE token_hash = ANY($1)`, sessions).Query(func(rows pgx.Rows) error {
+			var h []byte
+			_, err := pgx.ForEachRow(rows, []any{&h}, func() error { book.Live[string(h)] = true; return nil })
+			return err
+		})
+	}
+	b.Queue(openBlocks, priceList).Query(func(rows pgx.Rows) error {
+		var price int64
+		var c lottery.Cursor
+		_, err := pgx.ForEachRow(rows, []any{&price, &c.Emission, &c.Block, &c.Sold, &c.Units}, func() error {
+			c.Written = c.Sold
+			cc := c
+			cursors[price] = &cc
+			return nil
+		})
+		return err
+	})
+	b.Queue(`SELECT nextval('games_id_seq'), nextval('transfers_id_seq') FROM generate_series(1, $1)`, len(ops)).Query(func(rows pgx.Rows) error {
+		var g, t int64
+		_, err := pgx.ForEachRow(rows, []any{&g, &t}, func() error {
+			gameIDs, transferIDs = append(gameIDs, g), append(transferIDs, t)
+			return nil
+		})
+		return err
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, fmt.Errorf("read the batch's state: %w", err)
+	}
+
+	book.Cursor = func(price int64) (*lottery.Cursor, error) { return nextCursor(ctx, tx, cursors, price) }
+	book.NextIDs = func(bool) (int64, int64) {
+		g, t := gameIDs[0], transferIDs[0]
+		gameIDs, transferIDs = gameIDs[1:], transferIDs[1:]
+		return g, t
+	}
+	rows, err := lottery.Decide(ctx, sales, book)
+	if err != nil {
+		return 0, err
+	}
+	if len(rows.Games) == 0 {
+		return 0, tx.Commit(ctx)
+	}
+	w := &pgx.Batch{}
+	blocks := queueWrites(w, rows, cursors)
+	res := tx.SendBatch(ctx, w)
+	for i := range w.Len() {
+		tag, err := res.Exec()
+		switch {
+		case err != nil:
+			res.Close()
+			return 0, err
+		case i == 0 && tag.RowsAffected() != int64(len(rows.Answers)): // the keys
+			res.Close()
+			return 0, errKeyRace
+		case i >= w.Len()-blocks && tag.RowsAffected() != 1:
+			res.Close()
+			return 0, errors.New("a block's sold count changed under the batch")
+		}
+	}
+	if err := res.Close(); err != nil {
+		return 0, err
+	}
+	commit := time.Now()
+	if err := tx.Commit(ctx); err != nil {
+		return 0, err
+	}
+	return time.Since(commit), nil
+}
+
+// openBlocks locks and reads, for each price given in order, the block its sales sell from: the
+// first block with units left of its oldest open emission.
+const openBlocks = `SELECT p.price, b.emission_id, b.block, b.sold, b.units FROM unnest($1::bigint[]) p(price)
+	CROSS JOIN LATERAL (SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+		WHERE e.price = p.price AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1 FOR NO KEY UPDATE OF b) b
+	ORDER BY p.price`
+
+// nextCursor is where the sales at a price stand, moving on to the next open block once the
+// current one is sold out (its count is written first, so that the search skips it).
+func nextCursor(ctx context.Context, tx pgx.Tx, cursors map[int64]*lottery.Cursor, price int64) (*lottery.Cursor, error) {
+	c := cursors[price]
+	switch {
+	case c != nil && c.Open():
+		return c, nil
+	case c != nil && c.Units == 0:
+		return nil, soldOut // looked for already in this batch
+	case c != nil:
+		if err := writeCursor(ctx, tx, c); err != nil {
+			return nil, err
+		}
+	}
+	// Looked for again: the first read finds nothing when the block it waited for was sold out by
+	// the batch that held it (its row no longer qualifies once the lock is granted, and the search
+	// does not go on to the next); a statement of its own sees the blocks as they are now.
+	found := &lottery.Cursor{}
+	var p int64
+	err := tx.QueryRow(ctx, openBlocks, []int64{price}).Scan(&p, &found.Emission, &found.Block, &found.Sold, &found.Units)
+	if errors.Is(err, pgx.ErrNoRows) {
+		cursors[price] = &lottery.Cursor{}
+		return nil, soldOut
+	}
+	if err != nil {
+		return nil, err
+	}
+	found.Written = found.Sold
+	cursors[price] = found
+	return found, nil
+}
+
+// soldOut is a price with no unit left to sell.
+var soldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
+
+// writeCursor writes a block's sold count and adds its units' prizes to its totals, guarded by
+// the count read (the row is locked: a mismatch is a bug, and fails the batch).
+func writeCursor(ctx context.Context, tx pgx.Tx, c *lottery.Cursor) error {
+	if c.Sold == c.Written {
+		return nil
+	}
+	tag, err := tx.Exec(ctx, `UPDATE blocks SET sold = $1, prizes_sold = prizes_sold + $2, winners_sold = winners_sold + $3
+		WHERE emission_id = $4 AND block = $5 AND sold = $6`, c.Sold, c.Prizes, c.Winners, c.Emission, c.Block, c.Written)
+	if err != nil {
+		return fmt.Errorf("write block: %w", err)
+	}
+	if tag.RowsAffected() != 1 {
+		return fmt.Errorf("block %d of %s: sold count changed under the batch", c.Block, c.Emission)
+	}
+	c.Written, c.Prizes, c.Winners = c.Sold, 0, 0
+	return nil
+}
+
+// queueWrites queues the batch's writes, each one statement over arrays: the keys first (their
+// count says whether one was answered meanwhile), then the games, the transfers, the balances,
+// the hours, and last the blocks, whose updates it counts.
+func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cursor) (blocks int) {
+	n := len(rows.Answers)
+	kp, kk, kh, ks, kr, kc := make([]int64, n), make([]string, n), make([][]byte, n), make([]int32, n), make([][]byte, n), make([]int64, n)
+	for i, a := range rows.Answers {
+		kp[i], kk[i], kh[i], ks[i], kr[i], kc[i] = a.PlayerID, a.Key, a.RequestHash, int32(a.Status), a.Body, a.CreatedAt
+	}
+	b.Queue(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at)
+		SELECT * FROM unnest($1::bigint[], $2::text[], $3::bytea[], $4::int[], $5::bytea[], $6::bigint[]) ON CONFLICT DO NOTHING`,
+		kp, kk, kh, ks, kr, kc)
+
+	n = len(rows.Games)
+	id, player, em := make([]int64, n), make([]int64, n), make([]string, n)
+	block, unit, color := make([]int32, n), make([]int32, n), make([]int16, n)
+	stake, prize, balance, updated, stakeTr := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	mode, status := make([]string, n), make([]string, n)
+	created := make([]time.Time, n)
+	for i, g := range rows.Games {
+		id[i], player[i], em[i], block[i], unit[i] = g.ID, g.PlayerID, g.Emission, int32(g.Block), int32(g.Unit)
+		stake[i], mode[i], prize[i], color[i], status[i] = g.Stake, g.Mode, g.Prize, int16(g.Color), g.Status
+		balance[i], created[i], updated[i], stakeTr[i] = g.BalanceAfter, g.CreatedAt, g.UpdatedAt, g.StakeTransfer
+	}
+	b.Queue(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::bigint[],
+			$9::smallint[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::bigint[])`,
+		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
+
+	n = len(rows.Transfers)
+	tid, from, to, amount, game := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	kind, at := make([]string, n), make([]time.Time, n)
+	for i, t := range rows.Transfers {
+		tid[i], from[i], to[i], amount[i], kind[i], game[i], at[i] = t.ID, t.From, t.To, t.Amount, t.Kind, t.GameID, t.CreatedAt
+	}
+	b.Queue(`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::timestamptz[])`,
+		tid, from, to, amount, kind, game, at)
+
+	var acc, delta []int64
+	for a, d := range rows.Moves {
+		if d != 0 {
+			acc, delta = append(acc, a), append(delta, d)
+		}
+	}
+	// The balances were decided against the locked rows; the accounts' CHECK would refuse a
+	// player below zero anyway, failing the batch rather than letting it through. The prize
+	// fund's row is updated once a batch, last of its locks.
+	b.Queue(`UPDATE accounts SET balance = balance + v.d FROM unnest($1::bigint[], $2::bigint[]) v(id, d) WHERE accounts.id = v.id`, acc, delta)
+
+	var hour []time.Time
+	var price, units, stakes, prizes, winners []int64
+	for k, s := range rows.Hours {
+		hour, price = append(hour, k.Hour), append(price, k.Price)
+		units, stakes, prizes, winners = append(units, s.Units), append(stakes, s.Stakes), append(prizes, s.Prizes), append(winners, s.Winners)
+	}
+	b.Queue(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners)
+		SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+		ON CONFLICT (hour, price) DO UPDATE SET units = sales_hourly.units + excluded.units, stakes = sales_hourly.stakes + excluded.stakes,
+			prizes = sales_hourly.prizes + excluded.prizes, winners = sales_hourly.winners + excluded.winners`,
+		hour, price, units, stakes, prizes, winners)
+
+	for _, c := range cursors {
+		if c.Sold != c.Written {
+			b.Queue(`UPDATE blocks SET sold = $1, prizes_sold = prizes_sold + $2, winners_sold = winners_sold + $3
+				WHERE emission_id = $4 AND block = $5 AND sold = $6`, c.Sold, c.Prizes, c.Winners, c.Emission, c.Block, c.Written)
+			blocks++
+		}
+	}
+	return blocks
+}
