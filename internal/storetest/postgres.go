@@ -105,4 +105,3 @@ func dollars(q string) string {
 	}
 	return b.String()
 }
-
