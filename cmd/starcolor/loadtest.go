@@ -11,14 +11,14 @@ import (
 )
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("loadtest", "[--addr URL] [--players N] [--duration D] [--plays N] [--stake EUR] [--mode auto|manual] [--deposit EUR]",
+	fs := newFlags("loadtest", "[--addr URL[,URL…]] [--players N] [--duration D] [--plays N] [--stake EUR] [--mode auto|manual] [--deposit EUR]",
 		`Plays the player API of a running server (starcolor serve) with many concurrent players, as
 a client would: each registers, logs in, deposits play money and plays games one after the
 other until the duration or the play budget is spent, depositing again when short of money and
 stopping when the emission is sold out. Prints plays per second, latency percentiles per type
 of request, errors by status, and every answer that contradicts the API or the player's balance.
 Only loopback addresses are accepted. The exit status is 1 if any such contradiction was found.`, stderr)
-	addr := fs.String("addr", loadtest.DefaultBaseURL, "the server's base `URL` (loopback only: 127.0.0.0/8, ::1, localhost)")
+	addr := fs.String("addr", loadtest.DefaultBaseURL, "the server's base `URL`, or several separated by commas, over which the players are spread (loopback only: 127.0.0.0/8, ::1, localhost)")
 	players := fs.Int("players", loadtest.DefaultPlayers, "the `number` of players playing at the same time")
 	duration := fs.Duration("duration", loadtest.DefaultDuration, "how long to play, at most "+loadtest.MaxDuration.String())
 	plays := fs.Int64("plays", 0, "stop after this `number` of games over all players (0: no limit)")

@@ -62,7 +62,22 @@ const maxPlayers = 100_000
 // Authenticate finds the player of a session token, ending sessions idle or too old. The
 // player's balance is not read: Me does that.
 func (s *Service) Authenticate(ctx context.Context, token string) (Player, error) {
-	sess, err := s.sessions.Check(ctx, token)
+	return s.authenticate(ctx, token, false)
+}
+
+// AuthenticateWrite is Authenticate for a request that moves money or plays (a payment, a sale,
+// a move): those check the session again in their own transaction, so a copy of the session
+// this server read a moment ago will do (session.Manager.CheckWrite).
+func (s *Service) AuthenticateWrite(ctx context.Context, token string) (Player, error) {
+	return s.authenticate(ctx, token, true)
+}
+
+func (s *Service) authenticate(ctx context.Context, token string, write bool) (Player, error) {
+	check := s.sessions.Check
+	if write {
+		check = s.sessions.CheckWrite
+	}
+	sess, err := check(ctx, token)
 	if err != nil {
 		return Player{}, err
 	}
@@ -104,5 +119,10 @@ func (s *Service) ForgetExpiredSessions(ctx context.Context) error {
 	return s.sessions.Sweep(ctx)
 }
 
-// Sessions is the players' sessions' manager.
-func (s *Service) Sessions() *session.Manager { return s.sessions }
+// ended forgets this server's copy of the session of a write refused for its session.
+func (s *Service) ended(p Player, err error) error {
+	if fault.Is(err, fault.NotLoggedIn) {
+		s.sessions.Forget(p.session)
+	}
+	return err
+}

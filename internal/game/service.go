@@ -193,7 +193,7 @@ func requestHash(req Request) ([32]byte, error) {
 // the same key with another body is refused. Without a stored answer, err stands.
 func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash []byte, err error) (lottery.Answer, error) {
 	if fault.Is(err, fault.NotLoggedIn) {
-		return lottery.Answer{}, err // the session ended: nothing is answered for it any more
+		return lottery.Answer{}, s.ended(p, err) // the session ended: nothing is answered for it any more
 	}
 	stored, found, lookupErr := s.db.KeptAnswer(ctx, p.ID, key)
 	if lookupErr != nil {
@@ -453,7 +453,10 @@ func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, 
 		}
 		u.Now = g.Moves()
 		if err := s.db.SaveMoves(ctx, u, s.now()); !errors.Is(err, lottery.ErrMoved) {
-			return v, err
+			if err != nil {
+				return nil, s.ended(p, err)
+			}
+			return v, nil
 		}
 	}
 }

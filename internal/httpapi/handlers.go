@@ -60,12 +60,22 @@ type authedFunc func(w http.ResponseWriter, r *http.Request, p game.Player) erro
 
 // auth requires a session.
 func (s *Server) auth(h authedFunc) handlerFunc {
+	return s.authWith(s.svc.Authenticate, h)
+}
+
+// authWrite requires a session for a call that moves money or plays, which checks its session
+// again in its own transaction (game.Service.AuthenticateWrite).
+func (s *Server) authWrite(h authedFunc) handlerFunc {
+	return s.authWith(s.svc.AuthenticateWrite, h)
+}
+
+func (s *Server) authWith(check func(context.Context, string) (game.Player, error), h authedFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		token := ""
 		if c, err := r.Cookie(CookieName); err == nil {
 			token = c.Value
 		}
-		p, err := s.svc.Authenticate(r.Context(), token)
+		p, err := check(r.Context(), token)
 		if err != nil {
 			return err
 		}

@@ -28,16 +28,28 @@ func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 	return s
 }
 
-// serverCPU reads process_cpu_seconds_total from the server's /metrics. Any failure (no such
-// page, no such metric, not the text format) means the server's CPU is not known.
+// serverCPU sums process_cpu_seconds_total from the servers' /metrics. Any failure (no such
+// page, no such metric, not the text format) means the servers' CPU is not known.
 func (r *runner) serverCPU(ctx context.Context) (time.Duration, bool) {
+	var sum time.Duration
+	for _, ep := range r.eps {
+		cpu, ok := ep.serverCPU(ctx)
+		if !ok {
+			return 0, false
+		}
+		sum += cpu
+	}
+	return sum, true
+}
+
+func (ep *endpoint) serverCPU(ctx context.Context) (time.Duration, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.target.base+"/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.target.base+"/metrics", nil)
 	if err != nil {
 		return 0, false
 	}
-	res, err := (&http.Client{Transport: r.transport, CheckRedirect: noRedirect}).Do(req)
+	res, err := (&http.Client{Transport: ep.transport, CheckRedirect: noRedirect}).Do(req)
 	if err != nil {
 		return 0, false
 	}

@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +54,9 @@ const (
 
 // Config is one run of the load tool. Zero fields take their defaults.
 type Config struct {
-	BaseURL  string        // the server: loopback only (default http://127.0.0.1:8080)
+	// BaseURL is the server (default http://127.0.0.1:8080), or several separated by commas:
+	// player i plays on the i-th modulo their number. Loopback only.
+	BaseURL  string
 	Players  int           // simulated players playing at the same time (default 64)
 	Duration time.Duration // length of the play phase (default 10 s, at most 10 min)
 	MaxPlays int64         // at most this many game-creating requests over all players; 0: no limit
@@ -139,14 +142,12 @@ func (c Config) withDefaults() (Config, error) {
 // runner is what the players of one run share. Everything in it is read-only during the run
 // except the play budget and the samples.
 type runner struct {
-	cfg       Config
-	transport *http.Transport
-	target    *target
+	cfg Config
+	eps []*endpoint // the servers
 
-	urlPlayers, urlSession, urlDeposits, urlGames, urlGame string // urlGame ends with "/"
-	gameBody, depositBody                                  []byte
-	colorBodies                                            [6][]byte
-	revealBodies                                           [42][]byte
+	gameBody, depositBody []byte
+	colorBodies           [6][]byte
+	revealBodies          [42][]byte
 
 	deadline time.Time    // end of the play phase, set when it starts
 	plays    atomic.Int64 // game-creating requests reserved so far, against MaxPlays
@@ -163,17 +164,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tgt, err := resolveTarget(ctx, cfg.BaseURL)
-	if err != nil {
-		return nil, err
+	r := &runner{cfg: cfg}
+	var bases []string
+	for _, base := range strings.Split(cfg.BaseURL, ",") {
+		tgt, err := resolveTarget(ctx, strings.TrimSpace(base))
+		if err != nil {
+			return nil, err
+		}
+		ep := &endpoint{target: tgt, transport: newTransport(tgt, cfg.Players), urlPlayers: tgt.base + "/api/v1/players",
+			urlSession: tgt.base + "/api/v1/session", urlDeposits: tgt.base + "/api/v1/deposits", urlGames: tgt.base + "/api/v1/games"}
+		ep.urlGame = ep.urlGames + "/"
+		defer ep.transport.CloseIdleConnections()
+		r.eps = append(r.eps, ep)
+		bases = append(bases, tgt.base)
 	}
-	r := &runner{cfg: cfg, transport: newTransport(tgt, cfg.Players), target: tgt}
-	defer r.transport.CloseIdleConnections()
-	r.urlPlayers = tgt.base + "/api/v1/players"
-	r.urlSession = tgt.base + "/api/v1/session"
-	r.urlDeposits = tgt.base + "/api/v1/deposits"
-	r.urlGames = tgt.base + "/api/v1/games"
-	r.urlGame = r.urlGames + "/"
 	r.gameBody = []byte(`{"stake":` + strconv.FormatInt(cfg.Stake, 10) + `,"mode":"` + cfg.Mode + `"}`)
 	r.depositBody = []byte(`{"amount":` + strconv.FormatInt(cfg.Deposit, 10) + `}`)
 	for c := range r.colorBodies {
@@ -249,7 +253,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	elapsed := time.Since(start)
 	cpuAfter := r.sampleCPU(ctx)
 
-	res := newResult(cfg, tgt.base, players, ready)
+	res := newResult(cfg, strings.Join(bases, ", "), players, ready)
 	res.Started = began
 	res.Setup = setupTime
 	res.Elapsed = elapsed
@@ -280,10 +284,12 @@ func (r *runner) newPlayer(i int) (*player, error) {
 	for _, b := range seed[32:48] {
 		pw = append(pw, alnum[int(b)%len(alnum)])
 	}
+	ep := r.eps[i%len(r.eps)]
 	p := &player{
 		r:           r,
-		client:      &http.Client{Transport: r.transport, Jar: jar, CheckRedirect: noRedirect, Timeout: r.cfg.Timeout},
-		setupClient: &http.Client{Transport: r.transport, Jar: jar, CheckRedirect: noRedirect},
+		ep:          ep,
+		client:      &http.Client{Transport: ep.transport, Jar: jar, CheckRedirect: noRedirect, Timeout: r.cfg.Timeout},
+		setupClient: &http.Client{Transport: ep.transport, Jar: jar, CheckRedirect: noRedirect},
 		name:        fmt.Sprintf("%s%016x", r.cfg.UserPrefix, binary.LittleEndian.Uint64(seed[:8])),
 		password:    string(pw),
 		keys:        mrand.NewChaCha8([32]byte(seed[:32])),
@@ -346,4 +352,12 @@ func (s *samples) violations() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.vio...)
+}
+
+// endpoint is one server of the load test, with its own connections.
+type endpoint struct {
+	target    *target
+	transport *http.Transport
+
+	urlPlayers, urlSession, urlDeposits, urlGames, urlGame string // urlGame ends with "/"
 }

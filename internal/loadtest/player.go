@@ -49,6 +49,7 @@ var jsonContentType = []string{"application/json"}
 // player is one simulated player. It is used by one goroutine at a time.
 type player struct {
 	r              *runner
+	ep             *endpoint    // the server it plays on
 	client         *http.Client // the play phase's: requests time out after cfg.Timeout
 	setupClient    *http.Client // the setup's, same cookie jar: bounded by the setup's deadline
 	name, password string
@@ -247,7 +248,7 @@ func (p *player) setup(ctx context.Context) error {
 	p.client = p.setupClient
 	defer func() { p.client = play }()
 	cred, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password})
-	status, err := p.retrySetup(ctx, KindRegister, p.r.urlPlayers, cred, false)
+	status, err := p.retrySetup(ctx, KindRegister, p.ep.urlPlayers, cred, false)
 	if err != nil {
 		return err
 	}
@@ -257,7 +258,7 @@ func (p *player) setup(ctx context.Context) error {
 	if status != http.StatusCreated {
 		p.violation("registration answered %d, not 201", status)
 	}
-	status, err = p.retrySetup(ctx, KindLogin, p.r.urlSession, cred, false)
+	status, err = p.retrySetup(ctx, KindLogin, p.ep.urlSession, cred, false)
 	if err != nil {
 		return err
 	}
@@ -285,7 +286,7 @@ func (p *player) setup(ctx context.Context) error {
 
 // deposit puts cfg.Deposit on the player's account.
 func (p *player) deposit(ctx context.Context) error {
-	status, err := p.retrySetup(ctx, KindDeposit, p.r.urlDeposits, p.r.depositBody, true)
+	status, err := p.retrySetup(ctx, KindDeposit, p.ep.urlDeposits, p.r.depositBody, true)
 	if err != nil {
 		p.known = false
 		return err
@@ -331,12 +332,12 @@ func (p *player) failed() bool {
 // errors or ctx says stop.
 func (p *player) play(ctx context.Context) {
 	manual := p.r.cfg.Mode == "manual"
-	if u, err := url.Parse(p.r.target.base); err == nil && u.Scheme == "http" {
+	if u, err := url.Parse(p.ep.target.base); err == nil && u.Scheme == "http" {
 		var cookie []string
 		for _, c := range p.setupClient.Jar.Cookies(u) {
 			cookie = append(cookie, c.Name+"="+c.Value)
 		}
-		p.raw = &httpConn{t: p.r.target, origin: "http://" + u.Host, host: u.Host, timeout: p.r.cfg.Timeout, cookie: strings.Join(cookie, "; ")}
+		p.raw = &httpConn{t: p.ep.target, origin: "http://" + u.Host, host: u.Host, timeout: p.r.cfg.Timeout, cookie: strings.Join(cookie, "; ")}
 		defer p.raw.close()
 	}
 	for {
@@ -404,7 +405,7 @@ type manualAnswer struct {
 // whether the player should go on; on 402 it deposits and tries again, at most twice.
 func (p *player) create(ctx context.Context) (sold, cont bool) {
 	for tries := 0; ; tries++ {
-		status, err := p.do(ctx, KindGame, p.r.urlGames, p.r.gameBody, true)
+		status, err := p.do(ctx, KindGame, p.ep.urlGames, p.r.gameBody, true)
 		switch {
 		case err != nil:
 			if ctx.Err() != nil {
@@ -532,7 +533,7 @@ func (p *player) manualGame(ctx context.Context) bool {
 	p.t.stakes += stake
 	p.t.prizes += prize
 	id := g.ID
-	gameURL := p.r.urlGame + url.PathEscape(string(id))
+	gameURL := p.ep.urlGame + url.PathEscape(string(id))
 	if id == "" {
 		p.known = false
 		return !p.failed()

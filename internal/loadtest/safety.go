@@ -34,9 +34,14 @@ type target struct {
 // no user information, query or fragment, and a host that is a loopback IP address or
 // "localhost" resolving to loopback addresses only. Any other host name is refused without
 // being resolved. Nothing is sent to the target.
+// Several URLs separated by commas are each checked.
 func CheckBaseURL(ctx context.Context, baseURL string) error {
-	_, err := resolveTarget(ctx, baseURL)
-	return err
+	for _, base := range strings.Split(baseURL, ",") {
+		if _, err := resolveTarget(ctx, strings.TrimSpace(base)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func resolveTarget(ctx context.Context, baseURL string) (*target, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
@@ -17,17 +18,20 @@ import (
 // on, always in the same order (so that two batches never wait for each other in a circle): the
 // buyers' accounts, by id; then the open block at each of its prices, by price (the block row is
 // what sells each unit once and in order, whichever server sells it); the prize fund last, at its
-// one update. A batch is one transaction in five round trips, whatever its size:
+// one update. A batch is one transaction in two round trips, whatever its size:
 //
-//  1. BEGIN;
-//  2. in one pipelined batch: the accounts locked and read, the keys already answered, the live
-//     sessions, the open blocks locked and read, and ids for the games and transfers from their
-//     sequences (unused ids are gaps, never reused);
-//  3. the decision, in the server (lottery.Decide; a block sold out mid-batch costs one more round
+//  1. in one pipelined batch: BEGIN, the accounts locked and read, the keys already answered, the
+//     live sessions, the open blocks locked and read, and ids for the games and transfers from
+//     their sequences (unused ids are gaps, never reused);
+//  2. the decision, in the server (lottery.Decide; a block sold out mid-batch costs one more round
 //     trip, to write it and lock the next);
-//  4. in one pipelined batch: the keys, the games, the transfers, the balances, the hours' totals
-//     and the blocks, each one statement over arrays (unnest), whatever the number of sales;
-//  5. COMMIT.
+//  3. in one pipelined batch: the keys, the games, the transfers, the balances, the hours' totals
+//     and the blocks, each one statement over arrays (unnest), whatever the number of sales, and
+//     COMMIT.
+//
+// The blocks' rows are held from the first round trip's end to the commit: every batch at a price,
+// on any server, waits for the one before, so what lies between (one round trip, the decision,
+// the writes, the commit's flush) is what bounds the sales at a price.
 //
 // A key that another server's batch answered between the read and the write (two servers given
 // the same Idempotency-Key at once) makes the key's insert do nothing: the batch is then run again
@@ -158,13 +162,27 @@ func (d *DB) sellBatch(ops []*saleOp) {
 // errKeyRace is a key answered by another batch between this batch's read and its write.
 var errKeyRace = errors.New("an idempotency key was answered meanwhile")
 
-// trySales runs the batch's transaction once, and says how long its commit took.
+// querier is a connection in a transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// trySales runs the batch's transaction once, and says how long its writes and commit took.
 func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error) {
-	tx, err := d.pool.Begin(ctx)
+	tx, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return 0, err
 	}
-	defer tx.Rollback(context.Background())
+	defer func() {
+		// A transaction left open by an error is rolled back before the connection goes back.
+		if tx.Conn().PgConn().TxStatus() != 'I' {
+			if _, err := tx.Exec(context.Background(), `ROLLBACK`); err != nil {
+				tx.Conn().Close(context.Background())
+			}
+		}
+		tx.Release()
+	}()
 	sales := make([]*lottery.Sale, len(ops))
 	var accounts, players []int64
 	var keys []string
@@ -194,12 +212,18 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	cursors := map[int64]*lottery.Cursor{}
 	var gameIDs, transferIDs []int64
 	b := &pgx.Batch{}
+	b.Queue(`BEGIN`)
+	// Every read and write of a batch goes through an index: planned so even on tables whose
+	// statistics are not gathered yet (a new database fills them at thousands of rows a second,
+	// and a plan cached while they were empty reads them whole at every batch).
+	b.Queue(`SET LOCAL enable_seqscan = off`)
 	b.Queue(`SELECT id, balance FROM accounts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, accounts).Query(func(rows pgx.Rows) error {
 		var id, bal int64
 		_, err := pgx.ForEachRow(rows, []any{&id, &bal}, func() error { book.Balances[id] = bal; return nil })
 		return err
 	})
-	b.Queue(`SELECT i.player_id, i.key FROM idempotency i JOIN unnest($1::bigint[], $2::text[]) k(p, k) ON i.player_id = k.p AND i.key = k.k`,
+	b.Queue(`SELECT k.p, k.k FROM unnest($1::bigint[], $2::text[]) k(p, k)
+		CROSS JOIN LATERAL (SELECT 1 FROM idempotency i WHERE i.player_id = k.p AND i.key = k.k) i`,
 		players, keys).Query(func(rows pgx.Rows) error {
 		var k lottery.KeyRef
 		_, err := pgx.ForEachRow(rows, []any{&k.PlayerID, &k.Key}, func() error { book.Taken[k] = true; return nil })
@@ -246,11 +270,15 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		return 0, err
 	}
 	if len(rows.Games) == 0 {
-		return 0, tx.Commit(ctx)
+		_, err := tx.Exec(ctx, `COMMIT`)
+		return 0, err
 	}
 	w := &pgx.Batch{}
 	blocks := queueWrites(w, rows, cursors)
+	w.Queue(`COMMIT`)
+	commit := time.Now()
 	res := tx.SendBatch(ctx, w)
+	last := w.Len() - 1
 	for i := range w.Len() {
 		tag, err := res.Exec()
 		switch {
@@ -260,16 +288,12 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		case i == 0 && tag.RowsAffected() != int64(len(rows.Answers)): // the keys
 			res.Close()
 			return 0, errKeyRace
-		case i >= w.Len()-blocks && tag.RowsAffected() != 1:
+		case i >= last-blocks && i < last && tag.RowsAffected() != 1:
 			res.Close()
 			return 0, errors.New("a block's sold count changed under the batch")
 		}
 	}
 	if err := res.Close(); err != nil {
-		return 0, err
-	}
-	commit := time.Now()
-	if err := tx.Commit(ctx); err != nil {
 		return 0, err
 	}
 	return time.Since(commit), nil
@@ -284,7 +308,7 @@ const openBlocks = `SELECT p.price, b.emission_id, b.block, b.sold, b.units FROM
 
 // nextCursor is where the sales at a price stand, moving on to the next open block once the
 // current one is sold out (its count is written first, so that the search skips it).
-func nextCursor(ctx context.Context, tx pgx.Tx, cursors map[int64]*lottery.Cursor, price int64) (*lottery.Cursor, error) {
+func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Cursor, price int64) (*lottery.Cursor, error) {
 	c := cursors[price]
 	switch {
 	case c != nil && c.Open():
@@ -319,7 +343,7 @@ var soldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emi
 
 // writeCursor writes a block's sold count and adds its units' prizes to its totals, guarded by
 // the count read (the row is locked: a mismatch is a bug, and fails the batch).
-func writeCursor(ctx context.Context, tx pgx.Tx, c *lottery.Cursor) error {
+func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {
 	if c.Sold == c.Written {
 		return nil
 	}
@@ -383,7 +407,8 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	// The balances were decided against the locked rows; the accounts' CHECK would refuse a
 	// player below zero anyway, failing the batch rather than letting it through. The prize
 	// fund's row is updated once a batch, last of its locks.
-	b.Queue(`UPDATE accounts SET balance = balance + v.d FROM unnest($1::bigint[], $2::bigint[]) v(id, d) WHERE accounts.id = v.id`, acc, delta)
+	b.Queue(`UPDATE accounts SET balance = balance + v.d FROM unnest($1::bigint[], $2::bigint[]) v(id, d)
+		WHERE accounts.id = v.id`, acc, delta)
 
 	var hour []time.Time
 	var price, units, stakes, prizes, winners []int64

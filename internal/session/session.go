@@ -2,10 +2,14 @@
 // player's page) and operators (the back office) alike: a random token in an HttpOnly cookie,
 // kept by the store as its SHA-256 only, ended by a logout, by inactivity or by age.
 //
-// Any server of the game can check any session: the store holds them. A process may also keep a
-// copy of the sessions in memory, sparing a read per request, but only where it is the only
-// server of its store (SQLite: Config.Cache); over a store shared by several servers every check
-// reads the store, so that a logout on one server ends the session on all of them at once.
+// Any server of the game can check any session: the store holds them. A process also keeps a
+// copy of the sessions it has seen in memory, sparing a read of the store per request:
+//   - where it is the only server of its store (SQLite: Config.Cache), the copy is exact, and
+//     serves every check;
+//   - over a store shared by several servers, a read (Check) always reads the store, so that a
+//     logout on one server ends the session on all of them at once; a write (CheckWrite), which
+//     checks its session again in its own transaction as every write does, may take a copy seen
+//     in the last few seconds instead, as it only needs to know whose request it is.
 package session
 
 import (
@@ -35,9 +39,14 @@ type Config struct {
 	Idle     time.Duration    // a session unused this long ends
 	Lifetime time.Duration    // a session ends this long after login, whatever happens
 	Now      func() time.Time // the clock
-	// Cache keeps a copy of the sessions in memory: only for a store this process alone serves.
+	// Cache keeps an exact copy of the sessions in memory: only for a store this process alone
+	// serves.
 	Cache bool
 }
+
+// hintFor is how long, over a shared store, a session read is taken as still there by a write
+// (CheckWrite): the write checks it in its own transaction anyway.
+const hintFor = 10 * time.Second
 
 // Manager opens, checks and ends the sessions of one kind.
 type Manager struct {
@@ -55,7 +64,8 @@ type Manager struct {
 // entry is a session as the cache keeps it.
 type entry struct {
 	s         lottery.Session
-	persisted int64 // the last_seen the store holds
+	persisted int64     // the last_seen the store holds
+	read      time.Time // when it was read from the store (a hint over a shared store)
 }
 
 // New makes the manager of the sessions of a kind (lottery.PlayerSession or OperatorSession).
@@ -89,37 +99,37 @@ const maxCached = 100_000
 // Check finds the session of a token, ending it if it has been idle too long or is too old.
 // Activity is written at most once a minute per session: enough for a timeout in minutes.
 func (m *Manager) Check(ctx context.Context, token string) (lottery.Session, error) {
+	return m.check(ctx, token, false)
+}
+
+// CheckWrite is Check for a request that writes, and checks its session again in the
+// transaction of its write: over a shared store, a copy read in the last hintFor will do.
+func (m *Manager) CheckWrite(ctx context.Context, token string) (lottery.Session, error) {
+	return m.check(ctx, token, true)
+}
+
+func (m *Manager) check(ctx context.Context, token string, write bool) (lottery.Session, error) {
 	if token == "" {
 		return lottery.Session{}, notIn
 	}
 	h := Hash(token)
 	now := m.cfg.Now()
-	if !m.cfg.Cache {
-		s, err := m.store.Session(ctx, h[:])
-		if err != nil || s.Kind != m.kind {
-			return lottery.Session{}, cmp(err, notIn)
-		}
-		if m.ended(s, now) {
-			return lottery.Session{}, cmp(m.store.DeleteSession(ctx, h[:]), notIn)
-		}
-		if now.Unix()-s.LastSeen >= 60 {
-			if err := m.store.TouchSession(ctx, h[:], now); err != nil {
-				return lottery.Session{}, err
-			}
-		}
-		return s, nil
-	}
-
 	m.mu.Lock()
 	e, cached := m.cache[h]
 	gone := m.gone
 	m.mu.Unlock()
+	if cached && !m.cfg.Cache && !(write && now.Sub(e.read) < hintFor) {
+		cached = false // a copy over a shared store: read the store
+	}
 	if !cached {
 		s, err := m.store.Session(ctx, h[:])
 		if err != nil || s.Kind != m.kind {
+			if fault.Is(err, fault.NotLoggedIn) || err == nil {
+				m.drop(h)
+			}
 			return lottery.Session{}, cmp(err, notIn)
 		}
-		e = &entry{s: s, persisted: s.LastSeen}
+		e = &entry{s: s, persisted: s.LastSeen, read: now}
 	}
 	// The check and the update of the copy in memory are one step: a logout in between would
 	// otherwise see its deletion undone.
@@ -128,7 +138,7 @@ func (m *Manager) Check(ctx context.Context, token string) (lottery.Session, err
 	case cached && m.cache[h] != e, !cached && m.gone != gone:
 		// Ended (or logged out) since it was read: the row read may be gone too.
 		m.mu.Unlock()
-		return m.Check(ctx, token)
+		return m.check(ctx, token, write)
 	case m.ended(e.s, now):
 		delete(m.cache, h)
 		m.gone++
@@ -139,9 +149,12 @@ func (m *Manager) Check(ctx context.Context, token string) (lottery.Session, err
 		if len(m.cache) >= maxCached {
 			m.prune(now)
 		}
-		if prev := m.cache[h]; prev != nil {
+		if prev := m.cache[h]; prev != nil && m.cfg.Cache {
 			e = prev // another request put it there first
 		} else {
+			if prev != nil {
+				e.persisted = max(e.persisted, prev.persisted)
+			}
 			m.cache[h] = e
 		}
 	}
@@ -158,6 +171,16 @@ func (m *Manager) Check(ctx context.Context, token string) (lottery.Session, err
 		}
 	}
 	return s, nil
+}
+
+// drop forgets the copy of a session the store no longer holds.
+func (m *Manager) drop(h [32]byte) {
+	m.mu.Lock()
+	if _, ok := m.cache[h]; ok {
+		delete(m.cache, h)
+		m.gone++
+	}
+	m.mu.Unlock()
 }
 
 // cmp is err, or else other.
@@ -181,6 +204,14 @@ func (m *Manager) End(ctx context.Context, token string) error {
 	return err
 }
 
+// Forget drops the copy of a session, by its hash: a write found it ended in its transaction (a
+// logout on another server), so that the next request reads the store again.
+func (m *Manager) Forget(hash []byte) {
+	if len(hash) == 32 {
+		m.drop([32]byte(hash))
+	}
+}
+
 // Sweep deletes the sessions of its kind that have ended, idle too long or too old. (A session
 // is refused as soon as it has ended; this only keeps the table to the live ones.)
 func (m *Manager) Sweep(ctx context.Context) error {
@@ -196,10 +227,11 @@ func (m *Manager) ended(s lottery.Session, now time.Time) bool {
 	return now.Sub(time.Unix(s.LastSeen, 0)) > m.cfg.Idle || now.Sub(time.Unix(s.CreatedAt, 0)) > m.cfg.Lifetime
 }
 
-// prune drops the sessions that have ended from the cache; mu is held.
+// prune drops the sessions that have ended from the cache, and over a shared store the copies
+// too old to serve as hints; mu is held.
 func (m *Manager) prune(now time.Time) {
 	for h, e := range m.cache {
-		if m.ended(e.s, now) {
+		if m.ended(e.s, now) || (!m.cfg.Cache && now.Sub(e.read) >= hintFor) {
 			delete(m.cache, h)
 			m.gone++
 		}
