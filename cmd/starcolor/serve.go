@@ -74,10 +74,15 @@ but what never changes.`, stderr)
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	if os.Getenv("GOGC") == "" {
-		// The server's live heap is small (tens of MB) and short-lived garbage made per request
-		// is most of what it allocates: collecting at 5 times the live heap rather than twice
-		// spends about a sixth less CPU per play, for a heap still well under a gigabyte.
+		// The server's live heap is small (tens of MB) and most of what it allocates is garbage
+		// made per request: collecting at 5 times the live heap rather than twice spends less
+		// CPU per play (docs/PERFORMANCE.md). The memory limit keeps that slack from growing
+		// with big short-lived allocations, a password hash's 64 MiB above all: near it the
+		// collector runs sooner, whatever GOGC says.
 		debug.SetGCPercent(400)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(384 << 20)
+		}
 	}
 
 	if !app.IsPostgres(*db) {
