@@ -22,23 +22,36 @@ import (
 type server struct {
 	cmd  *exec.Cmd
 	url  string
-	logs *bytes.Buffer
+	logs *syncBuffer
 }
 
 func startServer(t *testing.T, db string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
-	logs := &bytes.Buffer{}
-	cmd.Stderr = logs
-	out, err := cmd.StdoutPipe()
+	srv, err := launch(db, args...)
+	if srv != nil {
+		t.Cleanup(srv.kill)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	return srv
+}
+
+// launch starts a server and waits until it serves; unlike startServer it may run on any
+// goroutine. The caller kills it.
+func launch(db string, args ...string) (*server, error) {
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	srv := &server{cmd: cmd, logs: logs}
 	lines := bufio.NewScanner(out)
 	ready := make(chan string, 1)
 	go func() {
@@ -49,18 +62,39 @@ func startServer(t *testing.T, db string, args ...string) *server {
 		}
 	}()
 	select {
-	case url := <-ready:
-		return &server{cmd: cmd, url: url, logs: logs}
+	case srv.url = <-ready:
+		return srv, nil
 	case <-time.After(60 * time.Second):
-		t.Fatalf("the server did not start: %s", logs)
+		return srv, fmt.Errorf("the server did not start: %s", logs)
 	}
-	return nil
+}
+
+func (s *server) kill() { s.cmd.Process.Kill(); s.cmd.Wait() }
+
+// syncBuffer is a bytes.Buffer a process writes its log to while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 type player struct {
 	name string
 	http *http.Client
 	base string
+	// lastRetryAfter is the Retry-After header of the last answer.
+	lastRetryAfter string
 }
 
 func (p *player) call(method, path, body, key string) (int, []byte, error) {
@@ -76,8 +110,30 @@ func (p *player) call(method, path, body, key string) (int, []byte, error) {
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
+	p.lastRetryAfter = resp.Header.Get("Retry-After")
 	raw, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, raw, err
+}
+
+// history is every game of a player's history, by id.
+func history(p *player) (map[int64]ackGame, error) {
+	found := map[int64]ackGame{}
+	before := ""
+	for {
+		st, raw, err := p.call("GET", "/api/v1/games?limit=100"+before, "", "")
+		if err != nil || st != 200 {
+			return nil, fmt.Errorf("%s: history: %d %s %v", p.name, st, raw, err)
+		}
+		var list struct{ Games []ackGame }
+		json.Unmarshal(raw, &list)
+		for _, g := range list.Games {
+			found[g.ID] = g
+		}
+		if len(list.Games) < 100 {
+			return found, nil
+		}
+		before = fmt.Sprintf("&before=%d", list.Games[len(list.Games)-1].ID)
+	}
 }
 
 func (p *player) login(t *testing.T, base string) {
@@ -176,22 +232,9 @@ func TestServerKilledUnderLoad(t *testing.T) {
 	srv = startServer(t, db)
 	for _, p := range players {
 		p.login(t, srv.url)
-		found := map[int64]ackGame{}
-		before := ""
-		for {
-			st, raw, err := p.call("GET", "/api/v1/games?limit=100"+before, "", "")
-			if err != nil || st != 200 {
-				t.Fatalf("history: %d %s %v", st, raw, err)
-			}
-			var list struct{ Games []ackGame }
-			json.Unmarshal(raw, &list)
-			for _, g := range list.Games {
-				found[g.ID] = g
-			}
-			if len(list.Games) < 100 {
-				break
-			}
-			before = fmt.Sprintf("&before=%d", list.Games[len(list.Games)-1].ID)
+		found, err := history(p)
+		if err != nil {
+			t.Fatal(err)
 		}
 		for id, g := range acked[p.name] {
 			h, ok := found[id]
