@@ -46,6 +46,7 @@ but what never changes.`, stderr)
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this `address`, e.g. 127.0.0.1:6060")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
+	proxies := fs.String("trusted-proxy", "", "the load balancers in front of the server, by `address` or CIDR prefix (comma-separated): their X-Forwarded-For names the client, for the limits per address and the logs")
 	authRate := fs.Int("auth-per-minute", 60, "logins and sign-ups (players' and operators') each client address may make at once, then `N` a minute; 0: no limit (for a load test)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -71,6 +72,10 @@ but what never changes.`, stderr)
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		return usageError(fs, "--log-level: %v", err)
+	}
+	trusted, err := app.ParseProxies(*proxies)
+	if err != nil {
+		return usageError(fs, "--trusted-proxy: %v", err)
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	if os.Getenv("GOGC") == "" {
@@ -111,7 +116,7 @@ but what never changes.`, stderr)
 	// players' API and the back office together.
 	cfg.Hashes = passhash.DefaultGate()
 	cfg.AuthRate = throttle.PerMinute(*authRate)
-	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true})
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true, TrustedProxies: trusted})
 	if err != nil {
 		return err
 	}

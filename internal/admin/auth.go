@@ -42,8 +42,8 @@ func CreateOperator(ctx context.Context, db interface {
 	return err
 }
 
-// remote is the client's address as the logs show it (the server faces clients directly; no
-// proxy header is trusted).
+// remote is the client's address as the logs show it (RemoteAddr: behind a trusted load
+// balancer, the address it forwarded).
 func remote(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"time"
@@ -50,6 +51,9 @@ type Config struct {
 	Log        *slog.Logger        // (discarded)
 	Now        func() time.Time    // the clock (time.Now)
 	Metrics    bool                // serve /metrics
+	// TrustedProxies are the load balancers whose X-Forwarded-For names the client (none: the
+	// server faces its clients).
+	TrustedProxies []netip.Prefix
 }
 
 // App is the application over one store.
@@ -98,7 +102,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	site.Handle("/metrics", api)
 	site.Handle("/", web.Default())
 	site.Handle("/admin/", a.Admin.Handler())
-	a.handler = site
+	a.handler = behindProxies(cfg.TrustedProxies, site)
 	return a, nil
 }
 

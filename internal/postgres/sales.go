@@ -236,6 +236,16 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 			return err
 		})
 	}
+	b.Queue(`SELECT nextval('games_id_seq'), nextval('transfers_id_seq') FROM generate_series(1, $1)`, len(ops)).Query(func(rows pgx.Rows) error {
+		var g, t int64
+		_, err := pgx.ForEachRow(rows, []any{&g, &t}, func() error {
+			gameIDs, transferIDs = append(gameIDs, g), append(transferIDs, t)
+			return nil
+		})
+		return err
+	})
+	// The open blocks last: each price's block row is locked from here to the commit, and every
+	// server's batch at that price waits for it, so nothing else is read while it is held.
 	b.Queue(openBlocks, priceList).Query(func(rows pgx.Rows) error {
 		var price int64
 		var c lottery.Cursor
@@ -243,14 +253,6 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 			c.Written = c.Sold
 			cc := c
 			cursors[price] = &cc
-			return nil
-		})
-		return err
-	})
-	b.Queue(`SELECT nextval('games_id_seq'), nextval('transfers_id_seq') FROM generate_series(1, $1)`, len(ops)).Query(func(rows pgx.Rows) error {
-		var g, t int64
-		_, err := pgx.ForEachRow(rows, []any{&g, &t}, func() error {
-			gameIDs, transferIDs = append(gameIDs, g), append(transferIDs, t)
 			return nil
 		})
 		return err

@@ -30,9 +30,9 @@ func LockFor(n int) time.Duration {
 // long start again from nothing.
 const Forget = time.Hour
 
-// Address is the key of a client's address: the host of a request's RemoteAddr (the server
-// faces clients directly: no proxy header is trusted), and for IPv6 its /64, which one client
-// usually holds whole.
+// Address is the key of a client's address: the host of a request's RemoteAddr (the client's
+// own, or the one a trusted load balancer gave: app's behindProxies), and for IPv6 its /64,
+// which one client usually holds whole.
 func Address(remoteAddr string) string {
 	host, _, err := net.SplitHostPort(remoteAddr)
 	if err != nil {
