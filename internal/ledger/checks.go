@@ -1,0 +1,41 @@
+// Package ledger holds the checks of the books that every store runs in its ledger check
+// (starcolor ledger check): what must hold between the games, the transfers and the blocks
+// (RULES §7), as SQL that SQLite and PostgreSQL read alike. Each store adds the checks its own
+// dialect or schema needs (the hours' totals, the references its tables do not enforce).
+package ledger
+
+// Check is one query counting the rows that break a rule: 0 when the books are right.
+type Check struct {
+	What string // the rule broken, as the report says it
+	SQL  string
+}
+
+// Checks are the checks both stores share. Accounts 1 and 2 are the bank and the prize fund.
+var Checks = []Check{
+	{What: "games without exactly one stake transfer of their stake from their player to the prize fund", SQL: `SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN (
+			   SELECT game_id, count(*) AS n, min(amount) AS amount, min(from_account) AS src, min(to_account) AS dst
+			   FROM transfers WHERE kind = 'stake' GROUP BY game_id) t ON t.game_id = g.id
+			 WHERE t.n IS NULL OR t.n <> 1 OR t.amount <> g.stake OR t.src <> p.account_id OR t.dst <> 2`},
+	{What: "games without exactly their prize transfer from the prize fund to their player", SQL: `SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN (
+			   SELECT game_id, count(*) AS n, min(amount) AS amount, min(from_account) AS src, min(to_account) AS dst
+			   FROM transfers WHERE kind = 'prize' GROUP BY game_id) t ON t.game_id = g.id
+			 WHERE (g.prize = 0 AND t.n IS NOT NULL)
+			    OR (g.prize > 0 AND (t.n IS NULL OR t.n <> 1 OR t.amount <> g.prize OR t.src <> 2 OR t.dst <> p.account_id))`},
+	{What: "stake or prize transfers of no game, or more than their games", SQL: `SELECT (SELECT count(*) FROM transfers WHERE kind IN ('stake', 'prize')) -
+			        (SELECT count(*) FROM games) - (SELECT count(*) FROM games WHERE prize > 0)`},
+	{What: "deposits or withdrawals not between the bank and a player", SQL: `SELECT count(*) FROM transfers t WHERE t.kind IN ('deposit', 'withdrawal') AND NOT (
+			  (t.kind = 'deposit' AND t.from_account = 1 AND t.to_account IN (SELECT account_id FROM players)) OR
+			  (t.kind = 'withdrawal' AND t.to_account = 1 AND t.from_account IN (SELECT account_id FROM players)))`},
+	{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
+			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
+			   ON g.emission_id = b.emission_id AND g.block = b.block
+			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
+	{What: "games whose stake_transfer is not their stake transfer, or whose prize transfer does not follow it", SQL: `SELECT count(*) FROM games g LEFT JOIN transfers s ON s.id = g.stake_transfer
+			   LEFT JOIN transfers p ON p.id = g.stake_transfer + 1 AND g.prize > 0
+			 WHERE s.id IS NULL OR s.kind <> 'stake' OR s.game_id <> g.id
+			    OR (g.prize > 0 AND (p.id IS NULL OR p.kind <> 'prize' OR p.game_id <> g.id))`},
+	{What: "blocks whose totals of prizes and winners sold differ from their games", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
+			   SELECT emission_id, block, sum(prize) AS prizes, count(*) FILTER (WHERE prize > 0) AS winners FROM games GROUP BY emission_id, block) g
+			   ON g.emission_id = b.emission_id AND g.block = b.block
+			 WHERE b.prizes_sold <> coalesce(g.prizes, 0) OR b.winners_sold <> coalesce(g.winners, 0)`},
+}
