@@ -34,8 +34,8 @@ type Cluster struct {
 func NewCluster(t testing.TB) *Cluster {
 	t.Helper()
 	bin := postgresBin()
-	if bin == "" {
-		skipOrFail(t, "PostgreSQL's initdb is not installed (set $%s to its directory)", PostgresBinEnv)
+	if _, err := os.Stat(filepath.Join(bin, "initdb")); bin == "" || err != nil {
+		skipOrFail(t, "PostgreSQL's initdb is not installed (or not in $%s): the test runs a PostgreSQL server of its own", PostgresBinEnv)
 	}
 	dir, err := os.MkdirTemp("", "starcolor-pg-")
 	if err != nil {
