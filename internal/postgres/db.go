@@ -49,6 +49,7 @@ type DB struct {
 	batches    atomic.Int64
 	batchedOps atomic.Int64
 	running    atomic.Int64 // nanoseconds the batches spent before their commit
+	lastReads  atomic.Int64 // nanoseconds the last batch's reads took: more when it waited for a block
 	committing atomic.Int64 // nanoseconds spent in their commits
 
 	lastStoreFailure atomic.Pointer[storeFailure] // see CheckWrite
