@@ -1,8 +1,11 @@
 package app
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +57,49 @@ func TestNoProxyTrusted(t *testing.T) {
 	if seen != "10.0.0.5:4000" {
 		t.Errorf("RemoteAddr %q", seen)
 	}
+}
+
+// Whatever a client puts in X-Forwarded-For, the address taken is the peer's own or one of the
+// header's that is not a trusted proxy's, and only when the peer is a trusted proxy.
+func FuzzForwardedFor(f *testing.F) {
+	f.Add("10.0.0.5:4000", "203.0.113.7, 10.1.2.3")
+	f.Add("192.0.2.9:5000", "203.0.113.7")
+	f.Add("10.0.0.5:4000", "2001:db8::1,,, ::ffff:10.0.0.1")
+	f.Add("[::1]:80", "nonsense")
+	trusted, _ := ParseProxies("10.0.0.0/8, ::1")
+	f.Fuzz(func(t *testing.T, peer, xff string) {
+		var seen string
+		h := behindProxies(trusted, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = r.RemoteAddr }))
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = peer
+		r.Header.Set("X-Forwarded-For", xff)
+		h.ServeHTTP(httptest.NewRecorder(), r)
+		if seen == peer {
+			return
+		}
+		host, _, err := net.SplitHostPort(peer)
+		p, perr := netip.ParseAddr(host)
+		if err != nil || perr != nil || !isIn(trusted, p) {
+			t.Fatalf("peer %q, not a trusted proxy, became %q", peer, seen)
+		}
+		ap, err := netip.ParseAddrPort(seen)
+		if err != nil || isIn(trusted, ap.Addr()) {
+			t.Fatalf("peer %q with X-Forwarded-For %q became %q", peer, xff, seen)
+		}
+		for hop := range strings.SplitSeq(xff, ",") {
+			if a, err := netip.ParseAddr(strings.TrimSpace(hop)); err == nil && a.Unmap() == ap.Addr() {
+				return
+			}
+		}
+		t.Fatalf("peer %q with X-Forwarded-For %q became %q, which the header does not hold", peer, xff, seen)
+	})
+}
+
+func isIn(prefixes []netip.Prefix, a netip.Addr) bool {
+	for _, p := range prefixes {
+		if p.Contains(a.Unmap()) {
+			return true
+		}
+	}
+	return false
 }
