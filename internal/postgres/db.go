@@ -26,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 )
 
@@ -52,9 +53,7 @@ type DB struct {
 	lastReads  atomic.Int64 // nanoseconds the last batch's reads took: more when it waited for a block
 	committing atomic.Int64 // nanoseconds spent in their commits
 
-	lastStoreFailure atomic.Pointer[storeFailure] // see CheckWrite
-	probeMu          sync.Mutex
-	lastProbe        *probe
+	health fault.WriteHealth // see CheckWrite
 }
 
 // Open connects to the database of a postgres:// URL and brings its schema up to date (once,

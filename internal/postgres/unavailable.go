@@ -55,51 +55,18 @@ func asFault(err error) error {
 	return &fault.Error{Code: fault.Unavailable, Message: msg, RetryAfter: retryStore, Cause: err}
 }
 
-// storeFailureMemory is how long a write that failed for the store's sake keeps CheckWrite
-// failing.
-var storeFailureMemory = 5 * time.Second
-
-type storeFailure struct {
-	at  time.Time
-	err error
-}
-
-// noteWrite keeps the error of a write if the store caused it, and returns it as asFault does.
-func (d *DB) noteWrite(err error) error {
-	err = asFault(err)
-	var f *fault.Error
-	if errors.As(err, &f) && f.Code == fault.Unavailable && f.Cause != nil {
-		d.lastStoreFailure.Store(&storeFailure{at: time.Now(), err: err})
-	}
-	return err
-}
-
-// probeEvery is how often CheckWrite writes at most.
-var probeEvery = time.Second
-
-type probe struct {
-	at  time.Time
-	err error
-}
+// noteWrite keeps the error of a write if the store caused it (fault.WriteHealth), and returns
+// it as asFault does.
+func (d *DB) noteWrite(err error) error { return d.health.Note(asFault(err)) }
 
 // CheckWrite says whether the store can write now: it fails if a write has failed for the
-// store's sake in the last storeFailureMemory, or if a write of its own fails (made at most once
-// every probeEvery).
+// store's sake in the last few seconds, or if a write of its own fails (made at most once a
+// second: fault.WriteHealth).
 func (d *DB) CheckWrite(ctx context.Context) error {
-	if f := d.lastStoreFailure.Load(); f != nil && time.Since(f.at) < storeFailureMemory {
-		return f.err
-	}
-	d.probeMu.Lock()
-	defer d.probeMu.Unlock()
-	if p := d.lastProbe; p != nil && time.Since(p.at) < probeEvery {
-		return p.err
-	}
-	_, err := d.pool.Exec(ctx, `INSERT INTO health (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
-	err = d.noteWrite(err)
-	if ctx.Err() == nil {
-		d.lastProbe = &probe{at: time.Now(), err: err}
-	}
-	return err
+	return d.health.Check(ctx, func(ctx context.Context) error {
+		_, err := d.pool.Exec(ctx, `INSERT INTO health (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
+		return d.noteWrite(err)
+	})
 }
 
 // CheckFile reports damage to the database's files: PostgreSQL checks its pages itself as it

@@ -25,6 +25,7 @@ import (
 
 	"modernc.org/sqlite" // registers the "sqlite" driver
 
+	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 )
 
@@ -59,9 +60,7 @@ type DB struct {
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
 
-	lastStoreFailure atomic.Pointer[storeFailure] // see CheckWrite
-	probeMu          sync.Mutex
-	lastProbe        *probe
+	health fault.WriteHealth // see CheckWrite
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.

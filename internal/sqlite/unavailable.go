@@ -43,57 +43,21 @@ func asFault(err error) error {
 	return &fault.Error{Code: fault.Unavailable, Message: msg, RetryAfter: retryStore, Cause: err}
 }
 
-// storeFailureMemory is how long a write that failed for the store's sake (asFault) keeps
-// CheckWrite failing: a probe of one small row may fit where the writes of sales do not (a disk
-// full but for the WAL's own length).
-var storeFailureMemory = 5 * time.Second
-
-// storeFailure is the last write that failed for the store's sake.
-type storeFailure struct {
-	at  time.Time
-	err error
-}
-
-// noteWrite keeps the error of a write if the store caused it, and returns it as asFault does.
-func (d *DB) noteWrite(err error) error {
-	err = asFault(err)
-	var f *fault.Error
-	if errors.As(err, &f) && f.Code == fault.Unavailable && f.Cause != nil {
-		d.lastStoreFailure.Store(&storeFailure{at: time.Now(), err: err})
-	}
-	return err
-}
-
-// probeEvery is how often CheckWrite writes at most: its answer is kept that long, so that
-// however often the health check is called, the writer sees one probe.
-var probeEvery = time.Second
-
-// probe is the last answer of CheckWrite's write.
-type probe struct {
-	at  time.Time
-	err error
-}
+// noteWrite keeps the error of a write if the store caused it (fault.WriteHealth), and returns
+// it as asFault does.
+func (d *DB) noteWrite(err error) error { return d.health.Note(asFault(err)) }
 
 // CheckWrite says whether the store can write now: it fails if a write has failed for the
-// store's sake in the last storeFailureMemory, or if a write of its own, through the writer as
-// every write, fails (made at most once every probeEvery: its row costs a page of the WAL).
+// store's sake in the last few seconds, or if a write of its own, through the writer as
+// every write, fails (made at most once a second, as its row costs a page of the WAL:
+// fault.WriteHealth).
 func (d *DB) CheckWrite(ctx context.Context) error {
-	if f := d.lastStoreFailure.Load(); f != nil && time.Since(f.at) < storeFailureMemory {
-		return f.err
-	}
-	d.probeMu.Lock()
-	defer d.probeMu.Unlock()
-	if p := d.lastProbe; p != nil && time.Since(p.at) < probeEvery {
-		return p.err
-	}
-	err := d.update(ctx, func(t *tx) error {
-		_, err := t.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
-		return err
+	return d.health.Check(ctx, func(ctx context.Context) error {
+		return d.update(ctx, func(t *tx) error {
+			_, err := t.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
+			return err
+		})
 	})
-	if ctx.Err() == nil {
-		d.lastProbe = &probe{at: time.Now(), err: err}
-	}
-	return err
 }
 
 // CheckFile runs SQLite's check of the database file's structure (PRAGMA quick_check: every

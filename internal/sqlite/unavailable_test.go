@@ -56,8 +56,7 @@ func TestFullStoreIsUnavailable(t *testing.T) {
 		t.Fatalf("health probe on a full store: %v", err)
 	}
 	setMaxPages(t, f.d, 1<<30)
-	defer func(was, every time.Duration) { storeFailureMemory, probeEvery = was, every }(storeFailureMemory, probeEvery)
-	storeFailureMemory, probeEvery = 0, 0 // the failures above are forgotten at once
+	f.d.health.Memory, f.d.health.Every = time.Nanosecond, time.Nanosecond // the failures above are forgotten at once
 	if err := f.d.CheckWrite(ctx); err != nil {
 		t.Fatalf("health probe once there is room again: %v", err)
 	}
