@@ -52,7 +52,7 @@ func TestLoginStormMemoryBounded(t *testing.T) {
 	servableDB(t, db)
 	srv := startServer(t, db, "--auth-per-minute", "0")
 	p := &player{name: "storm", http: &http.Client{Timeout: time.Minute}, base: srv.url}
-	if st, raw, _ := p.call("POST", "/api/v1/players", `{"username":"storm","password":"storm-password-1"}`, ""); st != 201 {
+	if st, raw, _ := p.call("POST", "/api/v1/players", `{"last_name":"Martin","first_names":"Jeanne","birth_date":"1990-01-01","username":"storm","password":"storm-password-1"}`, ""); st != 201 {
 		t.Fatalf("register: %d %s", st, raw)
 	}
 	pid := srv.cmd.Process.Pid

@@ -51,7 +51,7 @@ func join(base, name string, deposit int64) (*player, error) {
 	jar, _ := cookiejar.New(nil)
 	p := &player{name: name, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, base: base}
 	creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s-secret"}`, name, name)
-	if st, raw, err := p.call("POST", "/api/v1/players", creds, ""); err != nil || st != 201 {
+	if st, raw, err := p.call("POST", "/api/v1/players", signUp(creds), ""); err != nil || st != 201 {
 		return nil, fmt.Errorf("register %s: %d %s %v", name, st, raw, err)
 	}
 	if st, raw, err := p.call("POST", "/api/v1/session", creds, ""); err != nil || st != 200 {

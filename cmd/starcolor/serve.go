@@ -232,7 +232,7 @@ func ensureEmissions(ctx context.Context, store app.Store, stderr io.Writer, log
 // "demo", is one no player could choose (game.Passwords): the account is made here, for trying
 // the game on one's own machine, not through the API.
 func ensureDemo(ctx context.Context, svc *game.Service, store app.Store) error {
-	_, err := store.CreatePlayer(ctx, "demo", svc.Config().Argon2.Hash("demo"), time.Now())
+	_, err := store.CreatePlayer(ctx, "demo", svc.Config().Argon2.Hash("demo"), nil, time.Now()) // a player for trying the game: no one's identity
 	if err != nil && !fault.Is(err, fault.UsernameTaken) {
 		return err
 	}

@@ -89,6 +89,11 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
+// signUp is a sign-up's body: credentials, as a login sends them, and an adult's identity.
+func signUp(creds string) string {
+	return `{"last_name":"Martin","first_names":"Jeanne","birth_date":"1990-01-01",` + creds[1:]
+}
+
 type player struct {
 	name string
 	http *http.Client
@@ -172,7 +177,7 @@ func TestServerKilledUnderLoad(t *testing.T) {
 		jar, _ := cookiejar.New(nil)
 		p.http, p.base = &http.Client{Jar: jar, Timeout: 20 * time.Second}, srv.url
 		creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s-secret"}`, p.name, p.name)
-		if st, raw, _ := p.call("POST", "/api/v1/players", creds, ""); st != 201 {
+		if st, raw, _ := p.call("POST", "/api/v1/players", signUp(creds), ""); st != 201 {
 			t.Fatalf("register: %d %s", st, raw)
 		}
 		p.login(t, srv.url)

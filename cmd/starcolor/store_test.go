@@ -155,7 +155,7 @@ func newPlayer(t *testing.T, base, name string) *player {
 	p := &player{name: name}
 	p.http, p.base = &http.Client{Timeout: 20 * time.Second}, base
 	creds := fmt.Sprintf(`{"username":%q,"password":"pw-%s-secret"}`, name, name)
-	if st, raw, err := p.call("POST", "/api/v1/players", creds, ""); err != nil || st != 201 {
+	if st, raw, err := p.call("POST", "/api/v1/players", signUp(creds), ""); err != nil || st != 201 {
 		t.Fatalf("register %s: %d %s %v", name, st, raw, err)
 	}
 	p.login(t, base)
@@ -203,7 +203,7 @@ func TestReadOnlyStore(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("a read on a read-only store: %d", resp.StatusCode)
 	}
-	req, _ := http.NewRequest("POST", srv.url+"/api/v1/players", strings.NewReader(`{"username":"rolf","password":"rolf-password"}`))
+	req, _ := http.NewRequest("POST", srv.url+"/api/v1/players", strings.NewReader(`{"last_name":"Martin","first_names":"Jeanne","birth_date":"1990-01-01","username":"rolf","password":"rolf-password"}`))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {

@@ -84,7 +84,7 @@ func TestServeTLS(t *testing.T) {
 	if hsts := res.Header.Get("Strict-Transport-Security"); hsts != "max-age=31536000" {
 		t.Errorf("Strict-Transport-Security %q", hsts)
 	}
-	body := strings.NewReader(`{"username":"tina","password":"pw-tina-long"}`)
+	body := strings.NewReader(`{"last_name":"Martin","first_names":"Jeanne","birth_date":"1990-01-01","username":"tina","password":"pw-tina-long"}`)
 	if res, err = client.Post(srv.url+"/api/v1/players", "application/json", body); err != nil || res.StatusCode != 201 {
 		t.Fatalf("sign up over TLS: %v %v", res, err)
 	}

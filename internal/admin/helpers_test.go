@@ -140,7 +140,7 @@ func (c *client) api(want int, method, path string, body any) map[string]any {
 func (e *env) player(t testing.TB, name string, deposit int64, games int) *client {
 	t.Helper()
 	c := e.client(t)
-	c.api(201, "POST", "/api/v1/players", map[string]any{"username": name, "password": "secret-" + name})
+	c.api(201, "POST", "/api/v1/players", map[string]any{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": name, "password": "secret-" + name})
 	c.api(200, "POST", "/api/v1/session", map[string]any{"username": name, "password": "secret-" + name})
 	c.api(201, "POST", "/api/v1/deposits", map[string]any{"amount": deposit})
 	for range games {

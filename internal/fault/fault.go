@@ -16,12 +16,14 @@ type Code string
 const (
 	Invalid              Code = "invalid_input"          // 400
 	InvalidUsername      Code = "invalid_username"       // 400: a new username that does not qualify
+	InvalidIdentity      Code = "invalid_identity"       // 400: a name missing or a birth date impossible at registration
 	WeakPassword         Code = "weak_password"          // 400: a new password too short, too common, or the name
 	TooLarge             Code = "body_too_large"         // 413
 	UnsupportedMediaType Code = "unsupported_media_type" // 415
 	NotLoggedIn          Code = "not_logged_in"          // 401
 	InsufficientFunds    Code = "insufficient_funds"     // 402
 	Forbidden            Code = "forbidden"              // 403
+	Underage             Code = "underage"               // 403: under 18 on the server's date
 	NotFound             Code = "not_found"              // 404
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409

@@ -14,20 +14,35 @@ import (
 // Passwords is what a player's password must be.
 var Passwords = passhash.Policy{MinRunes: 8}
 
+// Registration is what a sign-up gives (API.md 1.1): the credentials, and who the player is (their
+// identity, checked for age on the server's date).
+type Registration struct {
+	Username, Password              string
+	LastName, FirstNames, BirthDate string // the birth date written YYYY-MM-DD
+}
+
 // Register creates a player with an empty wallet; addr is the client's address (throttle.Address).
-func (s *Service) Register(ctx context.Context, username, password, addr string) (Player, error) {
-	username, err := identity.Username(username)
+func (s *Service) Register(ctx context.Context, r Registration, addr string) (Player, error) {
+	username, err := identity.Username(r.Username)
 	if err != nil {
 		return Player{}, fault.Errorf(fault.InvalidUsername, "%v", err)
 	}
-	if err := Passwords.Check(username, password); err != nil {
+	if err := Passwords.Check(username, r.Password); err != nil {
 		return Player{}, fault.Errorf(fault.WeakPassword, "%v", err)
 	}
-	hash, err := s.guard.Hash(ctx, addr, password)
+	now := s.now()
+	person, err := identity.ParsePerson(r.LastName, r.FirstNames, r.BirthDate, now)
+	if err != nil {
+		return Player{}, fault.Errorf(fault.InvalidIdentity, "%v", err)
+	}
+	if !person.Adult(now) {
+		return Player{}, fault.Errorf(fault.Underage, "gambling is forbidden to minors: an account is opened from %d years old on", identity.Adulthood)
+	}
+	hash, err := s.guard.Hash(ctx, addr, r.Password)
 	if err != nil {
 		return Player{}, err
 	}
-	p, err := s.db.CreatePlayer(ctx, username, hash, s.now())
+	p, err := s.db.CreatePlayer(ctx, username, hash, &person, now)
 	return Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}, err
 }
 

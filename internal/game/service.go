@@ -20,6 +20,7 @@ import (
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
+	"starcolor/internal/identity"
 	"starcolor/internal/login"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
@@ -35,7 +36,7 @@ type Store interface {
 	session.Store
 	emission.Pages
 
-	CreatePlayer(ctx context.Context, username, passwordHash string, now time.Time) (lottery.Player, error)
+	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	ClearLogin(ctx context.Context, subject, address string) error

@@ -133,7 +133,7 @@ func (c *client) must(want int, v any, method, path string, body any, key string
 
 func (c *client) signUp(name string, deposit int64) {
 	c.t.Helper()
-	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name}, "")
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": name, "password": "secret-" + name}, "")
 	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
 	if deposit > 0 {
 		c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": deposit}, c.key())
@@ -178,7 +178,7 @@ func TestAccountsAndMoney(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("alice", 0)
-	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "ALICE", "password": "whatever-else-1"}, ""); st != 409 || !strings.Contains(string(raw), "username_taken") {
+	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "ALICE", "password": "whatever-else-1"}, ""); st != 409 || !strings.Contains(string(raw), "username_taken") {
 		t.Errorf("taken username: %d %s", st, raw)
 	}
 	other := s.client(t)
@@ -473,7 +473,7 @@ func TestBadInput(t *testing.T) {
 		{"negative deposit", c, "POST", "/api/v1/deposits", `{"amount":-5}`, true, 400, "invalid_input"},
 		{"deposit as float", c, "POST", "/api/v1/deposits", `{"amount":1.5}`, true, 400, "invalid_input"},
 		{"limit 0", c, "GET", "/api/v1/games?limit=0", nil, false, 400, "invalid_input"},
-		{"short username", c, "POST", "/api/v1/players", `{"username":"x","password":"abcd"}`, false, 400, "invalid_username"},
+		{"short username", c, "POST", "/api/v1/players", `{"last_name":"Martin","first_names":"Jeanne","birth_date":"1990-01-01","username":"x","password":"abcd"}`, false, 400, "invalid_username"},
 	}
 	balances := func() [2]int64 { return [2]int64{c.balance(), poor.balance()} }
 	before := balances()

@@ -19,12 +19,21 @@ type credentials struct {
 	Password string `json:"password"`
 }
 
+// registration is a sign-up (API.md 1.1): the credentials and who the player is.
+type registration struct {
+	credentials
+	LastName   string `json:"last_name"`
+	FirstNames string `json:"first_names"`
+	BirthDate  string `json:"birth_date"`
+}
+
 func (s *Server) register(w http.ResponseWriter, r *http.Request) error {
-	var c credentials
+	var c registration
 	if _, err := readJSON(r, &c); err != nil {
 		return err
 	}
-	p, err := s.svc.Register(r.Context(), c.Username, c.Password, throttle.Address(r.RemoteAddr))
+	p, err := s.svc.Register(r.Context(), game.Registration{Username: c.Username, Password: c.Password,
+		LastName: c.LastName, FirstNames: c.FirstNames, BirthDate: c.BirthDate}, throttle.Address(r.RemoteAddr))
 	if err != nil {
 		return err
 	}

@@ -321,12 +321,12 @@ func TestWeakPasswordsRefused(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	for _, pw := range []string{"abcd", "1234567", "password", "Password", "12345678", "sunshine", "qwertyuiop", "quentin1"} {
-		st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "quentin1", "password": pw}, "")
+		st, raw := c.call("POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "quentin1", "password": pw}, "")
 		if st != 400 || !strings.Contains(string(raw), "weak_password") {
 			t.Errorf("password %q: %d %s", pw, st, raw)
 		}
 	}
-	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "quentin1", "password": "a less common one"}, "")
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "quentin1", "password": "a less common one"}, "")
 }
 
 // Guesses sent at once at an account are counted as they arrive, before any is evaluated: of 40
@@ -419,7 +419,7 @@ func TestAuthRatePerAddress(t *testing.T) {
 	})
 	c := s.client(t)
 	for i := range 3 {
-		c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": fmt.Sprintf("ulla%d", i), "password": "secret-ulla"}, "")
+		c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": fmt.Sprintf("ulla%d", i), "password": "secret-ulla"}, "")
 	}
 	req, _ := http.NewRequest("POST", s.url+"/api/v1/session", strings.NewReader(`{"username":"ulla0","password":"secret-ulla"}`))
 	req.Header.Set("Content-Type", "application/json")
@@ -505,9 +505,9 @@ func TestLockoutFromAnotherAddress(t *testing.T) {
 func TestAccentedUsernames(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
-	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "Élodie", "password": "secret-élodie"}, "")
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "Élodie", "password": "secret-élodie"}, "")
 	for _, same := range []string{"élodie", "ÉLODIE", "E\u0301lodie"} {
-		if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": same, "password": "another-secret"}, ""); st != 409 {
+		if st, raw := c.call("POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": same, "password": "another-secret"}, ""); st != 409 {
 			t.Errorf("%q, the same name: %d %s", same, st, raw)
 		}
 	}
@@ -516,8 +516,8 @@ func TestAccentedUsernames(t *testing.T) {
 	if me.Username != "Élodie" {
 		t.Errorf("logged in as %q", me.Username)
 	}
-	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": "elodie", "password": "secret-elodie"}, "")
-	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"username": "Élo die", "password": "secret-élodie"}, ""); st != 400 || !strings.Contains(string(raw), "invalid_username") {
+	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "elodie", "password": "secret-elodie"}, "")
+	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "Élo die", "password": "secret-élodie"}, ""); st != 400 || !strings.Contains(string(raw), "invalid_username") {
 		t.Errorf("a space in a username: %d %s", st, raw)
 	}
 }

@@ -158,10 +158,12 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 var statusOf = map[fault.Code]int{
 	fault.Invalid:              http.StatusBadRequest,
 	fault.InvalidUsername:      http.StatusBadRequest,
+	fault.InvalidIdentity:      http.StatusBadRequest,
 	fault.WeakPassword:         http.StatusBadRequest,
 	fault.NotLoggedIn:          http.StatusUnauthorized,
 	fault.InsufficientFunds:    http.StatusPaymentRequired,
 	fault.Forbidden:            http.StatusForbidden,
+	fault.Underage:             http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,
 	fault.InvalidMove:          http.StatusConflict,
 	fault.UsernameTaken:        http.StatusConflict,

@@ -125,8 +125,17 @@ func readBody(w http.ResponseWriter, r *http.Request, v any) ([]byte, bool) {
 }
 
 func (s *fakeServer) register(w http.ResponseWriter, r *http.Request) {
-	var in struct{ Username, Password string }
+	var in struct {
+		Username, Password string
+		LastName           string `json:"last_name"`
+		FirstNames         string `json:"first_names"`
+		BirthDate          string `json:"birth_date"`
+	}
 	if _, ok := readBody(w, r, &in); !ok {
+		return
+	}
+	if in.LastName == "" || in.FirstNames == "" || in.BirthDate == "" {
+		fail(w, 400, "invalid_identity", "A last name, first names and a birth date are needed.")
 		return
 	}
 	if in.Username == "" || len(in.Password) < 8 {

@@ -248,7 +248,10 @@ func (p *player) setup(ctx context.Context) error {
 	p.client = p.setupClient
 	defer func() { p.client = play }()
 	cred, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password})
-	status, err := p.retrySetup(ctx, KindRegister, p.ep.urlPlayers, cred, false)
+	// A sign-up says who the player is (API.md 1.1): an adult, the same for every player.
+	signUp, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password,
+		"last_name": "Charge", "first_names": "Test", "birth_date": "1990-01-01"})
+	status, err := p.retrySetup(ctx, KindRegister, p.ep.urlPlayers, signUp, false)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,10 @@
 package lottery
 
-import "time"
+import (
+	"time"
+
+	"starcolor/internal/identity"
+)
 
 // Player is a player's account as the server sees it.
 type Player struct {
@@ -9,6 +13,7 @@ type Player struct {
 	AccountID    int64
 	Balance      int64 // cents
 	PasswordHash string
+	Person       *identity.Person // who the player is: nil for accounts made before identities were asked
 }
 
 // PlayerTotals sums a player's games.

@@ -14,7 +14,7 @@ import (
 
 // CreatePlayer registers a player with an empty account; a name already taken (compared by
 // identity.UsernameKey) is fault.UsernameTaken.
-func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, now time.Time) (lottery.Player, error) {
+func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error) {
 	var p lottery.Player
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		var account int64
@@ -22,24 +22,43 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, no
 			return err
 		}
 		var id int64
-		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, password_hash, account_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-			username, identity.UsernameKey(username), passwordHash, account, now).Scan(&id)
+		last, first, birth, key := personColumns(person)
+		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+			username, identity.UsernameKey(username), passwordHash, account, now, last, first, birth, key).Scan(&id)
 		if isCode(err, "23505", "players_name_key_key") {
 			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
 		}
-		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash}
+		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash, Person: person}
 		return err
 	})
 	return p, err
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash`
+// personColumns is a person as the players table keeps them (all NULL for none).
+func personColumns(p *identity.Person) (last, first, birth, key *string) {
+	if p == nil {
+		return nil, nil, nil, nil
+	}
+	b, k := p.BirthDate.Format(identity.DateLayout), p.Key()
+	return &p.LastName, &p.FirstNames, &b, &k
+}
+
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD')`
 
 func scanPlayer(row pgx.Row) (lottery.Player, error) {
 	var p lottery.Player
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash)
+	var last, first, birth *string
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
+	}
+	if err == nil && last != nil && first != nil && birth != nil {
+		b, perr := time.Parse(identity.DateLayout, *birth)
+		if perr != nil {
+			return p, perr
+		}
+		p.Person = &identity.Person{LastName: *last, FirstNames: *first, BirthDate: b}
 	}
 	return p, asFault(err)
 }

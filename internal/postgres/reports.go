@@ -86,13 +86,16 @@ func (d *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lotter
 	if err != nil {
 		return nil, asFault(err)
 	}
+	defer rows.Close()
 	var out []lottery.Player
-	var p lottery.Player
-	_, err = pgx.ForEachRow(rows, []any{&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash}, func() error {
+	for rows.Next() {
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, p)
-		return nil
-	})
-	return out, asFault(err)
+	}
+	return out, asFault(rows.Err())
 }
 
 // PlayerTotals sums a player's games (through the games' player index).

@@ -15,7 +15,7 @@ import (
 
 // CreatePlayer registers a player with an empty account; a name already taken (compared by
 // identity.UsernameKey) is fault.UsernameTaken.
-func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, now time.Time) (lottery.Player, error) {
+func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error) {
 	var p lottery.Player
 	err := d.update(ctx, func(t *tx) error {
 		res, err := t.exec(`INSERT INTO accounts (kind) VALUES ('player')`)
@@ -23,8 +23,10 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, no
 			return err
 		}
 		account, _ := res.LastInsertId()
-		res, err = t.exec(`INSERT INTO players (username, name_key, password_hash, account_id, created_at) VALUES (?, ?, ?, ?, ?)`,
-			username, identity.UsernameKey(username), passwordHash, account, storedTime(now))
+		last, first, birth, key := personColumns(person)
+		res, err = t.exec(`INSERT INTO players (username, name_key, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			username, identity.UsernameKey(username), passwordHash, account, storedTime(now), last, first, birth, key)
 		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
 		}
@@ -32,19 +34,36 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, no
 			return err
 		}
 		id, _ := res.LastInsertId()
-		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash}
+		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash, Person: person}
 		return nil
 	})
 	return p, err
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash`
+// personColumns is a person as the players table keeps them (all NULL for none).
+func personColumns(p *identity.Person) (last, first, birth, key sql.NullString) {
+	if p == nil {
+		return
+	}
+	ok := func(s string) sql.NullString { return sql.NullString{String: s, Valid: true} }
+	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout)), ok(p.Key())
+}
+
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date`
 
 func scanPlayer(row scanner) (lottery.Player, error) {
 	var p lottery.Player
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash)
+	var last, first, birth sql.NullString
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
+	}
+	if err == nil && last.Valid && first.Valid && birth.Valid {
+		b, perr := time.Parse(identity.DateLayout, birth.String)
+		if perr != nil {
+			return p, perr
+		}
+		p.Person = &identity.Person{LastName: last.String, FirstNames: first.String, BirthDate: b}
 	}
 	return p, asFault(err)
 }

@@ -105,9 +105,9 @@ func (d *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lotter
 	defer rows.Close()
 	var out []lottery.Player
 	for rows.Next() {
-		var p lottery.Player
-		if err := rows.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash); err != nil {
-			return nil, asFault(err)
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, p)
 	}

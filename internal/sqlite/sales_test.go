@@ -46,7 +46,7 @@ func (f *salesFixture) player(t *testing.T, name string, deposit int64) lottery.
 
 func (f *salesFixture) playerTB(t testing.TB, name string, deposit int64) lottery.Player {
 	ctx := context.Background()
-	p, err := f.d.CreatePlayer(ctx, name, "x", f.now)
+	p, err := f.d.CreatePlayer(ctx, name, "x", nil, f.now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestStagedCreationLetsWritesThrough(t *testing.T) {
 				// A write in the middle of the generation commits at once.
 				wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 				defer cancel()
-				if _, err := d.CreatePlayer(wctx, "during", "x", time.Now()); err != nil {
+				if _, err := d.CreatePlayer(wctx, "during", "x", nil, time.Now()); err != nil {
 					return err
 				}
 				wrote = true

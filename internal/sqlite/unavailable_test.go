@@ -40,7 +40,7 @@ func TestFullStoreIsUnavailable(t *testing.T) {
 	}
 	setMaxPages(t, f.d, 0)
 	big := strings.Repeat("x", 64<<10)
-	_, err := f.d.CreatePlayer(ctx, "bulky", big, f.now)
+	_, err := f.d.CreatePlayer(ctx, "bulky", big, nil, f.now)
 	if !fault.Is(err, fault.Unavailable) || fault.RetryAfter(err) <= 0 {
 		t.Fatalf("a write on a full store: %v (code %s), want unavailable with a wait", err, fault.CodeOf(err))
 	}

@@ -119,7 +119,7 @@ func newFixture(t *testing.T, h Harness) *fixture {
 // player signs a player up and deposits an amount.
 func (f *fixture) player(t testing.TB, name string, deposit int64) lottery.Player {
 	t.Helper()
-	p, err := f.s.CreatePlayer(f.ctx, name, "x", f.now)
+	p, err := f.s.CreatePlayer(f.ctx, name, "x", nil, f.now)
 	if err != nil {
 		t.Fatal(err)
 	}

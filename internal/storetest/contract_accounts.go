@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
 
@@ -295,8 +296,23 @@ func testJobsAndLeases(t *testing.T, h Harness) {
 func testPlayers(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	e := f.player(t, "Élodie", 1000)
-	if _, err := f.s.CreatePlayer(f.ctx, "ÉLODIE", "x", f.now); !fault.Is(err, fault.UsernameTaken) {
+	if _, err := f.s.CreatePlayer(f.ctx, "ÉLODIE", "x", nil, f.now); !fault.Is(err, fault.UsernameTaken) {
 		t.Fatalf("the same name in another case: %v", err)
+	}
+	// Who holds an account is kept with it, and read back as given; an account without one
+	// (made before identities were asked) reads none.
+	who, err := identity.ParsePerson("O'Brien", "Élodie Marie", "1990-02-28", f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.CreatePlayer(f.ctx, "obrien", "x", &who, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.s.PlayerByName(f.ctx, "obrien"); err != nil || got.Person == nil || *got.Person != who {
+		t.Fatalf("the identity read back: %+v, %v; want %+v", got.Person, err, who)
+	}
+	if got, err := f.s.PlayerByID(f.ctx, e.ID); err != nil || got.Person != nil {
+		t.Fatalf("an account without an identity: %+v, %v", got.Person, err)
 	}
 	for _, n := range []string{"élodie", "ÉLODIE"} {
 		if got, err := f.s.PlayerByName(f.ctx, n); err != nil || got.ID != e.ID || got.Balance != 1000 || got.Username != "Élodie" {

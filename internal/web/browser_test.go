@@ -68,7 +68,8 @@ func (s *site) player(t *testing.T, name string, signUp bool) *player {
 	p := &player{t: t, base: s.url, http: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
 	cred := map[string]string{"username": name, "password": "secret-" + name}
 	if signUp {
-		p.must(201, nil, "POST", "/api/v1/players", cred)
+		p.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name,
+			"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01"})
 	}
 	p.must(200, nil, "POST", "/api/v1/session", cred)
 	return p
@@ -192,6 +193,9 @@ func signUp(t *testing.T, ctx context.Context, s *site, name string) {
 		chromedp.WaitVisible("#signup-user"),
 		chromedp.SendKeys("#signup-user", name),
 		chromedp.SendKeys("#signup-pass", "secret-"+name),
+		chromedp.SendKeys("#signup-last", "Martin"),
+		chromedp.SendKeys("#signup-first", "Jeanne"),
+		chromedp.SetValue("#signup-birth", "1990-01-01"),
 		chromedp.Click("#signup-form button[type=submit]"))
 	waitFor(t, ctx, `document.body.classList.contains('in') && document.querySelector('#balance').dataset.cents === '0'`)
 }

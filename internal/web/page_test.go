@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -459,28 +460,38 @@ func (p *player) games() []gameJSON {
 }
 
 // Item 11: every error shows in the player's language, from its code; a username may hold
-// accented letters; a password is at least 8 characters.
+// accented letters; a password is at least 8 characters. Issue 12: the sign-up asks who the
+// player is, says why, and refuses a minor.
 func testErrorsInFrench(t *testing.T, ctx context.Context) {
 	s := newSite(t)
 	open(t, ctx, s, "")
-	signUpAs := func(name, password string) string {
+	if why := text(t, ctx, "#signup-why"); !strings.Contains(why, "interdit aux mineurs") {
+		t.Errorf("the sign-up does not say why it asks who the player is: %q", why)
+	}
+	signUpAs := func(name, password, birth string) string {
 		step(t, ctx, "sign up", chromedp.WaitVisible("#signup-user"),
 			chromedp.SetValue("#signup-user", name), chromedp.SetValue("#signup-pass", password),
+			chromedp.SetValue("#signup-last", "Lænna"), chromedp.SetValue("#signup-first", "Zoé"),
+			chromedp.SetValue("#signup-birth", birth),
 			chromedp.Click("#signup-form button[type=submit]"))
 		waitFor(t, ctx, `document.querySelector('#signup-form .err').textContent !== '' || document.body.classList.contains('in')`)
 		return text(t, ctx, "#signup-form .err")
 	}
-	for _, c := range []struct{ name, password, want string }{
-		{"ab", "a good long password", "Identifiant refusé"},
-		{"zoé", "abcd", "Mot de passe refusé"},
-		{"zoé", "password", "Mot de passe refusé"},
+	adult := "1990-01-01"
+	minor := time.Now().UTC().AddDate(-17, 0, 0).Format(time.DateOnly)
+	for _, c := range []struct{ name, password, birth, want string }{
+		{"ab", "a good long password", adult, "Identifiant refusé"},
+		{"zoé", "abcd", adult, "Mot de passe refusé"},
+		{"zoé", "password", adult, "Mot de passe refusé"},
+		{"zoé", "un mot de passe sûr", "", "Indiquez votre nom"},
+		{"zoé", "un mot de passe sûr", minor, "Le jeu est interdit aux mineurs"},
 	} {
-		got := signUpAs(c.name, c.password)
+		got := signUpAs(c.name, c.password, c.birth)
 		if !strings.HasPrefix(got, c.want) || strings.Contains(got, "characters") || strings.Contains(got, "username") {
-			t.Errorf("sign-up %q / %q: %q, want a French sentence starting %q", c.name, c.password, got, c.want)
+			t.Errorf("sign-up %q / %q / %q: %q, want a French sentence starting %q", c.name, c.password, c.birth, got, c.want)
 		}
 	}
-	if got := signUpAs("Zoé-Lænna", "un mot de passe sûr"); got != "" || !eval[bool](t, ctx, `document.body.classList.contains('in')`) {
+	if got := signUpAs("Zoé-Lænna", "un mot de passe sûr", adult); got != "" || !eval[bool](t, ctx, `document.body.classList.contains('in')`) {
 		t.Errorf("an accented username: %q", got)
 	}
 	if got := text(t, ctx, "#user"); got != "Zoé-Lænna" {

@@ -56,6 +56,8 @@
         username_taken: 'Cet identifiant est déjà pris.',
         invalid_username: 'Identifiant refusé : de 3 à 32 lettres (accents compris), chiffres, « . », « _ » ou « - », commençant par une lettre ou un chiffre.',
         weak_password: 'Mot de passe refusé : 8 caractères au moins, ni un mot de passe courant, ni votre identifiant.',
+        invalid_identity: 'Indiquez votre nom, vos prénoms et votre date de naissance (une date réelle, passée).',
+        underage: 'Le jeu est interdit aux mineurs : un compte ne s\'ouvre qu\'à partir de 18 ans révolus.',
         body_too_large: 'La demande est trop grande.',
         unsupported_media_type: 'La demande n\'est pas dans un format accepté.',
         idempotency_key_reused: 'Cette demande a déjà été faite pour une autre opération.',
@@ -113,6 +115,8 @@
         username_taken: 'This username is taken.',
         invalid_username: 'Username refused: 3 to 32 letters (accents welcome), digits, “.”, “_” or “-”, starting with a letter or a digit.',
         weak_password: 'Password refused: at least 8 characters, not a common password, and not your username.',
+        invalid_identity: 'Give your last name, first names and birth date (a real date, in the past).',
+        underage: 'Gambling is forbidden to minors: an account opens from 18 years old on.',
         body_too_large: 'The request is too large.',
         unsupported_media_type: 'The request is not in an accepted format.',
         idempotency_key_reused: 'This request was already made for another operation.',
@@ -1188,7 +1192,14 @@
       }
       form.querySelector('button[type=submit]').disabled = true;
       try {
-        if (signUp) await api('POST', '/players', cred);
+        if (signUp) {
+          const who = { last_name: form.last_name.value.trim(), first_names: form.first_names.value.trim(), birth_date: form.birth_date.value };
+          if (!who.last_name || !who.first_names || !who.birth_date) {
+            err.textContent = errText({ code: 'invalid_identity' });
+            return;
+          }
+          await api('POST', '/players', Object.assign({}, cred, who));
+        }
         await api('POST', '/session', cred);
         await onLogin(await api('GET', '/me'));
         form.reset();

@@ -1,0 +1,9 @@
+-- Who holds each account (issue 12, API.md 1.1): last name, first names and birth date, asked at
+-- registration; and the key identities are compared by (identity.Person.Key: no case, no
+-- accents), for self-exclusions and the operator's list of excluded persons. Accounts made
+-- before have none.
+ALTER TABLE players ADD COLUMN last_name TEXT;
+ALTER TABLE players ADD COLUMN first_names TEXT;
+ALTER TABLE players ADD COLUMN birth_date TEXT; -- YYYY-MM-DD
+ALTER TABLE players ADD COLUMN identity_key TEXT;
+CREATE INDEX players_by_identity ON players (identity_key) WHERE identity_key IS NOT NULL;
