@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"time"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/identity"
@@ -60,6 +61,9 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (s
 	}
 	if err := s.db.ClearLogin(ctx, subject, addr); err != nil {
 		return "", Player{}, err
+	}
+	if until := p.ExcludedUntil; until.After(s.now()) {
+		return "", Player{}, fault.Errorf(fault.Excluded, "you excluded yourself from gambling until %s", until.UTC().Format(time.RFC3339))
 	}
 	token, err := s.sessions.Open(ctx, p.ID)
 	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
@@ -140,4 +144,24 @@ func (s *Service) ended(p Player, err error) error {
 		s.sessions.Forget(p.session)
 	}
 	return err
+}
+
+// Exclusion bounds a self-exclusion, in days (API.md 1.1).
+const (
+	MinExclusionDays = 1
+	MaxExclusionDays = 365
+)
+
+// Exclude excludes the player from gambling for a number of days from now: every session of
+// theirs ends at once, on every server (the store deletes them; this server forgets its copies),
+// login is refused until it ends, and no account may be opened with their identity meanwhile. An
+// exclusion is never shortened: one asked while another runs longer leaves the longer. It returns
+// the end of the exclusion in force.
+func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, error) {
+	if days < MinExclusionDays || days > MaxExclusionDays {
+		return time.Time{}, fault.Errorf(fault.Invalid, "an exclusion lasts %d to %d days", MinExclusionDays, MaxExclusionDays)
+	}
+	until, err := s.db.ExcludePlayer(ctx, p.ID, s.now().Add(time.Duration(days)*24*time.Hour))
+	s.sessions.EndedAll(p.ID)
+	return until, err
 }

@@ -37,6 +37,7 @@ type Store interface {
 	emission.Pages
 
 	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
+	ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error)
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	ClearLogin(ctx context.Context, subject, address string) error

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
@@ -126,6 +127,24 @@ func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player,
 	}
 	writeBody(w, ans.Status, ans.Body)
 	return nil
+}
+
+// exclude is a self-exclusion (API.md 1.1): 201 with its end; every session of the player ends.
+func (s *Server) exclude(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Days *int `json:"days"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Days == nil {
+		return fault.Errorf(fault.Invalid, "days is required: %d to %d", game.MinExclusionDays, game.MaxExclusionDays)
+	}
+	until, err := s.svc.Exclude(r.Context(), p, *b.Days)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, map[string]string{"until": until.UTC().Format(time.RFC3339)})
 }
 
 func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {

@@ -53,6 +53,7 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("POST /api/v1/session", s.login)
 	s.handle("DELETE /api/v1/session", s.logout)
 	s.handle("GET /api/v1/me", s.auth(s.me))
+	s.handle("POST /api/v1/me/exclusion", s.authWrite(s.exclude))
 	s.handle("POST /api/v1/deposits", s.authWrite(s.deposit))
 	s.handle("POST /api/v1/withdrawals", s.authWrite(s.withdraw))
 	s.handle("POST /api/v1/games", s.authWrite(s.play))
@@ -164,6 +165,7 @@ var statusOf = map[fault.Code]int{
 	fault.InsufficientFunds:    http.StatusPaymentRequired,
 	fault.Forbidden:            http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
+	fault.Excluded:             http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,
 	fault.InvalidMove:          http.StatusConflict,
 	fault.UsernameTaken:        http.StatusConflict,

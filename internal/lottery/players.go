@@ -14,6 +14,8 @@ type Player struct {
 	Balance      int64 // cents
 	PasswordHash string
 	Person       *identity.Person // who the player is: nil for accounts made before identities were asked
+	// ExcludedUntil is the end of the player's self-exclusion (zero: none ever).
+	ExcludedUntil time.Time
 }
 
 // PlayerTotals sums a player's games.

@@ -23,6 +23,20 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 		}
 		var id int64
 		last, first, birth, key := personColumns(person)
+		if key != nil {
+			// One identity at a time: an exclusion of the same person waits for this sign-up, or
+			// this sign-up for it (ExcludePlayer takes the same lock).
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
+				return err
+			}
+			var until *time.Time
+			if err := tx.QueryRow(ctx, `SELECT max(excluded_until) FROM players WHERE identity_key = $1 AND excluded_until > $2`, *key, now).Scan(&until); err != nil {
+				return err
+			}
+			if until != nil {
+				return excludedUntil(*until)
+			}
+		}
 		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
 			username, identity.UsernameKey(username), passwordHash, account, now, last, first, birth, key).Scan(&id)
@@ -44,12 +58,16 @@ func personColumns(p *identity.Person) (last, first, birth, key *string) {
 	return &p.LastName, &p.FirstNames, &b, &k
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD')`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until`
 
 func scanPlayer(row pgx.Row) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth *string
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth)
+	var excluded *time.Time
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded)
+	if excluded != nil {
+		p.ExcludedUntil = excluded.UTC()
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
 	}
@@ -135,4 +153,34 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 		return err
 	})
 	return ans, err
+}
+
+// excludedUntil is the refusal of an excluded person (fault.Excluded), saying until when.
+func excludedUntil(until time.Time) error {
+	return fault.Errorf(fault.Excluded, "this person is excluded from gambling until %s", until.UTC().Format(time.RFC3339))
+}
+
+// ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
+// never shortened), and ends every session of theirs, in one transaction; it returns the end of
+// the exclusion in force. A sign-up of the same identity waits for it (CreatePlayer).
+func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error) {
+	var end time.Time
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		var key *string
+		if err := tx.QueryRow(ctx, `SELECT identity_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
+			return err
+		}
+		if key != nil {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
+				return err
+			}
+		}
+		if err := tx.QueryRow(ctx, `UPDATE players SET excluded_until = greatest(excluded_until, $1) WHERE id = $2 RETURNING excluded_until`,
+			until, playerID).Scan(&end); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+		return err
+	})
+	return end.UTC(), err
 }

@@ -206,6 +206,20 @@ func (m *Manager) End(ctx context.Context, token string) error {
 
 // Forget drops the copy of a session, by its hash: a write found it ended in its transaction (a
 // logout on another server), so that the next request reads the store again.
+// EndedAll forgets this server's copies of every session of an owner, which the store has just
+// ended (a self-exclusion), as End does for one: a check that read one of them meanwhile reads it
+// again.
+func (m *Manager) EndedAll(ownerID int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for h, e := range m.cache {
+		if e.s.OwnerID == ownerID {
+			delete(m.cache, h)
+		}
+	}
+	m.gone++
+}
+
 func (m *Manager) Forget(hash []byte) {
 	if len(hash) == 32 {
 		m.drop([32]byte(hash))

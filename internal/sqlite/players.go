@@ -24,6 +24,15 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 		}
 		account, _ := res.LastInsertId()
 		last, first, birth, key := personColumns(person)
+		if key.Valid {
+			var until sql.NullInt64
+			if err := t.queryRow(`SELECT max(excluded_until) FROM players WHERE identity_key = ? AND excluded_until > ?`, key.String, now.Unix()).Scan(&until); err != nil {
+				return err
+			}
+			if until.Valid {
+				return excludedUntil(time.Unix(until.Int64, 0))
+			}
+		}
 		res, err = t.exec(`INSERT INTO players (username, name_key, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			username, identity.UsernameKey(username), passwordHash, account, storedTime(now), last, first, birth, key)
@@ -49,12 +58,16 @@ func personColumns(p *identity.Person) (last, first, birth, key sql.NullString) 
 	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout)), ok(p.Key())
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until`
 
 func scanPlayer(row scanner) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth sql.NullString
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth)
+	var excluded sql.NullInt64
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded)
+	if excluded.Valid {
+		p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
 	}
@@ -77,4 +90,25 @@ func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player,
 // PlayerByID finds a player by id.
 func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
 	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
+}
+
+// excludedUntil is the refusal of an excluded person (fault.Excluded), saying until when.
+func excludedUntil(until time.Time) error {
+	return fault.Errorf(fault.Excluded, "this person is excluded from gambling until %s", until.UTC().Format(time.RFC3339))
+}
+
+// ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
+// never shortened), and ends every session of theirs, in one transaction; it returns the end of
+// the exclusion in force.
+func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error) {
+	var end int64
+	err := d.update(ctx, func(t *tx) error {
+		if err := t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, 0), ?) WHERE id = ? RETURNING excluded_until`,
+			until.Unix(), playerID).Scan(&end); err != nil {
+			return err
+		}
+		_, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
+		return err
+	})
+	return time.Unix(end, 0).UTC(), err
 }

@@ -81,6 +81,7 @@ func Run(t *testing.T, h Harness) {
 		{"Operators", testOperators},
 		{"JobsAndLeases", testJobsAndLeases},
 		{"Players", testPlayers},
+		{"SelfExclusion", testSelfExclusion},
 		{"SalesTotals", testSalesTotals},
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},

@@ -361,3 +361,46 @@ func testPlayers(t *testing.T, h Harness) {
 		t.Fatalf("a game read back: %+v", gs[0])
 	}
 }
+
+// A self-exclusion ends every session of the player in its transaction, is never shortened, and
+// bars a new account of the same identity (in any case or accents) until it ends.
+func testSelfExclusion(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	who, err := identity.ParsePerson("Lefèvre", "Hélène", "1985-07-14", f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.s.CreatePlayer(f.ctx, "helene", "x", &who, f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := f.player(t, "olga", 0)
+	for i, owner := range []int64{p.ID, p.ID, other.ID} {
+		if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{byte(i), 1}, Kind: lottery.PlayerSession, OwnerID: owner,
+			CreatedAt: f.now.Unix(), LastSeen: f.now.Unix()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := f.now.Add(30 * 24 * time.Hour)
+	if until, err := f.s.ExcludePlayer(f.ctx, p.ID, long); err != nil || until.Sub(long).Abs() >= time.Second {
+		t.Fatalf("exclusion: %s, %v", until, err)
+	}
+	for i, live := range []bool{false, false, true} {
+		if _, err := f.s.Session(f.ctx, []byte{byte(i), 1}); (err == nil) != live {
+			t.Errorf("session %d after the exclusion: %v, want live %v", i, err, live)
+		}
+	}
+	if until, err := f.s.ExcludePlayer(f.ctx, p.ID, f.now.Add(24*time.Hour)); err != nil || until.Sub(long).Abs() >= time.Second {
+		t.Errorf("a shorter exclusion: ends %s, %v; want %s", until, err, long)
+	}
+	if got, err := f.s.PlayerByID(f.ctx, p.ID); err != nil || got.ExcludedUntil.Sub(long).Abs() >= time.Second {
+		t.Errorf("excluded until %s, %v", got.ExcludedUntil, err)
+	}
+	same, _ := identity.ParsePerson("LEFEVRE", "helene", "1985-07-14", f.now)
+	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &same, f.now); !fault.Is(err, fault.Excluded) {
+		t.Errorf("a new account of the excluded person: %v", err)
+	}
+	if _, err := f.s.CreatePlayer(f.ctx, "helene3", "x", &same, long.Add(time.Second)); err != nil {
+		t.Errorf("a new account once the exclusion ended: %v", err)
+	}
+}

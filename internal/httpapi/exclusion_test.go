@@ -1,0 +1,128 @@
+package httpapi_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"starcolor/internal/game"
+)
+
+// Self-exclusion (API.md 1.1): every session of the player ends at once; logging in is refused
+// until it ends, saying until when; no account opens meanwhile with the same identity, in any
+// case or accents; it cannot be shortened; it ends by itself.
+func TestSelfExclusion(t *testing.T) {
+	srv := newTestServer(t, 1)
+	start := srv.clock.Now()
+	sign := func(c *client, name, last, first string) (int, []byte) {
+		return c.call("POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name,
+			"last_name": last, "first_names": first, "birth_date": "1985-07-14"}, "")
+	}
+	login := func(c *client, name string) (int, []byte) {
+		return c.call("POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
+	}
+	a, b := srv.client(t), srv.client(t) // one player on two devices
+	if st, raw := sign(a, "hélène", "Lefèvre", "Hélène"); st != 201 {
+		t.Fatalf("sign up: %d %s", st, raw)
+	}
+	for _, c := range []*client{a, b} {
+		if st, raw := login(c, "hélène"); st != 200 {
+			t.Fatalf("login: %d %s", st, raw)
+		}
+	}
+	for _, days := range []any{0, 366, -1, "7", nil} {
+		if st, raw := a.call("POST", "/api/v1/me/exclusion", map[string]any{"days": days}, ""); st != 400 {
+			t.Errorf("%v days: %d %s, want 400", days, st, raw)
+		}
+	}
+	var ex struct{ Until string }
+	a.must(201, &ex, "POST", "/api/v1/me/exclusion", map[string]int{"days": 30}, "")
+	until, err := time.Parse(time.RFC3339, ex.Until)
+	if want := start.Add(30 * 24 * time.Hour); err != nil || until.Sub(want).Abs() > time.Second {
+		t.Fatalf("until %q, want %s", ex.Until, want)
+	}
+	// Both sessions ended at once, for reads and writes.
+	for i, c := range []*client{a, b} {
+		if st, raw := c.call("GET", "/api/v1/me", nil, ""); st != 401 {
+			t.Errorf("device %d after the exclusion: %d %s", i, st, raw)
+		}
+		if st, raw := c.call("POST", "/api/v1/deposits", map[string]int64{"amount": 100}, c.key()); st != 401 {
+			t.Errorf("device %d deposits after the exclusion: %d %s", i, st, raw)
+		}
+	}
+	// Login refused, saying until when.
+	if st, raw := login(a, "hélène"); st != 403 || !strings.Contains(string(raw), `"code":"excluded"`) || !strings.Contains(string(raw), ex.Until) {
+		t.Errorf("login while excluded: %d %s", st, raw)
+	}
+	// No new account with the same identity, written otherwise.
+	c := srv.client(t)
+	if st, raw := sign(c, "helene2", "LEFEVRE", "helene"); st != 403 || !strings.Contains(string(raw), `"code":"excluded"`) {
+		t.Errorf("a new account of the excluded person: %d %s", st, raw)
+	}
+	if st, raw := sign(c, "helene3", "Lefèvre", "Hélène Marie"); st != 201 {
+		t.Errorf("another person: %d %s", st, raw)
+	}
+	// It cannot be shortened: a shorter one asked later leaves it (asked from a session opened
+	// before the exclusion ends, which only an exclusion's end allows, so through the store).
+	if got, err := srv.svc.Exclude(t.Context(), playerOf(t, srv, "hélène"), 2); err != nil || got.Sub(until).Abs() >= time.Second {
+		t.Errorf("a shorter exclusion: ends %s, %v; want %s still", got, err, until)
+	}
+	// It ends by itself.
+	srv.clock.Advance(30*24*time.Hour + time.Second)
+	if st, raw := login(a, "hélène"); st != 200 {
+		t.Errorf("login after the exclusion: %d %s", st, raw)
+	}
+	if st, raw := sign(c, "helene4", "Lefèvre", "Hélène"); st != 201 {
+		t.Errorf("an account of the same person after the exclusion: %d %s", st, raw)
+	}
+}
+
+// An exclusion and requests with the session race: once the exclusion has answered, no request
+// with the session succeeds.
+func TestExclusionEndsSessionsUnderConcurrentRequests(t *testing.T) {
+	srv := newTestServer(t, 1)
+	for trial := range 40 {
+		c := srv.client(t)
+		name := "race" + string(rune('a'+trial%26)) + string(rune('a'+trial/26))
+		// Each a person of their own: an excluded identity may not sign up again.
+		c.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name,
+			"last_name": "Course", "first_names": name, "birth_date": "1990-01-01"}, "")
+		c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
+		var wg sync.WaitGroup
+		done := make(chan struct{})
+		for range 6 {
+			wg.Go(func() {
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					c.call("GET", "/api/v1/me", nil, "")
+				}
+			})
+		}
+		time.Sleep(5 * time.Millisecond)
+		st, raw := c.call("POST", "/api/v1/me/exclusion", map[string]int{"days": 1}, "")
+		if st != 201 {
+			t.Fatalf("exclusion: %d %s", st, raw)
+		}
+		// A request started after the exclusion answered.
+		if st, raw := c.call("GET", "/api/v1/me", nil, ""); st != 401 {
+			t.Fatalf("trial %d: /me after the exclusion answered: %d %s", trial, st, raw)
+		}
+		close(done)
+		wg.Wait()
+	}
+}
+
+// playerOf is a player as the game service names them.
+func playerOf(t *testing.T, srv *testServer, name string) game.Player {
+	t.Helper()
+	p, err := srv.db.PlayerByName(t.Context(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return game.Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}
+}
