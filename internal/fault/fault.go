@@ -24,6 +24,7 @@ const (
 	InsufficientFunds    Code = "insufficient_funds"     // 402
 	Forbidden            Code = "forbidden"              // 403
 	Underage             Code = "underage"               // 403: under 18 on the server's date
+	AccountClosed        Code = "account_closed"         // 403: the account was closed by its player
 	Excluded             Code = "excluded"               // 403: self-excluded (until when, said), or on the list of excluded persons
 	NotFound             Code = "not_found"              // 404
 	InvalidMove          Code = "invalid_move"           // 409

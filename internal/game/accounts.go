@@ -62,6 +62,9 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (s
 	if err := s.db.ClearLogin(ctx, subject, addr); err != nil {
 		return "", Player{}, err
 	}
+	if !p.ClosedAt.IsZero() {
+		return "", Player{}, fault.Errorf(fault.AccountClosed, "this account was closed by its player")
+	}
 	if until := p.ExcludedUntil; until.After(s.now()) {
 		return "", Player{}, fault.Errorf(fault.Excluded, "you excluded yourself from gambling until %s", until.UTC().Format(time.RFC3339))
 	}
@@ -164,4 +167,34 @@ func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, e
 	until, err := s.db.ExcludePlayer(ctx, p.ID, s.now().Add(time.Duration(days)*24*time.Hour))
 	s.sessions.EndedAll(p.ID)
 	return until, err
+}
+
+// Close closes the player's account (API.md 1.1): its balance is paid out first, as a withdrawal
+// of all of it, then the account closes, every session of the player ends and it cannot log in
+// again. A payment that lands between the two (a deposit from another device) is paid out too.
+// It returns what was paid out.
+func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
+	var paid int64
+	for range 5 {
+		cur, err := s.db.PlayerByID(ctx, p.ID)
+		if err != nil {
+			return paid, err
+		}
+		if cur.Balance > 0 {
+			if _, err := s.db.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: p.session,
+				Kind: lottery.Withdrawal, Amount: cur.Balance, Answer: balanceAnswer}, s.now()); err != nil {
+				return paid, s.ended(p, err)
+			}
+			paid += cur.Balance
+		}
+		closed, err := s.db.ClosePlayer(ctx, p.ID, s.now())
+		if err != nil {
+			return paid, err
+		}
+		if closed {
+			s.sessions.EndedAll(p.ID)
+			return paid, nil
+		}
+	}
+	return paid, fault.Retry(fault.Unavailable, time.Second, "the account is busy: try again")
 }

@@ -38,6 +38,9 @@ type Store interface {
 
 	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
 	ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error)
+	// ClosePlayer closes a player's account if its balance is zero, ending every session of
+	// theirs; it says whether it did.
+	ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error)
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	ClearLogin(ctx context.Context, subject, address string) error

@@ -147,6 +147,16 @@ func (s *Server) exclude(w http.ResponseWriter, r *http.Request, p game.Player) 
 	return writeJSON(w, http.StatusCreated, map[string]string{"until": until.UTC().Format(time.RFC3339)})
 }
 
+// closeAccount closes the player's account (API.md 1.1), its balance paid out first: 204.
+func (s *Server) closeAccount(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	if _, err := s.svc.Close(r.Context(), p); err != nil {
+		return err
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, MaxAge: -1})
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	return s.money(w, r, p, s.svc.Deposit)
 }

@@ -54,6 +54,7 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("DELETE /api/v1/session", s.logout)
 	s.handle("GET /api/v1/me", s.auth(s.me))
 	s.handle("POST /api/v1/me/exclusion", s.authWrite(s.exclude))
+	s.handle("DELETE /api/v1/me", s.authWrite(s.closeAccount))
 	s.handle("POST /api/v1/deposits", s.authWrite(s.deposit))
 	s.handle("POST /api/v1/withdrawals", s.authWrite(s.withdraw))
 	s.handle("POST /api/v1/games", s.authWrite(s.play))
@@ -166,6 +167,7 @@ var statusOf = map[fault.Code]int{
 	fault.Forbidden:            http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
 	fault.Excluded:             http.StatusForbidden,
+	fault.AccountClosed:        http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,
 	fault.InvalidMove:          http.StatusConflict,
 	fault.UsernameTaken:        http.StatusConflict,

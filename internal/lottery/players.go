@@ -16,6 +16,8 @@ type Player struct {
 	Person       *identity.Person // who the player is: nil for accounts made before identities were asked
 	// ExcludedUntil is the end of the player's self-exclusion (zero: none ever).
 	ExcludedUntil time.Time
+	// ClosedAt is when the player closed the account (zero: open).
+	ClosedAt time.Time
 }
 
 // PlayerTotals sums a player's games.

@@ -58,15 +58,18 @@ func personColumns(p *identity.Person) (last, first, birth, key *string) {
 	return &p.LastName, &p.FirstNames, &b, &k
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until, p.closed_at`
 
 func scanPlayer(row pgx.Row) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth *string
-	var excluded *time.Time
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded)
+	var excluded, closed *time.Time
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed)
 	if excluded != nil {
 		p.ExcludedUntil = excluded.UTC()
+	}
+	if closed != nil {
+		p.ClosedAt = closed.UTC()
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
@@ -183,4 +186,29 @@ func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time)
 		return err
 	})
 	return end.UTC(), err
+}
+
+// ClosePlayer closes a player's account if its balance is zero (its row locked against a payment
+// meanwhile), and ends every session of theirs, in one transaction; it says whether the account
+// is closed.
+func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error) {
+	var closed bool
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		closed = false
+		var balance int64
+		if err := tx.QueryRow(ctx, `SELECT a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR UPDATE OF a`,
+			playerID).Scan(&balance); err != nil {
+			return err
+		}
+		if balance != 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1) WHERE id = $2`, now, playerID); err != nil {
+			return err
+		}
+		closed = true
+		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+		return err
+	})
+	return closed, err
 }

@@ -58,15 +58,18 @@ func personColumns(p *identity.Person) (last, first, birth, key sql.NullString) 
 	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout)), ok(p.Key())
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at`
 
 func scanPlayer(row scanner) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth sql.NullString
-	var excluded sql.NullInt64
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded)
+	var excluded, closed sql.NullInt64
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed)
 	if excluded.Valid {
 		p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
+	}
+	if closed.Valid {
+		p.ClosedAt = time.Unix(closed.Int64, 0).UTC()
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
@@ -111,4 +114,24 @@ func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time)
 		return err
 	})
 	return time.Unix(end, 0).UTC(), err
+}
+
+// ClosePlayer closes a player's account if its balance is zero, and ends every session of
+// theirs, in one transaction; it says whether the account is closed.
+func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error) {
+	var closed bool
+	err := d.update(ctx, func(t *tx) error {
+		res, err := t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?) WHERE id = ?
+			AND (SELECT balance FROM accounts a WHERE a.id = players.account_id) = 0`, now.Unix(), playerID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		closed = true
+		_, err = t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
+		return err
+	})
+	return closed, err
 }

@@ -82,6 +82,7 @@ func Run(t *testing.T, h Harness) {
 		{"JobsAndLeases", testJobsAndLeases},
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},
+		{"Closure", testClosure},
 		{"SalesTotals", testSalesTotals},
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},

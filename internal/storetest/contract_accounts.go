@@ -404,3 +404,29 @@ func testSelfExclusion(t *testing.T, h Harness) {
 		t.Errorf("a new account once the exclusion ended: %v", err)
 	}
 }
+
+// An account closes only once its balance is zero (paid out first), and its sessions end with it.
+func testClosure(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	p := f.player(t, "clotilde", 700)
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{7}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: f.now.Unix(), LastSeen: f.now.Unix()}); err != nil {
+		t.Fatal(err)
+	}
+	if closed, err := f.s.ClosePlayer(f.ctx, p.ID, f.now); err != nil || closed {
+		t.Fatalf("closing with 700 cents in it: %v %v", closed, err)
+	}
+	if _, err := f.s.Session(f.ctx, []byte{7}); err != nil {
+		t.Fatalf("a refused closure ended the session: %v", err)
+	}
+	f.pay(t, p, lottery.Withdrawal, 700, "")
+	if closed, err := f.s.ClosePlayer(f.ctx, p.ID, f.now); err != nil || !closed {
+		t.Fatalf("closing at zero: %v %v", closed, err)
+	}
+	if _, err := f.s.Session(f.ctx, []byte{7}); !fault.Is(err, fault.NotLoggedIn) {
+		t.Errorf("the session after the closure: %v", err)
+	}
+	if got, err := f.s.PlayerByID(f.ctx, p.ID); err != nil || got.ClosedAt.IsZero() {
+		t.Errorf("closed at %s, %v", got.ClosedAt, err)
+	}
+}
