@@ -247,3 +247,18 @@ func TestFormTooLarge(t *testing.T) {
 		t.Errorf("a 1 MB emission form: %d, want 413", resp.StatusCode)
 	}
 }
+
+// The back office's pages carry the message French law asks of a gambling site, with 18+.
+func TestLegalFooter(t *testing.T) {
+	e := newEnv(t, 1)
+	c := e.client(t)
+	_, login := c.do("GET", "/admin/login", nil)
+	c.login(opName, opPassword)
+	_, sales := c.do("GET", "/admin/", nil)
+	for name, body := range map[string]string{"login": login, "sales": sales} {
+		if !strings.Contains(body, "Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé).") ||
+			!strings.Contains(body, ">18+</span>") {
+			t.Errorf("the %s page has no legal footer", name)
+		}
+	}
+}

@@ -468,6 +468,9 @@ func testErrorsInFrench(t *testing.T, ctx context.Context) {
 	if why := text(t, ctx, "#signup-why"); !strings.Contains(why, "interdit aux mineurs") {
 		t.Errorf("the sign-up does not say why it asks who the player is: %q", why)
 	}
+	if foot := text(t, ctx, "footer.legal"); !strings.Contains(foot, "18+") || !strings.Contains(foot, "Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé).") {
+		t.Errorf("the footer of the page: %q", foot)
+	}
 	signUpAs := func(name, password, birth string) string {
 		step(t, ctx, "sign up", chromedp.WaitVisible("#signup-user"),
 			chromedp.SetValue("#signup-user", name), chromedp.SetValue("#signup-pass", password),

@@ -159,3 +159,18 @@ func TestUnknownAddress(t *testing.T) {
 		t.Errorf("an unknown asset: %d", res.StatusCode)
 	}
 }
+
+// The message French law asks of a gambling site, with the 18+ mark, at the foot of every page:
+// the game (in both languages) and an unknown address.
+func TestLegalFooter(t *testing.T) {
+	const msg = "Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé)."
+	for _, c := range []struct{ path, cookie string }{{"/", ""}, {"/", LangCookie + "=en"}, {"/regles", ""}, {"/nulle-part", ""}} {
+		res := get(t, Default(), c.path, "Cookie", c.cookie)
+		body, _ := io.ReadAll(res.Body)
+		page := string(body)
+		foot := page[max(0, strings.Index(page, `<footer class="legal">`)):]
+		if !strings.Contains(page, `<footer class="legal">`) || !strings.Contains(foot, msg) || !strings.Contains(foot, ">18+</span>") {
+			t.Errorf("%s (%s): no legal footer with the message and 18+", c.path, c.cookie)
+		}
+	}
+}
