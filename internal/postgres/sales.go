@@ -118,43 +118,33 @@ func (d *DB) sellLoop() {
 		}
 	more:
 		for len(batch) < maxBatch {
-			if linger != nil {
+			var op *saleOp
+			var ok bool
+			select {
+			case op, ok = <-d.sales:
+			default:
+				if linger == nil {
+					break more
+				}
 				select {
-				case op, ok := <-d.sales:
-					if !ok {
-						break more
-					}
-					if op.hold != nil {
-						d.sellBatch(batch)
-						batch = batch[:0]
-						op.done <- nil
-						<-op.hold
-						continue
-					}
-					batch = append(batch, op)
-					continue
+				case op, ok = <-d.sales:
 				case <-linger:
 					linger = nil
 					continue
 				}
 			}
-			select {
-			case op, ok := <-d.sales:
-				if !ok {
-					break more
-				}
-				if op.hold != nil {
-					// Held in the middle of collecting: this batch goes, the next waits.
-					d.sellBatch(batch)
-					batch = batch[:0]
-					op.done <- nil
-					<-op.hold
-					continue
-				}
-				batch = append(batch, op)
-			default:
+			if !ok {
 				break more
 			}
+			if op.hold != nil {
+				// Held in the middle of collecting: this batch goes, the next waits.
+				d.sellBatch(batch)
+				batch = batch[:0]
+				op.done <- nil
+				<-op.hold
+				continue
+			}
+			batch = append(batch, op)
 		}
 		if len(batch) > 0 {
 			d.sellBatch(batch)
