@@ -333,26 +333,7 @@ func (l *load) checkHistories(t *testing.T, players []*player, base string) {
 	t.Helper()
 	for _, p := range players {
 		p.base = base
-		found, err := history(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for id, g := range l.acked[p.name] {
-			h, ok := found[id]
-			if !ok {
-				t.Fatalf("%s: acknowledged game %d is not in the history", p.name, id)
-			}
-			inFlight := g.Status == "choose_color" && h.Status == "playing"
-			if h.Prize != g.Prize || h.Unit != g.Unit || (h.Status != g.Status && !inFlight) || len(h.Events) != len(g.Events) {
-				t.Fatalf("%s: game %d was %+v, is %+v", p.name, id, g, h)
-			}
-			if h.Status != "finished" {
-				st, raw, _ := p.call("POST", fmt.Sprintf("/api/v1/games/%d/finish", id), "", "")
-				if st != 200 || !strings.Contains(string(raw), `"status":"finished"`) {
-					t.Fatalf("%s: finishing game %d: %d %s", p.name, id, st, raw)
-				}
-			}
-		}
+		checkAcked(t, p, l.acked[p.name])
 	}
 }
 
