@@ -240,6 +240,16 @@ func ensureDemo(ctx context.Context, svc *game.Service, store app.Store) error {
 	if err != nil {
 		return err
 	}
+	// Limits as high as they go, set once: the demo player's limits are the server's choice, not a
+	// person's (its changes are kept as made by "server").
+	if l, err := store.Limits(ctx, p.ID, time.Now()); err != nil {
+		return err
+	} else if !l.Deposit.Set || !l.Stake.Set {
+		high := int64(lottery.MaxLimit)
+		if _, err := store.SetLimits(ctx, p.ID, lottery.LimitsChange{Deposit: &high, Stake: &high}, "server", time.Now()); err != nil {
+			return err
+		}
+	}
 	if p.Balance >= 5000 {
 		return nil
 	}

@@ -159,6 +159,9 @@ func newPlayer(t *testing.T, base, name string) *player {
 		t.Fatalf("register %s: %d %s %v", name, st, raw, err)
 	}
 	p.login(t, base)
+	if err := p.limitsOff(); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 

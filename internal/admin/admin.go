@@ -18,6 +18,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/login"
+	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/session"
@@ -60,6 +61,11 @@ type Store interface {
 	FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTotals, error)
+	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
+	LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitChange, error)
+	ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error)
+	RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error)
+	RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error)
 	PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error)
 	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
 	GameByID(ctx context.Context, id int64) (lottery.Game, error)

@@ -142,6 +142,7 @@ func (e *env) player(t testing.TB, name string, deposit int64, games int) *clien
 	c := e.client(t)
 	c.api(201, "POST", "/api/v1/players", map[string]any{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": name, "password": "secret-" + name})
 	c.api(200, "POST", "/api/v1/session", map[string]any{"username": name, "password": "secret-" + name})
+	c.api(200, "PUT", "/api/v1/me/limits", map[string]any{"deposit_weekly": 100_000_000, "stake_weekly": 100_000_000})
 	c.api(201, "POST", "/api/v1/deposits", map[string]any{"amount": deposit})
 	for range games {
 		c.api(201, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})

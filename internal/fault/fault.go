@@ -26,6 +26,8 @@ const (
 	Underage             Code = "underage"               // 403: under 18 on the server's date
 	AccountClosed        Code = "account_closed"         // 403: the account was closed by its player
 	Excluded             Code = "excluded"               // 403: self-excluded (until when, said), or on the list of excluded persons
+	LimitsRequired       Code = "limits_required"        // 403: a deposit or a stake before its weekly limit is set
+	LimitReached         Code = "limit_reached"          // 403: a deposit or a stake past its weekly limit
 	NotFound             Code = "not_found"              // 404
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409

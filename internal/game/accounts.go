@@ -62,7 +62,10 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (s
 	if err := s.db.ClearLogin(ctx, subject, addr); err != nil {
 		return "", Player{}, err
 	}
-	if !p.ClosedAt.IsZero() {
+	switch {
+	case !p.ClosedAt.IsZero() && p.ClosedBy == lottery.ClosedByRegister:
+		return "", Player{}, fault.Errorf(fault.Excluded, "this account was closed: its holder is on the list of persons excluded from gambling (the national register of gaming bans)")
+	case !p.ClosedAt.IsZero():
 		return "", Player{}, fault.Errorf(fault.AccountClosed, "this account was closed by its player")
 	}
 	if until := p.ExcludedUntil; until.After(s.now()) {
@@ -197,4 +200,13 @@ func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
 		}
 	}
 	return paid, fault.Retry(fault.Unavailable, time.Second, "the account is busy: try again")
+}
+
+// SessionsEnded tells this server that every session of these players has ended in the store
+// (their accounts closed by an import of the list of excluded persons), so that it forgets its
+// copies at once.
+func (s *Service) SessionsEnded(playerIDs ...int64) {
+	for _, id := range playerIDs {
+		s.sessions.EndedAll(id)
+	}
 }

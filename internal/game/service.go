@@ -46,6 +46,11 @@ type Store interface {
 	ClearLogin(ctx context.Context, subject, address string) error
 	ForgetLogins(ctx context.Context, before time.Time) (int64, error)
 
+	// Limits reads a player's weekly limits as they hold at now, with the sums they bound;
+	// SetLimits changes them in one write, keeping each change of a limit.
+	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
+	SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error)
+
 	Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error)
 	Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error)
 	KeptAnswer(ctx context.Context, playerID int64, key string) (lottery.KeptAnswer, bool, error)

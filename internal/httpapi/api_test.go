@@ -22,6 +22,7 @@ import (
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/game"
+	"starcolor/internal/lottery"
 )
 
 // testServer is the real application (app.New, as serve builds it) over a new test store
@@ -135,6 +136,8 @@ func (c *client) signUp(name string, deposit int64) {
 	c.t.Helper()
 	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": name, "password": "secret-" + name}, "")
 	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
+	// Limits high enough to stay out of the way (limits_test.go tests them).
+	c.must(200, nil, "PUT", "/api/v1/me/limits", map[string]int64{"deposit_weekly": lottery.MaxLimit, "stake_weekly": lottery.MaxLimit}, "")
 	if deposit > 0 {
 		c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": deposit}, c.key())
 	}

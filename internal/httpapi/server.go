@@ -53,6 +53,8 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("POST /api/v1/session", s.login)
 	s.handle("DELETE /api/v1/session", s.logout)
 	s.handle("GET /api/v1/me", s.auth(s.me))
+	s.handle("GET /api/v1/me/limits", s.auth(s.limits))
+	s.handle("PUT /api/v1/me/limits", s.authWrite(s.setLimits))
 	s.handle("POST /api/v1/me/exclusion", s.authWrite(s.exclude))
 	s.handle("DELETE /api/v1/me", s.authWrite(s.closeAccount))
 	s.handle("POST /api/v1/deposits", s.authWrite(s.deposit))
@@ -167,6 +169,8 @@ var statusOf = map[fault.Code]int{
 	fault.Forbidden:            http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
 	fault.Excluded:             http.StatusForbidden,
+	fault.LimitsRequired:       http.StatusForbidden,
+	fault.LimitReached:         http.StatusForbidden,
 	fault.AccountClosed:        http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,
 	fault.InvalidMove:          http.StatusConflict,

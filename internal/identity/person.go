@@ -129,3 +129,7 @@ func nameKey(s string) string {
 func (p Person) String() string {
 	return fmt.Sprintf("%s %s, born %s", p.FirstNames, p.LastName, p.BirthDate.Format(DateLayout))
 }
+
+// NameKey is a name as identities compare it: without case, accents or punctuation (the start of
+// a Key, for looking a last name up in a list ordered by Key).
+func NameKey(s string) string { return nameKey(s) }

@@ -83,6 +83,9 @@ func (s *fakeServer) handler() http.Handler {
 	mux.HandleFunc("GET /metrics", s.cpuMetrics)
 	mux.HandleFunc("POST /api/v1/players", s.register)
 	mux.HandleFunc("POST /api/v1/session", s.login)
+	mux.HandleFunc("PUT /api/v1/me/limits", s.auth(false, func(*fakeUser, *http.Request, []byte) (int, []byte) {
+		return 200, []byte(`{"deposit_weekly":100000000,"stake_weekly":100000000,"deposited_7d":0,"staked_7d":0,"pending":[],"reality_check_minutes":null}`)
+	}))
 	mux.HandleFunc("POST /api/v1/deposits", s.auth(true, s.deposit))
 	mux.HandleFunc("POST /api/v1/games", s.auth(true, s.newGame))
 	mux.HandleFunc("POST /api/v1/games/{id}/color", s.auth(false, s.onGame(s.chooseColor)))

@@ -172,7 +172,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		ep := &endpoint{target: tgt, transport: newTransport(tgt, cfg.Players), urlPlayers: tgt.base + "/api/v1/players",
-			urlSession: tgt.base + "/api/v1/session", urlDeposits: tgt.base + "/api/v1/deposits", urlGames: tgt.base + "/api/v1/games"}
+			urlSession: tgt.base + "/api/v1/session", urlLimits: tgt.base + "/api/v1/me/limits", urlDeposits: tgt.base + "/api/v1/deposits", urlGames: tgt.base + "/api/v1/games"}
 		ep.urlGame = ep.urlGames + "/"
 		defer ep.transport.CloseIdleConnections()
 		r.eps = append(r.eps, ep)
@@ -359,5 +359,5 @@ type endpoint struct {
 	target    *target
 	transport *http.Transport
 
-	urlPlayers, urlSession, urlDeposits, urlGames, urlGame string // urlGame ends with "/"
+	urlPlayers, urlSession, urlLimits, urlDeposits, urlGames, urlGame string // urlGame ends with "/"
 }

@@ -3,6 +3,8 @@ package lottery
 import (
 	"errors"
 	"time"
+
+	"starcolor/internal/fault"
 )
 
 // Player protection (API.md 1.1, décret 2010-518 art. 16): every player sets a weekly limit on
@@ -57,6 +59,7 @@ type LimitChange struct {
 	New         int64
 	RequestedAt time.Time
 	EffectiveAt time.Time
+	By          string // "player", or the operator's name
 }
 
 // Change applies a new amount asked for at now to a limit. The first value and any lowering (or
@@ -80,24 +83,21 @@ func (l Limit) Change(kind string, amount int64, now time.Time) (Limit, LimitCha
 	return l, c, nil
 }
 
-// Allows says whether a movement of amount fits under the limit at now, given the sum of the
-// same movements over the last Week: ErrLimitsRequired without a limit, ErrLimitReached past it.
-func (l Limit) Allows(amount, lastWeek int64, now time.Time) error {
+// Allows says whether a movement of amount fits under the limit of its kind at now, given the sum
+// of the same movements over the last Week: fault.LimitsRequired without a limit,
+// fault.LimitReached past it.
+func (l Limit) Allows(kind string, amount, lastWeek int64, now time.Time) error {
 	l = l.At(now)
+	what := map[string]string{DepositWeekly: "deposit", StakeWeekly: "stake"}[kind]
 	switch {
 	case !l.Set:
-		return ErrLimitsRequired
+		return fault.Errorf(fault.LimitsRequired, "set your weekly %s limit before your first %s", what, what)
 	case lastWeek+amount > l.Amount:
-		return ErrLimitReached
+		return fault.Errorf(fault.LimitReached, "this %s of %d cents would take your %ss of the last 7 days to %d cents, past your weekly limit of %d",
+			what, amount, what, lastWeek+amount, l.Amount)
 	}
 	return nil
 }
-
-// Errors of the limits, which the API answers 403 (limits_required, limit_reached).
-var (
-	ErrLimitsRequired = errors.New("set a weekly limit first")
-	ErrLimitReached   = errors.New("this would go past the weekly limit")
-)
 
 // RealityCheck bounds the interval of reality checks, in minutes (API.md: null, or 15 to 120).
 const (
@@ -121,4 +121,93 @@ func WeekSum(ms []Movement, now time.Time) int64 {
 		}
 	}
 	return sum
+}
+
+// Limits are a player's limits as they hold at a time, with the sums they bound.
+type Limits struct {
+	Deposit, Stake    Limit
+	Deposited, Staked int64 // over the last Week, cents
+	RealityCheck      int   // minutes between reality checks; 0: none
+}
+
+// At is the limits as they hold at now.
+func (l Limits) At(now time.Time) Limits {
+	l.Deposit, l.Stake = l.Deposit.At(now), l.Stake.At(now)
+	return l
+}
+
+// LimitsChange is what a player asks to change of their limits: nil leaves one as it is.
+type LimitsChange struct {
+	Deposit, Stake *int64
+	// RealityCheck is the new interval in minutes (0: none), when SetRealityCheck.
+	RealityCheck    int
+	SetRealityCheck bool
+}
+
+// ErrRealityCheck is an interval of reality checks out of range.
+var ErrRealityCheck = errors.New("reality checks come every 15 to 120 minutes, or never (null)")
+
+// Apply applies a change asked for at now, and returns the limits after it and the changes of
+// limits to keep (the interval of reality checks is a preference, not kept).
+func (l Limits) Apply(c LimitsChange, now time.Time) (Limits, []LimitChange, error) {
+	var kept []LimitChange
+	for _, x := range []struct {
+		kind   string
+		amount *int64
+		limit  *Limit
+	}{{DepositWeekly, c.Deposit, &l.Deposit}, {StakeWeekly, c.Stake, &l.Stake}} {
+		if x.amount == nil {
+			continue
+		}
+		next, change, err := x.limit.Change(x.kind, *x.amount, now)
+		if err != nil {
+			return l, nil, err
+		}
+		*x.limit = next
+		kept = append(kept, change)
+	}
+	if c.SetRealityCheck {
+		if c.RealityCheck != 0 && (c.RealityCheck < MinRealityCheck || c.RealityCheck > MaxRealityCheck) {
+			return l, nil, ErrRealityCheck
+		}
+		l.RealityCheck = c.RealityCheck
+	}
+	return l.At(now), kept, nil
+}
+
+// Window is the sum of a player's stakes over the last Week, kept as they play rather than summed
+// at each sale (a player may stake thousands of times a week): the sum of all their stakes, less
+// those that have left the week. It holds while no stake has left the week since it was last
+// brought forward: until Next, the first stake after Through, is a Week old. Then the store
+// brings it forward (Forward), reading the stakes of the span that left.
+type Window struct {
+	Total   int64     // every stake, cents
+	Expired int64     // the stakes made at or before Through
+	Through time.Time // zero: none has left
+	Next    time.Time // the first stake after Through; zero: none
+}
+
+// Sum is the stakes of the week.
+func (w Window) Sum() int64 { return w.Total - w.Expired }
+
+// Current tells whether the window holds at now: no stake it counts is a Week old.
+func (w Window) Current(now time.Time) bool {
+	return w.Next.IsZero() || now.Add(-Week).Before(w.Next)
+}
+
+// Add counts a stake made at a time.
+func (w *Window) Add(amount int64, at time.Time) {
+	w.Total += amount
+	if w.Next.IsZero() || at.Before(w.Next) {
+		w.Next = at
+	}
+}
+
+// Forward brings the window to now, given the sum of the stakes made after Through and at or
+// before now − Week (those that left), and the time of the first stake after now − Week (zero:
+// none).
+func (w *Window) Forward(now time.Time, left int64, next time.Time) {
+	w.Expired += left
+	w.Through = now.Add(-Week)
+	w.Next = next
 }

@@ -5,13 +5,15 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"starcolor/internal/fault"
 )
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 func TestLimitChange(t *testing.T) {
 	var l Limit
-	if err := l.Allows(100, 0, t0); !errors.Is(err, ErrLimitsRequired) {
+	if err := l.Allows(StakeWeekly, 100, 0, t0); !fault.Is(err, fault.LimitsRequired) {
 		t.Fatalf("no limit: %v", err)
 	}
 	// The first value holds at once.
@@ -44,10 +46,10 @@ func TestLimitChange(t *testing.T) {
 		t.Errorf("second raise: %+v", l2)
 	}
 	// The limit against the week's sum: up to it exactly, not a cent past.
-	if err := low.Allows(1000, 2000, t0.Add(3*time.Hour)); err != nil {
+	if err := low.Allows(StakeWeekly, 1000, 2000, t0.Add(3*time.Hour)); err != nil {
 		t.Errorf("up to the limit: %v", err)
 	}
-	if err := low.Allows(1001, 2000, t0.Add(3*time.Hour)); !errors.Is(err, ErrLimitReached) {
+	if err := low.Allows(StakeWeekly, 1001, 2000, t0.Add(3*time.Hour)); !fault.Is(err, fault.LimitReached) {
 		t.Errorf("a cent past the limit: %v", err)
 	}
 	for _, bad := range []int64{-1, MaxLimit + 1} {
@@ -125,5 +127,70 @@ func TestWeekSum(t *testing.T) {
 		if got := WeekSum(ms, c.at); got != c.want {
 			t.Errorf("at %s: %d, want %d", c.at.Sub(t0), got, c.want)
 		}
+	}
+}
+
+// The window kept as stakes come, brought forward whenever it no longer holds (as a store does,
+// reading the stakes that left), always equals the sum over the week of every stake, at random
+// times over weeks.
+func TestWindowEqualsWeekSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 300 {
+		var w Window
+		var ms []Movement
+		now := t0
+		for range 200 {
+			now = now.Add(time.Duration(r.Int64N(int64(3 * 24 * time.Hour))))
+			if !w.Current(now) {
+				// What a store reads: the stakes after Through, up to now − Week, and the first
+				// one after that.
+				var left int64
+				var next time.Time
+				for _, m := range ms {
+					switch {
+					case m.At.After(w.Through) && !m.At.After(now.Add(-Week)):
+						left += m.Amount
+					case m.At.After(now.Add(-Week)) && (next.IsZero() || m.At.Before(next)):
+						next = m.At
+					}
+				}
+				w.Forward(now, left, next)
+			}
+			if !w.Current(now) {
+				t.Fatalf("trial %d: the window does not hold after it was brought forward", trial)
+			}
+			if got, want := w.Sum(), WeekSum(ms, now); got != want {
+				t.Fatalf("trial %d at %s: the window says %d, the stakes of the week %d", trial, now.Sub(t0), got, want)
+			}
+			for range r.IntN(4) {
+				m := Movement{At: now, Amount: 1 + r.Int64N(500)}
+				ms = append(ms, m)
+				w.Add(m.Amount, m.At)
+			}
+		}
+	}
+}
+
+// The limits as a player changes them: both limits at once, each kept; the interval of reality
+// checks within its bounds or none.
+func TestLimitsApply(t *testing.T) {
+	var l Limits
+	dep, stake := int64(10_000), int64(5_000)
+	l, kept, err := l.Apply(LimitsChange{Deposit: &dep, Stake: &stake, RealityCheck: 30, SetRealityCheck: true}, t0)
+	if err != nil || l.Deposit.Amount != dep || l.Stake.Amount != stake || l.RealityCheck != 30 || len(kept) != 2 {
+		t.Fatalf("%+v %+v %v", l, kept, err)
+	}
+	more := int64(20_000)
+	l, kept, _ = l.Apply(LimitsChange{Deposit: &more}, t0.Add(time.Hour))
+	if l.Deposit.Amount != dep || l.Deposit.Pending == nil || len(kept) != 1 || *kept[0].Old != dep || kept[0].New != more || l.RealityCheck != 30 {
+		t.Fatalf("raise: %+v %+v", l, kept)
+	}
+	for _, bad := range []int{1, 14, 121} {
+		if _, _, err := l.Apply(LimitsChange{RealityCheck: bad, SetRealityCheck: true}, t0); !errors.Is(err, ErrRealityCheck) {
+			t.Errorf("reality check every %d minutes: %v", bad, err)
+		}
+	}
+	if l, _, err = l.Apply(LimitsChange{SetRealityCheck: true}, t0); err != nil || l.RealityCheck != 0 {
+		t.Errorf("no reality checks: %+v %v", l, err)
 	}
 }

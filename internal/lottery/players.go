@@ -16,8 +16,10 @@ type Player struct {
 	Person       *identity.Person // who the player is: nil for accounts made before identities were asked
 	// ExcludedUntil is the end of the player's self-exclusion (zero: none ever).
 	ExcludedUntil time.Time
-	// ClosedAt is when the player closed the account (zero: open).
+	// ClosedAt is when the account was closed (zero: open), and ClosedBy who closed it: its
+	// player (ClosedByPlayer) or an import of the list of excluded persons (ClosedByRegister).
 	ClosedAt time.Time
+	ClosedBy string
 }
 
 // PlayerTotals sums a player's games.

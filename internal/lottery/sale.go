@@ -70,12 +70,25 @@ type Book struct {
 	Balances map[int64]int64 // the buyers' accounts
 	Taken    map[KeyRef]bool // the keys already answered
 	Live     map[string]bool // the sessions still open, by hash
+	// Stakes are the buyers' weekly stake limits and the stakes of their week, by account: a
+	// buyer without one has set no limit (RULES §7 and API.md 1.1: the limit is checked in the
+	// sale's atomic step).
+	Stakes map[int64]*Staking
 	// Cursor is where the sales at a price stand, moved by the store to the next open block
 	// (oldest emission first) once its block is sold out; none left is a fault.SoldOut.
 	Cursor func(price int64) (*Cursor, error)
 	// NextIDs gives a sold game its id and its stake transfer's; its prize transfer's, when it
 	// won, is the next.
 	NextIDs func(won bool) (game, stake int64)
+}
+
+// Staking is what a buyer's stakes are checked against: their weekly stake limit and their
+// stakes of the week. Changed says that the window changed (the store brought it forward, or a
+// sale added to it), so that it is written.
+type Staking struct {
+	Limit   Limit
+	Window  Window
+	Changed bool
 }
 
 // KeyedAnswer is an answer kept under a key, as written.
@@ -94,11 +107,13 @@ type Rows struct {
 	Answers   []KeyedAnswer
 	Moves     map[int64]int64 // by account
 	Hours     map[HourKey]*Sales
+	Windows   map[int64]Window // by account: the stake windows that changed, as they now stand
 }
 
 // Decide decides each sale in turn against the book: a sale whose session has ended, whose key
 // is taken, at a price sold out, that the buyer cannot afford, or whose unit cannot be read, gets
-// its error and changes nothing; the others get their game, and their rows. An error returned
+// its error and changes nothing, and so does one past the buyer's weekly stake limit (or before
+// they set one); the others get their game, and their rows. An error returned
 // (a store that cannot say where a price's sales stand) means that none of the batch may be
 // written.
 func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
@@ -120,6 +135,14 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			if fault.CodeOf(err) != fault.SoldOut {
 				return nil, err
 			}
+			s.Err = err
+			continue
+		}
+		st := b.Stakes[r.AccountID]
+		if st == nil {
+			st = &Staking{}
+		}
+		if err := st.Limit.Allows(StakeWeekly, r.Price, st.Window.Sum(), s.Time); err != nil {
 			s.Err = err
 			continue
 		}
@@ -148,6 +171,8 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		g.ID, g.StakeTransfer = b.NextIDs(g.Prize > 0)
 		b.Taken[k] = true
+		st.Window.Add(g.Stake, g.CreatedAt)
+		st.Changed = true
 		b.Balances[r.AccountID] += g.Prize - g.Stake
 		g.BalanceAfter = b.Balances[r.AccountID]
 		rows.Moves[r.AccountID] += g.Prize - g.Stake
@@ -168,6 +193,14 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			rows.Hours[h] = &Sales{Period: h.Hour, Price: h.Price}
 		}
 		rows.Hours[h].add(g)
+	}
+	for id, st := range b.Stakes {
+		if st.Changed {
+			if rows.Windows == nil {
+				rows.Windows = map[int64]Window{}
+			}
+			rows.Windows[id] = st.Window
+		}
 	}
 	return rows, nil
 }

@@ -20,7 +20,11 @@ type book struct {
 
 func newBook(units int, balances map[int64]int64) *book {
 	b := &book{cursors: map[int64]*Cursor{}, nextGame: 1, nextTransfer: 1}
-	b.Book = Book{Balances: balances, Taken: map[KeyRef]bool{}, Live: map[string]bool{"live": true},
+	stakes := map[int64]*Staking{}
+	for id := range balances {
+		stakes[id] = &Staking{Limit: Limit{Set: true, Amount: MaxLimit}}
+	}
+	b.Book = Book{Balances: balances, Taken: map[KeyRef]bool{}, Live: map[string]bool{"live": true}, Stakes: stakes,
 		Cursor: func(price int64) (*Cursor, error) {
 			c := b.cursors[price]
 			if c == nil {
@@ -235,5 +239,40 @@ func TestDecideProperties(t *testing.T) {
 			}
 			next[g.Stake]++
 		}
+	}
+}
+
+// The weekly stake limit within a batch: sales pass up to the limit exactly, counting the week's
+// earlier stakes and the batch's, and not a cent past; a buyer without a limit buys nothing; the
+// windows of those who bought come out as they stand.
+func TestDecideStakeLimit(t *testing.T) {
+	b := newBook(1000, map[int64]int64{1: 10_000, 2: 10_000, 3: 10_000})
+	b.Stakes[1] = &Staking{Limit: Limit{Set: true, Amount: 500}, Window: Window{Total: 900, Expired: 600, Next: t0}} // 300 staked this week
+	delete(b.Stakes, 3)
+	sales := []*Sale{sale(1, 100, "a"), sale(2, 100, "a"), sale(1, 100, "b"), sale(1, 100, "c"), sale(3, 100, "a"), sale(1, 50, "d")}
+	rows, err := Decide(context.Background(), sales, &b.Book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []fault.Code{"", "", "", fault.LimitReached, fault.LimitsRequired, fault.LimitReached} {
+		if got := sales[i].Err; (want == "" && got != nil) || (want != "" && !fault.Is(got, want)) {
+			t.Errorf("sale %d: %v, want %q", i, got, want)
+		}
+	}
+	if w := rows.Windows[1]; w.Sum() != 500 || w.Total != 1100 {
+		t.Errorf("player 1's window: %+v", w)
+	}
+	if w := rows.Windows[2]; w.Sum() != 100 || !w.Next.Equal(sales[1].Game.CreatedAt) {
+		t.Errorf("player 2's window: %+v", w)
+	}
+	if _, ok := rows.Windows[3]; ok || b.Balances[3] != 10_000 {
+		t.Errorf("player 3 without a limit: %v, balance %d", rows.Windows[3], b.Balances[3])
+	}
+	// A raise whose 48 hours have passed holds.
+	b = newBook(1000, map[int64]int64{1: 10_000})
+	b.Stakes[1].Limit = Limit{Set: true, Amount: 0, Pending: &Pending{Amount: 100, EffectiveAt: sales[0].Time}}
+	s := sale(1, 100, "a")
+	if _, err := Decide(context.Background(), []*Sale{s}, &b.Book); err != nil || s.Err != nil {
+		t.Errorf("a raise in force: %v %v", err, s.Err)
 	}
 }

@@ -29,6 +29,9 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
 				return err
 			}
+			if err := listed(ctx, tx, *key); err != nil {
+				return err
+			}
 			var until *time.Time
 			if err := tx.QueryRow(ctx, `SELECT max(excluded_until) FROM players WHERE identity_key = $1 AND excluded_until > $2`, *key, now).Scan(&until); err != nil {
 				return err
@@ -58,13 +61,17 @@ func personColumns(p *identity.Person) (last, first, birth, key *string) {
 	return &p.LastName, &p.FirstNames, &b, &k
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until, p.closed_at`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until, p.closed_at, p.closed_by`
 
 func scanPlayer(row pgx.Row) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth *string
 	var excluded, closed *time.Time
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed)
+	var closedBy *string
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed, &closedBy)
+	if closedBy != nil {
+		p.ClosedBy = *closedBy
+	}
 	if excluded != nil {
 		p.ExcludedUntil = excluded.UTC()
 	}
@@ -97,7 +104,10 @@ func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
 }
 
 // Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
-// the key, in one transaction. Too little money is fault.InsufficientFunds, a key already used
+// the key, in one transaction. A deposit past the player's weekly deposit limit, or before they
+// set one, is fault.LimitReached or fault.LimitsRequired (the player's account locked first, so
+// that two deposits on two servers are checked one after the other); too little money is
+// fault.InsufficientFunds, a key already used
 // lottery.ErrKeyTaken (two servers given one key at once: the second waits for the first, and
 // finds it taken), an ended session lottery.ErrSessionEnded; each changes nothing.
 func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
@@ -118,6 +128,11 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			}
 			if tag.RowsAffected() == 0 {
 				return lottery.ErrKeyTaken
+			}
+		}
+		if p.Kind == lottery.Deposit {
+			if err := checkDeposit(ctx, tx, p, now); err != nil {
+				return err
 			}
 		}
 		var balance int64
@@ -203,7 +218,7 @@ func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bo
 		if balance != 0 {
 			return nil
 		}
-		if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1) WHERE id = $2`, now, playerID); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, 'player') WHERE id = $2`, now, playerID); err != nil {
 			return err
 		}
 		closed = true

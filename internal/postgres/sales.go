@@ -241,9 +241,28 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	// statistics are not gathered yet (a new database fills them at thousands of rows a second,
 	// and a plan cached while they were empty reads them whole at every batch).
 	b.Queue(`SET LOCAL enable_seqscan = off`)
-	b.Queue(`SELECT id, balance FROM accounts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, accounts).Query(func(rows pgx.Rows) error {
+	// The buyers' accounts, with their weekly stake limits and the stakes of their week: each
+	// locked, so that every server checks a player's sales one batch after the other.
+	book.Stakes = map[int64]*lottery.Staking{}
+	owner := map[int64]int64{} // the buyer of each account
+	for _, s := range sales {
+		owner[s.Request.AccountID] = s.Request.PlayerID
+	}
+	b.Queue(`SELECT a.id, a.balance, a.staked_total, a.staked_expired, a.staked_through, a.staked_next, p.id, p.stake_limit, p.stake_raise, p.stake_raise_at
+		FROM accounts a LEFT JOIN players p ON p.account_id = a.id WHERE a.id = ANY($1) ORDER BY a.id FOR NO KEY UPDATE OF a`, accounts).Query(func(rows pgx.Rows) error {
 		var id, bal int64
-		_, err := pgx.ForEachRow(rows, []any{&id, &bal}, func() error { book.Balances[id] = bal; return nil })
+		var player *int64
+		var through, next *time.Time
+		var w lottery.Window
+		var lim limitColumns
+		_, err := pgx.ForEachRow(rows, []any{&id, &bal, &w.Total, &w.Expired, &through, &next, &player, &lim.amount, &lim.raise, &lim.raiseAt}, func() error {
+			book.Balances[id] = bal
+			if player != nil && *player == owner[id] {
+				w.Through, w.Next = timeOr(through), timeOr(next)
+				book.Stakes[id] = &lottery.Staking{Limit: lim.limit(), Window: w}
+			}
+			return nil
+		})
 		return err
 	})
 	b.Queue(`SELECT k.p, k.k FROM unnest($1::bigint[], $2::text[]) k(p, k)
@@ -287,6 +306,24 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	}
 	d.lastReads.Store(int64(time.Since(reads)))
 
+	// A window that a stake has left since it was last brought forward is brought forward to the
+	// batch's first sale (rarely: a stake leaves a week after it was made). The batch's later
+	// sales are checked against a sum that may still count a stake that left meanwhile, never one
+	// that is missing.
+	first := sales[0].Time
+	for _, s := range sales {
+		if s.Time.Before(first) {
+			first = s.Time
+		}
+	}
+	for id, st := range book.Stakes {
+		if !st.Window.Current(first) {
+			if err := forward(ctx, tx, owner[id], &st.Window, first); err != nil {
+				return 0, fmt.Errorf("bring the stakes of the week forward: %w", err)
+			}
+			st.Changed = true
+		}
+	}
 	book.Cursor = func(price int64) (*lottery.Cursor, error) { return nextCursor(ctx, tx, cursors, price) }
 	book.NextIDs = func(bool) (int64, int64) {
 		g, t := gameIDs[0], transferIDs[0]
@@ -437,6 +474,18 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	// fund's row is updated once a batch, last of its locks.
 	b.Queue(`UPDATE accounts SET balance = balance + v.d FROM unnest($1::bigint[], $2::bigint[]) v(id, d)
 		WHERE accounts.id = v.id`, acc, delta)
+
+	if len(rows.Windows) > 0 {
+		var wid, total, expired []int64
+		var through, next []*time.Time
+		for a, w := range rows.Windows {
+			wid, total, expired = append(wid, a), append(total, w.Total), append(expired, w.Expired)
+			through, next = append(through, nullTime(w.Through)), append(next, nullTime(w.Next))
+		}
+		b.Queue(`UPDATE accounts SET staked_total = v.t, staked_expired = v.e, staked_through = v.th, staked_next = v.n
+			FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::timestamptz[]) v(id, t, e, th, n) WHERE accounts.id = v.id`,
+			wid, total, expired, through, next)
+	}
 
 	var hour []time.Time
 	var price, units, stakes, prizes, winners []int64

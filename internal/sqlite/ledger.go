@@ -13,13 +13,19 @@ import (
 )
 
 // Pay makes a deposit or a withdrawal: its transfer, and the answer kept under its key, in one
-// write. Too little money is fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an
+// write. A deposit past the player's weekly deposit limit, or before they set one, is
+// fault.LimitReached or fault.LimitsRequired; too little money is fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an
 // ended session lottery.ErrSessionEnded; each changes nothing.
 func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
 	var ans lottery.Answer
 	err := d.update(ctx, func(t *tx) error {
 		if err := t.requireSession(p.Session); err != nil {
 			return err
+		}
+		if p.Kind == lottery.Deposit {
+			if err := t.checkDeposit(p, now); err != nil {
+				return err
+			}
 		}
 		if err := t.transfer(p.Transfer(now)); err != nil {
 			return err

@@ -25,6 +25,9 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 		account, _ := res.LastInsertId()
 		last, first, birth, key := personColumns(person)
 		if key.Valid {
+			if err := t.listed(key.String); err != nil {
+				return err
+			}
 			var until sql.NullInt64
 			if err := t.queryRow(`SELECT max(excluded_until) FROM players WHERE identity_key = ? AND excluded_until > ?`, key.String, now.Unix()).Scan(&until); err != nil {
 				return err
@@ -58,13 +61,15 @@ func personColumns(p *identity.Person) (last, first, birth, key sql.NullString) 
 	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout)), ok(p.Key())
 }
 
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at`
+const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at, p.closed_by`
 
 func scanPlayer(row scanner) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth sql.NullString
 	var excluded, closed sql.NullInt64
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed)
+	var closedBy sql.NullString
+	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed, &closedBy)
+	p.ClosedBy = closedBy.String
 	if excluded.Valid {
 		p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
 	}
@@ -121,7 +126,7 @@ func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time)
 func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error) {
 	var closed bool
 	err := d.update(ctx, func(t *tx) error {
-		res, err := t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?) WHERE id = ?
+		res, err := t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?), closed_by = coalesce(closed_by, 'player') WHERE id = ?
 			AND (SELECT balance FROM accounts a WHERE a.id = players.account_id) = 0`, now.Unix(), playerID)
 		if err != nil {
 			return err

@@ -115,16 +115,57 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err != nil {
 		return fmt.Errorf("read keys: %w", err)
 	}
-	err = t.chunks(`SELECT id, balance FROM accounts WHERE id IN (`, `)`, 1, accounts, func(query string, args []any) error {
+	// The balances, with the buyers' weekly stake limits and the stakes of their week, brought
+	// forward to the batch's first sale if a stake has left the week since (rarely: a stake
+	// leaves a week after it was made): the batch's later sales are checked against a sum that
+	// may still count a stake that left meanwhile, never one that is missing.
+	first := sales[0].Time
+	for _, s := range sales {
+		if s.Time.Before(first) {
+			first = s.Time
+		}
+	}
+	book.Stakes = map[int64]*lottery.Staking{}
+	players := map[int64]int64{} // by account
+	for _, s := range sales {
+		players[s.Request.AccountID] = s.Request.PlayerID
+	}
+	err = t.chunks(`SELECT a.id, a.balance, a.staked_total, a.staked_expired, a.staked_through, a.staked_next, p.id, p.stake_limit, p.stake_raise, p.stake_raise_at
+		FROM accounts a LEFT JOIN players p ON p.account_id = a.id WHERE a.id IN (`, `)`, 1, accounts, func(query string, args []any) error {
 		return t.rows(func(r *sql.Rows) error {
 			var id, b int64
-			err := r.Scan(&id, &b)
+			var player sql.NullInt64
+			var st lottery.Staking
+			var through, next sql.NullString
+			var lim limitColumns
+			err := r.Scan(&id, &b, &st.Window.Total, &st.Window.Expired, &through, &next, &player, &lim.amount, &lim.raise, &lim.raiseAt)
+			if err != nil {
+				return err
+			}
 			book.Balances[id] = b
-			return err
+			if !player.Valid || player.Int64 != players[id] {
+				return nil // not this buyer's account: the sale is refused (no limit)
+			}
+			if st.Window.Through, st.Window.Next, err = windowTimes(through, next); err != nil {
+				return err
+			}
+			if st.Limit, err = lim.limit(); err != nil {
+				return err
+			}
+			book.Stakes[id] = &st
+			return nil
 		}, query, args...)
 	})
 	if err != nil {
 		return fmt.Errorf("read balances: %w", err)
+	}
+	for id, st := range book.Stakes {
+		if !st.Window.Current(first) {
+			if err := forward(t.queryRow, players[id], &st.Window, first); err != nil {
+				return fmt.Errorf("bring the stakes of the week forward: %w", err)
+			}
+			st.Changed = true
+		}
 	}
 	err = t.chunks(`SELECT token_hash FROM sessions WHERE token_hash IN (`, `)`, 1, sessions, func(query string, args []any) error {
 		return t.rows(func(r *sql.Rows) error {
@@ -192,6 +233,14 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	// anyway, failing the batch rather than letting it through.
 	if err := t.chunks(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 2, args, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
+	}
+	args = args[:0]
+	for id, w := range rows.Windows {
+		args = append(args, id, w.Total, w.Expired, nullTime(w.Through), nullTime(w.Next))
+	}
+	if err := t.chunks(`UPDATE accounts SET staked_total = v.column2, staked_expired = v.column3, staked_through = v.column4, staked_next = v.column5
+		FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 5, args, exec); err != nil {
+		return fmt.Errorf("write the stakes of the week: %w", err)
 	}
 	if err := t.addHours(rows.Hours); err != nil {
 		return err

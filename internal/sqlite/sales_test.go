@@ -50,6 +50,10 @@ func (f *salesFixture) playerTB(t testing.TB, name string, deposit int64) lotter
 	if err != nil {
 		t.Fatal(err)
 	}
+	max := int64(lottery.MaxLimit)
+	if _, err := f.d.SetLimits(ctx, p.ID, lottery.LimitsChange{Deposit: &max, Stake: &max}, "player", f.now); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.deposit(p, deposit); err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,10 @@ func Run(t *testing.T, h Harness) {
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},
 		{"Closure", testClosure},
+		{"Limits", testLimits},
+		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
+		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
+		{"Register", testRegister},
 		{"SalesTotals", testSalesTotals},
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},
@@ -125,11 +129,22 @@ func (f *fixture) player(t testing.TB, name string, deposit int64) lottery.Playe
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.limits(t, p, lottery.MaxLimit, lottery.MaxLimit)
 	if deposit > 0 {
 		f.pay(t, p, lottery.Deposit, deposit, "")
 	}
 	p.Balance = deposit
 	return p
+}
+
+// limits sets a player's weekly limits on deposits and on stakes.
+func (f *fixture) limits(t testing.TB, p lottery.Player, deposit, stake int64) lottery.Limits {
+	t.Helper()
+	l, err := f.s.SetLimits(f.ctx, p.ID, lottery.LimitsChange{Deposit: &deposit, Stake: &stake}, "player", f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // pay makes a payment without a session, under a key ("" for none).

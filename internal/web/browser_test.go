@@ -72,6 +72,8 @@ func (s *site) player(t *testing.T, name string, signUp bool) *player {
 			"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01"})
 	}
 	p.must(200, nil, "POST", "/api/v1/session", cred)
+	// Limits high enough to stay out of the way (the limits screen's own test sets them itself).
+	p.must(200, nil, "PUT", "/api/v1/me/limits", map[string]int64{"deposit_weekly": 100_000_000, "stake_weekly": 100_000_000})
 	return p
 }
 
@@ -198,6 +200,7 @@ func signUp(t *testing.T, ctx context.Context, s *site, name string) {
 		chromedp.SetValue("#signup-birth", "1990-01-01"),
 		chromedp.Click("#signup-form button[type=submit]"))
 	waitFor(t, ctx, `document.body.classList.contains('in') && document.querySelector('#balance').dataset.cents === '0'`)
+	s.player(t, name, false) // sets limits out of the way, from another device
 }
 
 func deposit(t *testing.T, ctx context.Context, euros int) {

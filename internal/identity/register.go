@@ -1,0 +1,120 @@
+package identity
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// The operator's list of excluded persons (the national register of gaming bans) comes as a CSV
+// file: one person a line, last name, first names and birth date. Files exported by French office
+// software use ';' and write dates DD/MM/YYYY; both are read, as is a header line and a UTF-8
+// byte-order mark. A file with any line that is not a person is refused whole, saying which
+// lines: an import never half-happens on a file that may be the wrong one.
+
+// maxRegisterSize bounds the file: the register holds tens of thousands of persons, at most
+// about 100 bytes each.
+const maxRegisterSize = 64 << 20
+
+// maxBadLines is how many bad lines an error lists.
+const maxBadLines = 5
+
+// ErrRegister is a register file that cannot be read as one.
+var ErrRegister = errors.New("not a list of excluded persons")
+
+// ParseRegister reads a list of excluded persons, on the date today (a birth date after it is
+// not a person's). Persons listed twice (by Key) are kept once.
+func ParseRegister(r io.Reader, today time.Time) ([]Person, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxRegisterSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxRegisterSize {
+		return nil, fmt.Errorf("%w: the file is larger than %d MiB", ErrRegister, maxRegisterSize>>20)
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.Comma = separator(data)
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	var out []Person
+	seen := map[string]bool{}
+	var bad []string
+	for line := 1; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrRegister, err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // an empty line
+		}
+		if line == 1 && isHeader(rec) {
+			continue
+		}
+		p, err := registerLine(rec, today)
+		if err != nil {
+			if len(bad) < maxBadLines {
+				bad = append(bad, fmt.Sprintf("line %d: %v", line, err))
+			}
+			continue
+		}
+		if k := p.Key(); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%w (nothing was imported): %s", ErrRegister, strings.Join(bad, "; "))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: the file lists no one", ErrRegister)
+	}
+	return out, nil
+}
+
+// separator is ';' if the first line has one and no comma, else ','.
+func separator(data []byte) rune {
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	if bytes.IndexByte(first, ';') >= 0 && bytes.IndexByte(first, ',') < 0 {
+		return ';'
+	}
+	return ','
+}
+
+// isHeader tells a first line that names the columns rather than a person: its third field is
+// not a date.
+func isHeader(rec []string) bool {
+	if len(rec) != 3 {
+		return false
+	}
+	_, err := registerDate(strings.TrimSpace(rec[2]))
+	return err != nil
+}
+
+func registerLine(rec []string, today time.Time) (Person, error) {
+	if len(rec) != 3 {
+		return Person{}, fmt.Errorf("%d fields, not 3 (last name, first names, birth date)", len(rec))
+	}
+	birth, err := registerDate(strings.TrimSpace(rec[2]))
+	if err != nil {
+		return Person{}, err
+	}
+	return ParsePerson(rec[0], rec[1], birth, today)
+}
+
+// registerDate is a birth date written YYYY-MM-DD or DD/MM/YYYY, as YYYY-MM-DD.
+func registerDate(s string) (string, error) {
+	for _, layout := range []string{DateLayout, "02/01/2006"} {
+		if d, err := time.Parse(layout, s); err == nil && d.Format(layout) == s {
+			return d.Format(DateLayout), nil
+		}
+	}
+	return "", fmt.Errorf("the birth date %q is neither YYYY-MM-DD nor DD/MM/YYYY", s)
+}

@@ -1,0 +1,144 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/identity"
+	"starcolor/internal/lottery"
+)
+
+// registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
+// alone, each sign-up shared, so that no account opens unseen while a list is imported (the
+// import would not find it to close it).
+const registerLock = `hashtextextended('starcolor:register', 0)`
+
+// ImportRegister replaces the list of excluded persons with persons, and closes every open
+// account of a listed person (its balance paid out to the bank, its sessions ended), in one
+// transaction; it keeps the import with its counts and returns it.
+func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error) {
+	keys, lasts, firsts, births := make([]string, len(persons)), make([]string, len(persons)), make([]string, len(persons)), make([]time.Time, len(persons))
+	for i, p := range persons {
+		keys[i], lasts[i], firsts[i], births[i] = p.Key(), p.LastName, p.FirstNames, p.BirthDate
+	}
+	var out lottery.RegisterImport
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		out = imp
+		out.Listed = len(persons)
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+registerLock+`)`); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO register_imports (created_at, by, source, listed, added, gone, closed, closed_players)
+			VALUES ($1, $2, $3, 0, 0, 0, 0, '[]') RETURNING id`, imp.At, imp.By, imp.Source).Scan(&out.ID); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE r.identity_key IS NULL), (SELECT count(*) FROM register WHERE identity_key <> ALL($1))
+			FROM unnest($1::text[]) k(key) LEFT JOIN register r ON r.identity_key = k.key`, keys).Scan(&out.Added, &out.Gone); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM register`); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO register (identity_key, last_name, first_names, birth_date, import_id)
+			SELECT k, l, f, b, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::date[]) v(k, l, f, b) ON CONFLICT DO NOTHING`,
+			keys, lasts, firsts, births, out.ID); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT p.id, p.username, p.account_id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id
+			WHERE p.closed_at IS NULL AND p.identity_key IN (SELECT identity_key FROM register) ORDER BY a.id FOR UPDATE OF a`)
+		if err != nil {
+			return err
+		}
+		open, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) {
+			var p lottery.Player
+			return p, r.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance)
+		})
+		if err != nil {
+			return err
+		}
+		out.ClosedPlayers = nil
+		for _, p := range open {
+			if p.Balance > 0 {
+				b := &pgx.Batch{}
+				b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2`, p.Balance, p.AccountID)
+				b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2`, p.Balance, lottery.BankAccount)
+				b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES ($1, $2, $3, $4, $5)`,
+					p.AccountID, lottery.BankAccount, p.Balance, lottery.Withdrawal, imp.At)
+				if err := tx.SendBatch(ctx, b).Close(); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = $1, closed_by = $2 WHERE id = $3`, imp.At, lottery.ClosedByRegister, p.ID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, p.ID); err != nil {
+				return err
+			}
+			out.ClosedPlayers = append(out.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: p.Balance})
+		}
+		out.Closed = len(out.ClosedPlayers)
+		closed, _ := json.Marshal(out.ClosedPlayers)
+		_, err = tx.Exec(ctx, `UPDATE register_imports SET listed = $1, added = $2, gone = $3, closed = $4, closed_players = $5 WHERE id = $6`,
+			out.Listed, out.Added, out.Gone, out.Closed, closed, out.ID)
+		return err
+	})
+	return out, asFault(err)
+}
+
+// RegisterImports lists the imports of the list of excluded persons, the latest first.
+func (d *DB) RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error) {
+	rows, err := d.pool.Query(ctx, `SELECT id, created_at, by, source, listed, added, gone, closed, closed_players FROM register_imports ORDER BY id DESC LIMIT $1`, limit)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.RegisterImport, error) {
+		var imp lottery.RegisterImport
+		var closed []byte
+		err := r.Scan(&imp.ID, &imp.At, &imp.By, &imp.Source, &imp.Listed, &imp.Added, &imp.Gone, &imp.Closed, &closed)
+		imp.At = imp.At.UTC()
+		if err == nil {
+			err = json.Unmarshal(closed, &imp.ClosedPlayers)
+		}
+		return imp, err
+	})
+	return out, asFault(err)
+}
+
+// RegisterPersons lists up to limit persons of the list of excluded persons whose key comes at or
+// after start's (a last name, without case or accents), in the order of their key, and how many
+// it holds.
+func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error) {
+	var n int
+	if err := d.pool.QueryRow(ctx, `SELECT count(*) FROM register`).Scan(&n); err != nil {
+		return nil, 0, asFault(err)
+	}
+	rows, err := d.pool.Query(ctx, `SELECT last_name, first_names, birth_date FROM register WHERE identity_key COLLATE "C" >= $1 ORDER BY identity_key COLLATE "C" LIMIT $2`,
+		identity.NameKey(start), limit)
+	if err != nil {
+		return nil, 0, asFault(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (identity.Person, error) {
+		var p identity.Person
+		err := r.Scan(&p.LastName, &p.FirstNames, &p.BirthDate)
+		p.BirthDate = p.BirthDate.UTC()
+		return p, err
+	})
+	return out, n, asFault(err)
+}
+
+// listed takes the register's lock shared (an import waits for this sign-up, or it for the
+// import) and refuses an identity on the list of excluded persons (fault.Excluded).
+func listed(ctx context.Context, tx pgx.Tx, key string) error {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT pg_advisory_xact_lock_shared(`+registerLock+`), (SELECT count(*) FROM register WHERE identity_key = $1)`, key).Scan(nil, &n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return fault.Errorf(fault.Excluded, "this person is on the list of persons excluded from gambling (the national register of gaming bans): no account can be opened")
+	}
+	return nil
+}

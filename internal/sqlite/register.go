@@ -1,0 +1,145 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/identity"
+	"starcolor/internal/lottery"
+)
+
+// ImportRegister replaces the list of excluded persons with persons, and closes every open
+// account of a listed person (its balance paid out to the bank, its sessions ended), in one
+// write; it keeps the import with its counts and returns it.
+func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error) {
+	err := d.update(ctx, func(t *tx) error {
+		imp.Listed, imp.Added, imp.Gone, imp.Closed, imp.ClosedPlayers = len(persons), 0, 0, 0, nil
+		res, err := t.exec(`INSERT INTO register_imports (created_at, by, source, listed, added, gone, closed, closed_players) VALUES (?, ?, ?, 0, 0, 0, 0, '[]')`,
+			storedTime(imp.At), imp.By, imp.Source)
+		if err != nil {
+			return err
+		}
+		imp.ID, _ = res.LastInsertId()
+		was := map[string]bool{}
+		if err := t.rows(func(r *sql.Rows) error {
+			var k string
+			err := r.Scan(&k)
+			was[k] = true
+			return err
+		}, `SELECT identity_key FROM register`); err != nil {
+			return err
+		}
+		if _, err := t.exec(`DELETE FROM register`); err != nil {
+			return err
+		}
+		args := make([]any, 0, 5*len(persons))
+		for _, p := range persons {
+			k := p.Key()
+			if !was[k] {
+				imp.Added++
+			}
+			delete(was, k)
+			args = append(args, k, p.LastName, p.FirstNames, p.BirthDate.Format(identity.DateLayout), imp.ID)
+		}
+		imp.Gone = len(was)
+		if err := t.chunks(`INSERT INTO register (identity_key, last_name, first_names, birth_date, import_id) VALUES `, ` ON CONFLICT DO NOTHING`, 5, args,
+			func(q string, a []any) error { _, err := t.exec(q, a...); return err }); err != nil {
+			return err
+		}
+		// The open accounts of listed persons: paid out and closed.
+		var open []lottery.Player
+		if err := t.rows(func(r *sql.Rows) error {
+			var p lottery.Player
+			err := r.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance)
+			open = append(open, p)
+			return err
+		}, `SELECT p.id, p.username, p.account_id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id
+			WHERE p.closed_at IS NULL AND p.identity_key IN (SELECT identity_key FROM register) ORDER BY p.id`); err != nil {
+			return err
+		}
+		for _, p := range open {
+			if p.Balance > 0 {
+				if err := t.transfer(lottery.Transfer{From: p.AccountID, To: lottery.BankAccount, Amount: p.Balance, Kind: lottery.Withdrawal, CreatedAt: imp.At}); err != nil {
+					return err
+				}
+			}
+			if _, err := t.exec(`UPDATE players SET closed_at = ?, closed_by = ? WHERE id = ?`, imp.At.Unix(), lottery.ClosedByRegister, p.ID); err != nil {
+				return err
+			}
+			if _, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, p.ID); err != nil {
+				return err
+			}
+			imp.ClosedPlayers = append(imp.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: p.Balance})
+		}
+		imp.Closed = len(imp.ClosedPlayers)
+		closed, _ := json.Marshal(imp.ClosedPlayers)
+		_, err = t.exec(`UPDATE register_imports SET listed = ?, added = ?, gone = ?, closed = ?, closed_players = ? WHERE id = ?`,
+			imp.Listed, imp.Added, imp.Gone, imp.Closed, string(closed), imp.ID)
+		return err
+	})
+	return imp, asFault(err)
+}
+
+// RegisterImports lists the imports of the list of excluded persons, the latest first.
+func (d *DB) RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id, created_at, by, source, listed, added, gone, closed, closed_players FROM register_imports ORDER BY id DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	defer rows.Close()
+	var out []lottery.RegisterImport
+	for rows.Next() {
+		var imp lottery.RegisterImport
+		var at, closed string
+		if err := rows.Scan(&imp.ID, &at, &imp.By, &imp.Source, &imp.Listed, &imp.Added, &imp.Gone, &imp.Closed, &closed); err != nil {
+			return nil, asFault(err)
+		}
+		imp.At, _ = time.Parse(time.RFC3339Nano, at)
+		json.Unmarshal([]byte(closed), &imp.ClosedPlayers)
+		out = append(out, imp)
+	}
+	return out, asFault(rows.Err())
+}
+
+// RegisterPersons lists up to limit persons of the list of excluded persons whose last name
+// starts with start (without case or accents), in the order of their key, and how many it holds.
+func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error) {
+	var n int
+	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM register`).Scan(&n); err != nil {
+		return nil, 0, asFault(err)
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT last_name, first_names, birth_date FROM register WHERE identity_key >= ? ORDER BY identity_key LIMIT ?`,
+		identity.NameKey(start), limit)
+	if err != nil {
+		return nil, 0, asFault(err)
+	}
+	defer rows.Close()
+	var out []identity.Person
+	for rows.Next() {
+		var p identity.Person
+		var birth string
+		if err := rows.Scan(&p.LastName, &p.FirstNames, &birth); err != nil {
+			return nil, 0, asFault(err)
+		}
+		p.BirthDate, _ = time.Parse(identity.DateLayout, birth)
+		out = append(out, p)
+	}
+	return out, n, asFault(rows.Err())
+}
+
+// listed refuses an identity on the list of excluded persons (fault.Excluded).
+func (t *tx) listed(key string) error {
+	var n int
+	if err := t.queryRow(`SELECT count(*) FROM register WHERE identity_key = ?`, key).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return errListed
+	}
+	return nil
+}
+
+var errListed = fault.Errorf(fault.Excluded, "this person is on the list of persons excluded from gambling (the national register of gaming bans): no account can be opened")
