@@ -17,8 +17,8 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/login"
 	"starcolor/internal/identity"
+	"starcolor/internal/login"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/session"
