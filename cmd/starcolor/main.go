@@ -37,6 +37,7 @@ func commands() []command {
 		{"game", "show the game definition: prize tables, amounts, presentation frequencies", runGame},
 		{"loadtest", "play the player API with many concurrent players and measure plays per second", runLoadtest},
 		{"admin", "create operators of the back office (/admin)", runAdmin},
+		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 	}
 }
 

@@ -89,6 +89,9 @@ type Config struct {
 	Log             *slog.Logger        // (discarded)
 	// Holder names this server in the store's leases and jobs (a random name).
 	Holder string
+	// SessionsEnded tells the game server that every session of these players has ended in the
+	// store (an import of the list of excluded persons closed their accounts).
+	SessionsEnded func(playerIDs ...int64)
 }
 
 // Server is the back office over one store.
@@ -161,6 +164,8 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 	s.mux.HandleFunc("GET /admin/games", s.auth(s.findGame))
 	s.mux.HandleFunc("POST /admin/lang", s.setLang)
 	s.mux.HandleFunc("GET /admin/log", s.auth(s.logPage))
+	s.mux.HandleFunc("GET /admin/exclusions", s.auth(s.registerPage))
+	s.mux.HandleFunc("POST /admin/exclusions", s.auth(s.importRegister))
 	return s
 }
 

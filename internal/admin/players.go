@@ -80,6 +80,12 @@ type playerData struct {
 	// The failed logins counted for the player's name (the last hour's, at every address), and
 	// how many addresses they lock out now.
 	FailedLogins, LockedFrom int
+	// Player protection: the player's age today, whether a self-exclusion runs, the limits in
+	// force with the week's sums, and every change of a limit.
+	Age      int
+	Excluded bool
+	Limits   lottery.Limits
+	Changes  []lottery.LimitChange
 }
 
 func (s *Server) accountName(r *http.Request, id int64) string {
@@ -116,6 +122,18 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Net = d.T.Prizes - d.T.Stakes
+	if p.Person != nil {
+		d.Age = p.Person.AgeOn(s.now())
+	}
+	d.Excluded = p.ExcludedUntil.After(s.now())
+	if d.Limits, err = s.db.Limits(r.Context(), p.ID, s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if d.Changes, err = s.db.LimitChanges(r.Context(), p.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if d.FailedLogins, d.LockedFrom, err = s.db.LoginFailures(r.Context(), lottery.PlayerSubject(p.Username), s.now()); err != nil {
 		s.fail(w, r, err)
 		return

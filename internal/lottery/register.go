@@ -1,6 +1,10 @@
 package lottery
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // The operator's list of excluded persons: the national register of gaming bans, imported from
 // a file the regulator gives (identity.ParseRegister). An import replaces the list: persons whose
@@ -32,4 +36,17 @@ type ClosedAccount struct {
 	PlayerID int64
 	Username string
 	PaidOut  int64 // cents
+}
+
+// Summary is the import in a line, for the logs: its file and counts, and the accounts it closed.
+func (imp RegisterImport) Summary() string {
+	line := fmt.Sprintf("%s: %d listed, %d added, %d gone, %d accounts closed", imp.Source, imp.Listed, imp.Added, imp.Gone, imp.Closed)
+	if len(imp.ClosedPlayers) > 0 {
+		names := make([]string, len(imp.ClosedPlayers))
+		for i, c := range imp.ClosedPlayers {
+			names[i] = fmt.Sprintf("%s (%d cents paid out)", c.Username, c.PaidOut)
+		}
+		line += ": " + strings.Join(names, ", ")
+	}
+	return line
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"starcolor/internal/app"
+	"starcolor/internal/identity"
+	"starcolor/internal/lottery"
+)
+
+func runExclusions(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "import" {
+		fs := newFlags("exclusions", "import FILE", "Manages the list of persons excluded from gambling (the national register of gaming bans).", stderr)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fs.Usage()
+			return nil
+		}
+		return usageError(fs, "want: exclusions import FILE")
+	}
+	return exclusionsImport(ctx, args[1:], stdout, stderr)
+}
+
+func exclusionsImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("exclusions import", "[--db FILE|URL] FILE",
+		`Imports the list of persons excluded from gambling (the national register of gaming bans): a CSV
+file of last name, first names and birth date (YYYY-MM-DD or DD/MM/YYYY), separated by ',' or ';',
+with or without a header line. The list replaces the one before. A listed person cannot open an
+account; the open account of a listed person is closed (its balance paid out, its sessions
+ended). A file with any line that is not a person imports nothing. The import is kept with its
+counts (back office, /admin/exclusions) and in the operators' log.
+
+A SQLite file that starcolor serve is serving is imported from the back office instead: the
+server keeps its sessions in memory, and only it can end them at once.`, stderr)
+	db := dbFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError(fs, "want the list's FILE")
+	}
+	path := fs.Arg(0)
+	if !app.IsPostgres(*db) {
+		release, err := lockServed(*db)
+		if err != nil {
+			return fmt.Errorf("%w: import the list from the back office (/admin/exclusions)", err)
+		}
+		defer release()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	persons, err := identity.ParseRegister(f, time.Now())
+	if err != nil {
+		return err
+	}
+	store, err := app.OpenStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	imp, err := store.ImportRegister(ctx, persons, lottery.RegisterImport{At: time.Now(), By: "command line", Source: filepath.Base(path)})
+	if err != nil {
+		return err
+	}
+	if err := store.LogOperatorAction(ctx, lottery.OperatorAction{Name: "command line", Action: "register_imported", Detail: imp.Summary(), CreatedAt: imp.At}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %s: %d persons listed (%d added, %d gone); %d accounts closed\n", imp.Source, imp.Listed, imp.Added, imp.Gone, imp.Closed)
+	for _, c := range imp.ClosedPlayers {
+		fmt.Fprintf(stdout, "  closed %s: %d cents paid out\n", c.Username, c.PaidOut)
+	}
+	return nil
+}
