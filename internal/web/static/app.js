@@ -1184,7 +1184,8 @@
     S.user = me.username;
     S.balance = me.balance;
     startSession(me.username, fresh);
-    $('#auth-msg').hidden = true;
+    S.said = null;
+    sayOut();
     loadLimits().catch(() => {}); // for the reality checks
     tick();
     scrollTo(0, 0);
