@@ -64,6 +64,14 @@ type player struct {
 }
 
 func (s *site) player(t *testing.T, name string, signUp bool) *player {
+	p := s.login(t, name, signUp)
+	// Limits high enough to stay out of the way (the limits screen's own test sets them itself).
+	p.must(200, nil, "PUT", "/api/v1/me/limits", map[string]int64{"deposit_weekly": 100_000_000, "stake_weekly": 100_000_000})
+	return p
+}
+
+// login is a player's API client, logged in (signed up first if asked), its limits as they are.
+func (s *site) login(t *testing.T, name string, signUp bool) *player {
 	jar, _ := cookiejar.New(nil)
 	p := &player{t: t, base: s.url, http: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
 	cred := map[string]string{"username": name, "password": "secret-" + name}
@@ -72,8 +80,6 @@ func (s *site) player(t *testing.T, name string, signUp bool) *player {
 			"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01"})
 	}
 	p.must(200, nil, "POST", "/api/v1/session", cred)
-	// Limits high enough to stay out of the way (the limits screen's own test sets them itself).
-	p.must(200, nil, "PUT", "/api/v1/me/limits", map[string]int64{"deposit_weekly": 100_000_000, "stake_weekly": 100_000_000})
 	return p
 }
 
@@ -190,6 +196,12 @@ func shot(t *testing.T, ctx context.Context, name string) {
 }
 
 func signUp(t *testing.T, ctx context.Context, s *site, name string) {
+	signUpPage(t, ctx, s, name)
+	s.player(t, name, false) // sets limits out of the way, from another device
+}
+
+// signUpPage signs up through the page alone: the player has no limits yet.
+func signUpPage(t *testing.T, ctx context.Context, s *site, name string) {
 	open(t, ctx, s, "")
 	step(t, ctx, "sign up",
 		chromedp.WaitVisible("#signup-user"),
@@ -200,7 +212,6 @@ func signUp(t *testing.T, ctx context.Context, s *site, name string) {
 		chromedp.SetValue("#signup-birth", "1990-01-01"),
 		chromedp.Click("#signup-form button[type=submit]"))
 	waitFor(t, ctx, `document.body.classList.contains('in') && document.querySelector('#balance').dataset.cents === '0'`)
-	s.player(t, name, false) // sets limits out of the way, from another device
 }
 
 func deposit(t *testing.T, ctx context.Context, euros int) {
@@ -316,6 +327,10 @@ func TestPlayerPage(t *testing.T) {
 		{"RulesPage", false, testRulesPage},
 		{"ControlsInView", false, testControlsInView},
 		{"ErrorsInFrench", false, testErrorsInFrench},
+		{"LimitsScreen", false, testLimitsScreen},
+		{"RealityCheck", false, testRealityCheck},
+		{"ExclusionAndClosure", false, testExclusionAndClosure},
+		{"ProtectionOnAPhone", true, testProtectionOnAPhone},
 	} {
 		t.Run(f.name, func(t *testing.T) { f.run(t, tab(t, browser, f.mobile)) })
 	}
@@ -605,6 +620,13 @@ func testAccessibility(t *testing.T, ctx context.Context) {
 	step(t, ctx, "next step", chromedp.Click("#step"))
 	waitFor(t, ctx, `document.body.dataset.busy === 'no'`)
 	browsertest.Axe(t, ctx, "a replay")
+	step(t, ctx, "my limits", chromedp.Click("#limits-open"))
+	waitFor(t, ctx, `document.querySelector('#limits').open && document.querySelector('#lim-deposit').textContent !== ''`)
+	browsertest.Axe(t, ctx, "the limits screen")
+	step(t, ctx, "close my account", chromedp.Click("#closure-open"))
+	waitFor(t, ctx, `document.querySelector('#closure').open`)
+	browsertest.Axe(t, ctx, "the closure's confirmation")
+	step(t, ctx, "cancel", chromedp.Click("#closure [data-close]"))
 	step(t, ctx, "rules", chromedp.Navigate(s.url+"/?speed=100#regles"), chromedp.WaitVisible(".prizes"))
 	browsertest.Axe(t, ctx, "the rules")
 }

@@ -51,6 +51,23 @@
       noCrypto: 'Non vérifié : ce navigateur n\'offre pas WebCrypto (page non sécurisée).',
       fEmission: 'Émission', fBlock: 'Bloc', fIndex: 'Unité n°', fPrize: 'Lot de la ligne', fLine: 'Ligne d\'audit',
       fPath: 'Chemin (de la feuille vers la racine)', fRoot: 'Racine de la preuve', fPublished: 'Racine publiée du bloc', fComputed: 'Racine recalculée dans la page',
+      deposits: 'dépôts', stakes: 'mises', notSet: 'non fixée', never: 'jamais', every: m => `toutes les ${m} min`,
+      whyDeposit: 'Avant votre premier dépôt, la loi demande de fixer votre limite de dépôts par semaine (et celle de mises avant votre première mise). Fixez-les ici : vous pourrez les baisser à tout moment.',
+      whyStake: 'Avant votre première mise, la loi demande de fixer votre limite de mises par semaine. Fixez-la ici : vous pourrez la baisser à tout moment.',
+      realityIs: s => `Rappel du temps de jeu : ${s}.`,
+      pendingRaise: (k, m, w) => `Hausse de votre limite de ${k} à ${m} en attente : elle s'appliquera le ${w}.`,
+      savedNow: (k, m) => `Limite de ${k} : ${m}, appliquée tout de suite.`,
+      savedLater: (k, m, w) => `Hausse de la limite de ${k} à ${m} enregistrée : elle s'appliquera le ${w}, dans 48 heures. D'ici là, l'ancienne limite s'applique.`,
+      nothing: 'Rien n\'a changé.',
+      badAmount: 'Indiquez un montant en euros, par exemple 50 ou 12,50, jusqu\'à 1 000 000 € (une limite fixée ne peut pas être retirée).',
+      reached: (k, lim, sum, left) => `Limite de ${k} atteinte : votre limite est de ${lim} par semaine (7 jours glissants) et vous en êtes à ${sum}. Il vous reste ${left} cette semaine.`,
+      exclText: (n, w) => `Pendant ${n} jour${n > 1 ? 's' : ''}, jusqu'au ${w} : toutes vos sessions se terminent tout de suite, et vous ne pourrez ni vous connecter ni ouvrir un autre compte avant cette date. Une exclusion ne peut pas être raccourcie.`,
+      badDays: 'Indiquez un nombre de jours entre 1 et 365.',
+      closeText: m => `Votre solde de ${m} vous sera versé, puis votre compte sera fermé définitivement : vous ne pourrez plus vous y connecter.`,
+      excludedUntil: w => `Vous êtes exclu du jeu jusqu'au ${w}. Toutes vos sessions sont terminées.`,
+      closed: 'Votre compte est fermé et votre solde vous a été versé. Vous ne pourrez plus vous y connecter.',
+      realityText: (d, n) => `Vous jouez depuis ${d}. Résultat de la session : ${n} (gains moins mises). Voulez-vous continuer ?`,
+      stopped: (d, n) => `Session terminée après ${d}. Résultat de la session : ${n}.`,
       errors: {
         insufficient_funds: 'Solde insuffisant : créditez votre compte.',
         username_taken: 'Cet identifiant est déjà pris.',
@@ -74,6 +91,10 @@
         unavailable: 'Le service est momentanément indisponible : rien n\'a été fait. Réessayez dans un moment.',
         invalid_input: 'Saisie invalide.',
         network: 'Le serveur ne répond pas. Réessayez.',
+        limits_required: 'Fixez d\'abord vos limites de dépôts et de mises par semaine : la loi les demande.',
+        limit_reached: 'Limite par semaine atteinte.',
+        excluded: e => (until(e) ? `Vous vous êtes exclu du jeu jusqu'au ${when(until(e))} : impossible de vous connecter avant cette date.` : 'Vous êtes inscrit sur la liste nationale des personnes interdites de jeux : aucun compte ne peut être ouvert ni utilisé.'),
+        account_closed: 'Ce compte a été fermé par son titulaire : on ne peut plus s\'y connecter.',
       },
     },
     en: {
@@ -110,6 +131,23 @@
       noCrypto: 'Not verified: this browser offers no WebCrypto here (insecure page).',
       fEmission: 'Emission', fBlock: 'Block', fIndex: 'Unit #', fPrize: 'Prize in the line', fLine: 'Audit line',
       fPath: 'Path (from the leaf to the root)', fRoot: 'Root of the proof', fPublished: 'Published root of the block', fComputed: 'Root computed in this page',
+      deposits: 'deposits', stakes: 'stakes', notSet: 'not set', never: 'never', every: m => `every ${m} min`,
+      whyDeposit: 'Before your first deposit, the law asks you to set your weekly deposit limit (and your stake limit before your first stake). Set them here: you may lower them at any time.',
+      whyStake: 'Before your first stake, the law asks you to set your weekly stake limit. Set it here: you may lower it at any time.',
+      realityIs: s => `Reality check: ${s}.`,
+      pendingRaise: (k, m, w) => `Raise of your ${k} limit to ${m} pending: it applies on ${w}.`,
+      savedNow: (k, m) => `Your ${k} limit: ${m}, applied at once.`,
+      savedLater: (k, m, w) => `Raise of your ${k} limit to ${m} recorded: it applies on ${w}, in 48 hours. Until then, the old limit holds.`,
+      nothing: 'Nothing changed.',
+      badAmount: 'Give an amount in euros, such as 50 or 12.50, up to €1,000,000 (a limit once set cannot be removed).',
+      reached: (k, lim, sum, left) => `Your ${k} limit is reached: it is ${lim} a week (the last 7 days, rolling) and you are at ${sum}. You have ${left} left this week.`,
+      exclText: (n, w) => `For ${n} day${n > 1 ? 's' : ''}, until ${w}: every session of yours ends at once, and you cannot log in nor open another account before that date. An exclusion cannot be shortened.`,
+      badDays: 'Give a number of days from 1 to 365.',
+      closeText: m => `Your balance of ${m} will be paid out to you, then your account is closed for good: you cannot log in to it again.`,
+      excludedUntil: w => `You are excluded from gambling until ${w}. Every session of yours has ended.`,
+      closed: 'Your account is closed and its balance was paid out to you. You cannot log in to it again.',
+      realityText: (d, n) => `You have been playing for ${d}. Result of this session: ${n} (winnings less stakes). Do you want to go on?`,
+      stopped: (d, n) => `Session ended after ${d}. Result of this session: ${n}.`,
       errors: {
         insufficient_funds: 'Not enough money: add some to your account.',
         username_taken: 'This username is taken.',
@@ -133,6 +171,10 @@
         unavailable: 'The service is unavailable for a moment: nothing was done. Try again shortly.',
         invalid_input: 'Invalid input.',
         network: 'The server does not answer. Try again.',
+        limits_required: 'First set your weekly deposit and stake limits: the law asks for them.',
+        limit_reached: 'Weekly limit reached.',
+        excluded: e => (until(e) ? `You excluded yourself from gambling until ${when(until(e))}: you cannot log in before then.` : 'You are on the national list of persons banned from gambling: no account can be opened or used.'),
+        account_closed: 'This account was closed by its holder: it cannot be logged in to again.',
       },
     },
   };
@@ -146,11 +188,16 @@
     new Intl.NumberFormat(lang() === 'en' ? 'en-IE' : 'fr-FR', {
       style: 'currency', currency: 'EUR', minimumFractionDigits: c % 100 ? 2 : 0, maximumFractionDigits: 2,
     }).format(c / 100);
+  // A date and time, local, in the page's language.
+  const when = iso =>
+    new Intl.DateTimeFormat(lang() === 'en' ? 'en-GB' : 'fr-FR', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  // The end of a self-exclusion, from the server's refusal (the only figure its words carry).
+  const until = e => ((e.message || '').match(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)/) || [])[0];
   // Every error is told in the player's language, from its code, never in the server's words.
   const errText = e => {
     const m = T[lang()].errors;
-    const v = e && e.code && m[e.code];
-    return typeof v === 'string' ? v : m.unknown(e && (e.code || e.status));
+    const v = e && e.code && e.code !== 'unknown' && m[e.code];
+    return typeof v === 'string' ? v : typeof v === 'function' ? v(e) : m.unknown(e && (e.code || e.status));
   };
 
   // ---- the API ----
@@ -756,8 +803,14 @@
     } catch (e) {
       S.mode = 'idle';
       controls();
-      $('#play-err').textContent = errText(e);
+      $('#play-err').textContent = await refused(e, 'stake_weekly');
       return;
+    }
+    if (sess) {
+      // The session's result counts the prize now, but a reality check waits for the reveal's end.
+      sess.staked += stake;
+      sess.won += g.prize;
+      saveSession();
     }
     S.balance = g.balance;
     S.hold = g.prize;
@@ -1077,7 +1130,7 @@
     st.dataset.verified = '';
     st.className = 'verdict';
     facts.textContent = '';
-    if (!dlg.open) dlg.showModal();
+    openDialog(dlg);
     const [p, em] = await Promise.all([api('GET', `/games/${g.id}/proof`), api('GET', '/emissions')]);
     const e = em.emissions.find(x => x.id === p.emission);
     const blk = e && e.blocks.find(b => b.block === p.block);
@@ -1125,10 +1178,16 @@
   }
 
   // ---- accounts ----
-  async function onLogin(me) {
+  // onLogin shows the player's page; fresh: a login here, which starts a new session.
+  async function onLogin(me, fresh) {
     S.known = true;
     S.user = me.username;
     S.balance = me.balance;
+    startSession(me.username, fresh);
+    S.said = null;
+    sayOut();
+    loadLimits().catch(() => {}); // for the reality checks
+    tick();
     scrollTo(0, 0);
     S.hold = 0;
     $('#user').textContent = me.username;
@@ -1165,9 +1224,17 @@
     announce(p.textContent);
     $('#played-replay').focus();
   }
-  function onLogout() {
+  // onLogout shows the page logged out, with what to tell the player (a function, so that it
+  // can be told again in the other language).
+  function onLogout(said) {
     S.known = true;
     S.user = null;
+    S.limits = null;
+    sess = null;
+    saveSession();
+    $$('dialog[open]').forEach(d => d.close());
+    S.said = said || null;
+    sayOut();
     S.game = null;
     S.hold = 0;
     S.mode = 'idle';
@@ -1179,6 +1246,12 @@
     renderBalance();
     controls();
     route();
+    if (said) $('#auth-msg').focus();
+  }
+  function sayOut() {
+    const m = $('#auth-msg');
+    m.hidden = !S.said;
+    m.textContent = S.said ? S.said() : '';
   }
   function authForm(form, signUp) {
     form.addEventListener('submit', async e => {
@@ -1201,7 +1274,7 @@
           await api('POST', '/players', Object.assign({}, cred, who));
         }
         await api('POST', '/session', cred);
-        await onLogin(await api('GET', '/me'));
+        await onLogin(await api('GET', '/me'), true);
         form.reset();
       } catch (e2) {
         err.textContent = errText(e2);
@@ -1210,6 +1283,278 @@
       }
     });
   }
+
+  // ---- dialogs ----
+  // openDialog shows a modal dialog with the focus in it (on `focus`, or its first control);
+  // when it closes, the focus goes back to what had it (or to `back`), if still on screen.
+  function openDialog(d, focus, back) {
+    if (!d.open) {
+      d.ret = back || document.activeElement;
+      d.showModal();
+    }
+    if (focus) focus.focus();
+  }
+  $$('dialog').forEach(d =>
+    d.addEventListener('close', () => {
+      const r = d.ret;
+      d.ret = null;
+      if (r && r.isConnected && r.offsetParent !== null && !$('dialog[open]')) r.focus();
+    }));
+  $$('dialog [data-close]').forEach(b => b.addEventListener('click', () => b.closest('dialog').close()));
+
+  // ---- money typed in euros ----
+  // cents reads "12", "12,5" or "12.50" as whole cents, by splitting on the separator: no
+  // floating point on the way. It returns null for anything else, or above 1 000 000 €.
+  function cents(s) {
+    const m = /^(\d{1,7})(?:[.,](\d{1,2}))?$/.exec(s.replace(/[\s\u00a0\u202f€]/g, ''));
+    if (!m) return null;
+    const c = Number(m[1]) * 100 + Number((m[2] || '').padEnd(2, '0'));
+    return c <= 100000000 ? c : null;
+  }
+  const euroInput = c => {
+    if (c === null || c === undefined) return '';
+    const f = c % 100 ? (lang() === 'en' ? '.' : ',') + String(c % 100).padStart(2, '0') : '';
+    return Math.floor(c / 100) + f;
+  };
+
+  // ---- the session: its time and its result, for the reality checks ----
+  // The session starts at login and lasts the tab's life (sessionStorage), a reload included: its
+  // start, the stakes and prizes of the games bought since, and the last reality check answered.
+  // ?speed=N runs the session's clock N times faster too (never slower), so that a test sees a
+  // reality check of 15 minutes after 15 × 60 / N seconds: 1.5 s at speed=600.
+  const clockSpeed = Math.max(1, Number(params.get('speed')) || 1);
+  let sess = null;
+  function startSession(user, fresh) {
+    let v = null;
+    try {
+      v = JSON.parse(sessionStorage.getItem('starcolor_session'));
+    } catch (e) {
+      v = null;
+    }
+    sess = !fresh && v && v.u === user ? v : { u: user, start: Date.now(), staked: 0, won: 0, done: 0 };
+    saveSession();
+  }
+  function saveSession() {
+    if (sess) sessionStorage.setItem('starcolor_session', JSON.stringify(sess));
+    else sessionStorage.removeItem('starcolor_session');
+  }
+  const minutes = () => (sess ? ((Date.now() - sess.start) * clockSpeed) / 60000 : 0);
+  function duration(min) {
+    const m = Math.floor(min);
+    return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')}`;
+  }
+  const signed = c => (c > 0 ? '+' : c < 0 ? '−' : '') + money(Math.abs(c));
+  // tick shows the time played, and when a reality check is due, shows it: between games only
+  // (never in the middle of a reveal), and never over another dialog.
+  function tick() {
+    if (!S.user || !sess) return;
+    const m = minutes();
+    $('#session-time').textContent = duration(m);
+    const rc = S.limits && S.limits.reality_check_minutes;
+    if (!rc || m < sess.done + rc || S.mode !== 'idle' || $('dialog[open]')) return;
+    const box = $('#reality-check');
+    box.dataset.minutes = String(Math.floor(m / rc) * rc);
+    box.dataset.net = String(sess.won - sess.staked);
+    renderReality();
+    openDialog(box, $('#reality-continue'));
+    announce($('#reality-text').textContent);
+  }
+  setInterval(tick, Math.max(200, Math.min(15000, 60000 / clockSpeed)));
+  function renderReality() {
+    const box = $('#reality-check');
+    $('#reality-text').textContent = t('realityText', duration(minutes()), signed(Number(box.dataset.net)));
+  }
+  function answerReality() {
+    if (sess) {
+      sess.done = Number($('#reality-check').dataset.minutes);
+      saveSession();
+    }
+  }
+  $('#reality-check').addEventListener('close', answerReality); // « Continuer », or Escape
+  $('#reality-continue').addEventListener('click', () => $('#reality-check').close());
+  $('#reality-stop').addEventListener('click', async () => {
+    const d = duration(minutes()), net = sess ? sess.won - sess.staked : 0;
+    $('#reality-check').close();
+    await api('DELETE', '/session').catch(() => {});
+    onLogout(() => t('stopped', d, signed(net)));
+  });
+
+  // ---- limits ----
+  const kindOf = k => t(k === 'deposit_weekly' ? 'deposits' : 'stakes');
+  async function loadLimits() {
+    S.limits = await api('GET', '/me/limits');
+    renderLimits();
+    return S.limits;
+  }
+  function renderLimits() {
+    const L = S.limits;
+    if (!L) return;
+    const row = (id, lim, sum) => {
+      $('#lim-' + id).textContent = lim === null ? t('notSet') : money(lim);
+      $('#lim-' + id + '-left').textContent = lim === null ? '—' : money(Math.max(0, lim - sum));
+    };
+    row('deposit', L.deposit_weekly, L.deposited_7d);
+    row('stake', L.stake_weekly, L.staked_7d);
+    $('#lim-deposited').textContent = money(L.deposited_7d);
+    $('#lim-staked').textContent = money(L.staked_7d);
+    const ul = $('#limits-pending');
+    ul.textContent = '';
+    for (const p of L.pending) {
+      const li = document.createElement('li');
+      li.dataset.limit = p.limit;
+      li.dataset.effectiveAt = p.effective_at;
+      li.textContent = t('pendingRaise', kindOf(p.limit), money(p.amount), when(p.effective_at));
+      ul.appendChild(li);
+    }
+    const rc = L.reality_check_minutes;
+    $('#lim-reality').textContent = t('realityIs', rc ? t('every', rc) : t('never'));
+    $('#limit-reality option[value=""]').textContent = t('never');
+  }
+  // fillLimits puts the limits in force in the form: a field left as it is changes nothing.
+  function fillLimits() {
+    const L = S.limits;
+    $('#limit-deposit').value = euroInput(L.deposit_weekly);
+    $('#limit-stake').value = euroInput(L.stake_weekly);
+    $('#limit-reality').value = String(L.reality_check_minutes || '');
+  }
+  // openLimits shows the limits screen; why ('whyDeposit', 'whyStake') says why it opened by
+  // itself, and back is where the focus goes when it closes (the button pressed was disabled).
+  async function openLimits(why, back) {
+    const w = $('#limits-why');
+    w.hidden = !why;
+    w.dataset.why = why || '';
+    w.textContent = why ? t(why) : '';
+    $('#limits-msg').textContent = '';
+    openDialog($('#limits'), null, back);
+    try {
+      await loadLimits();
+      fillLimits();
+    } catch (e) {
+      $('#limits-msg').textContent = errText(e);
+    }
+    $(why === 'whyStake' ? '#limit-stake' : '#limit-deposit').focus();
+    if (why) announce(w.textContent);
+  }
+  $('#limits-open').addEventListener('click', () => openLimits());
+  $('#limits-form').addEventListener('submit', async e => {
+    e.preventDefault();
+    const msg = $('#limits-msg');
+    msg.textContent = '';
+    const L = S.limits;
+    if (!L) return;
+    // Only what the player changed is sent: the same amount again would cancel a pending raise.
+    const change = {};
+    for (const [sel, key] of [['#limit-deposit', 'deposit_weekly'], ['#limit-stake', 'stake_weekly']]) {
+      const v = $(sel).value.trim();
+      if (!v && L[key] === null) continue;
+      const c = cents(v);
+      if (c === null) {
+        msg.textContent = t('badAmount');
+        $(sel).focus();
+        return;
+      }
+      if (c !== L[key]) change[key] = c;
+    }
+    const rc = Number($('#limit-reality').value) || null;
+    if (rc !== L.reality_check_minutes) change.reality_check_minutes = rc;
+    if (!Object.keys(change).length) {
+      msg.textContent = t('nothing');
+      return;
+    }
+    const btn = $('#limits-form button[type=submit]');
+    btn.disabled = true;
+    try {
+      S.limits = await api('PUT', '/me/limits', change);
+      renderLimits();
+      fillLimits();
+      const said = [];
+      for (const key of ['deposit_weekly', 'stake_weekly']) {
+        if (!(key in change)) continue;
+        const p = S.limits.pending.find(x => x.limit === key && x.amount === change[key]);
+        said.push(p ? t('savedLater', kindOf(key), money(p.amount), when(p.effective_at)) : t('savedNow', kindOf(key), money(S.limits[key])));
+      }
+      if ('reality_check_minutes' in change) said.push($('#lim-reality').textContent);
+      msg.textContent = said.join(' ');
+      $('#limits-why').hidden = true;
+    } catch (e2) {
+      msg.textContent = errText(e2);
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  // refused tells a deposit or a sale the server refused for a limit: before one is set, the
+  // limits screen opens and says why; past one, the words say what is left this week.
+  async function refused(e, kind) {
+    if (e.code === 'limits_required') {
+      const dep = kind === 'deposit_weekly';
+      openLimits(dep ? 'whyDeposit' : 'whyStake', $(dep ? '#deposit' : '#play'));
+      return errText(e);
+    }
+    if (e.code !== 'limit_reached') return errText(e);
+    try {
+      const L = await loadLimits();
+      const lim = L[kind], sum = kind === 'deposit_weekly' ? L.deposited_7d : L.staked_7d;
+      return t('reached', kindOf(kind), money(lim), money(sum), money(Math.max(0, lim - sum)));
+    } catch (e2) {
+      return errText(e);
+    }
+  }
+
+  // ---- self-exclusion and closing the account ----
+  function exclusionText() {
+    const n = Number($('#exclusion-days').value);
+    const ok = Number.isInteger(n) && n >= 1 && n <= 365;
+    $('#exclusion-text').textContent = ok ? t('exclText', n, when(Date.now() + n * 86400000)) : t('badDays');
+    return ok ? n : 0;
+  }
+  $('#exclusion-days').addEventListener('input', exclusionText);
+  // Each opens in place of the limits screen; closed, the focus goes back to « Mes limites ».
+  function fromLimits(d, focus) {
+    const back = $('#limits').ret;
+    $('#limits').close();
+    d.querySelector('.err').textContent = '';
+    openDialog(d, focus, back);
+  }
+  $('#exclusion-open').addEventListener('click', () => {
+    exclusionText();
+    fromLimits($('#exclusion'), $('#exclusion-days'));
+  });
+  $('#closure-open').addEventListener('click', () => {
+    $('#closure-text').textContent = t('closeText', money(S.balance));
+    fromLimits($('#closure'), $('#closure-confirm'));
+  });
+  // accountForm runs a confirmed step that ends every session, then shows the page logged out
+  // with what run returns it to say.
+  function accountForm(form, run) {
+    form.addEventListener('submit', async e => {
+      e.preventDefault();
+      const err = form.querySelector('.err');
+      const btn = form.querySelector('button[type=submit]');
+      err.textContent = '';
+      btn.disabled = true;
+      try {
+        const said = await run();
+        if (!said) return;
+        form.closest('dialog').close();
+        onLogout(said);
+      } catch (e2) {
+        err.textContent = errText(e2);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+  }
+  accountForm($('#exclusion-form'), async () => {
+    const days = exclusionText();
+    if (!days) return null;
+    const r = await api('POST', '/me/exclusion', { days });
+    $('#auth-msg').dataset.until = r.until;
+    return () => t('excludedUntil', when(r.until));
+  });
+  accountForm($('#closure-form'), async () => {
+    await api('DELETE', '/me');
+    return () => t('closed');
+  });
 
   // ---- navigation ----
   function route() {
@@ -1232,6 +1577,12 @@
     renderResult();
     relabel();
     if (S.history.length) renderHistory();
+    renderLimits();
+    sayOut();
+    if ($('#reality-check').open) renderReality();
+    if ($('#exclusion').open) exclusionText();
+    if ($('#closure').open) $('#closure-text').textContent = t('closeText', money(S.balance));
+    if (!$('#limits-why').hidden) $('#limits-why').textContent = t($('#limits-why').dataset.why);
     if (S.mode === 'choose') status(t('choose'));
     else if (S.mode === 'play' && S.game) status(t('click', colorName(S.game.color)));
     else if (S.mode === 'idle') status(S.user ? t('ready') : '');
@@ -1302,7 +1653,7 @@
       renderBalance();
       msg.textContent = t('deposited', money(euros * 100));
     } catch (e2) {
-      msg.textContent = errText(e2);
+      msg.textContent = await refused(e2, 'deposit_weekly');
     } finally {
       $('#deposit').disabled = false;
     }
@@ -1311,8 +1662,9 @@
   authForm($('#signup-form'), true);
   addEventListener('hashchange', route);
 
-  // The proof check, for people who want to run it by hand from the console; the sounds played.
-  window.starcolor = { rootFromPath, sounds };
+  // The proof check, for people who want to run it by hand from the console; the sounds played;
+  // the messages (the tests compare the languages').
+  window.starcolor = { rootFromPath, sounds, T };
 
   drawSleeping();
   relabel();
