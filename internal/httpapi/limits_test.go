@@ -93,7 +93,15 @@ func TestWeeklyLimits(t *testing.T) {
 		t.Fatalf("a raise: %+v", l)
 	}
 	c.refused(403, "limit_reached", "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, c.key())
-	srv.clock.Advance(47 * time.Hour)
+	// The same raise sent again an hour later (a client sending all its limits each time) keeps
+	// its time.
+	srv.clock.Advance(time.Hour)
+	c.login("léa")
+	c.must(200, &l, "PUT", "/api/v1/me/limits", map[string]any{"stake_weekly": 500, "deposit_weekly": 2000}, "")
+	if len(l.Pending) != 1 || l.Pending[0].EffectiveAt != asked.Add(48*time.Hour).UTC().Format(time.RFC3339) || *l.DepositWeekly != 2000 {
+		t.Fatalf("the raise sent again: %+v", l)
+	}
+	srv.clock.Advance(46 * time.Hour)
 	c.login("léa") // the session ended meanwhile
 	c.refused(403, "limit_reached", "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, c.key())
 	srv.clock.Advance(time.Hour)

@@ -64,7 +64,8 @@ type LimitChange struct {
 
 // Change applies a new amount asked for at now to a limit. The first value and any lowering (or
 // the same amount) hold at once and cancel a pending raise; a raise waits RaiseDelay, replacing
-// any raise pending before it, and the amount in force holds meanwhile.
+// any raise pending before it, and the amount in force holds meanwhile; the raise pending asked
+// again changes nothing (its change is zero: nothing to keep).
 func (l Limit) Change(kind string, amount int64, now time.Time) (Limit, LimitChange, error) {
 	if amount < 0 || amount > MaxLimit {
 		return l, LimitChange{}, ErrLimitAmount
@@ -77,6 +78,11 @@ func (l Limit) Change(kind string, amount int64, now time.Time) (Limit, LimitCha
 	}
 	if !l.Set || amount <= l.Amount {
 		return Limit{Set: true, Amount: amount}, c, nil
+	}
+	if l.Pending != nil && l.Pending.Amount == amount {
+		// The raise pending, asked again (a client sending all its limits each time): it keeps
+		// its time; nothing changes, nothing is kept.
+		return l, LimitChange{}, nil
 	}
 	c.EffectiveAt = now.Add(RaiseDelay)
 	l.Pending = &Pending{Amount: amount, EffectiveAt: c.EffectiveAt}
@@ -164,7 +170,9 @@ func (l Limits) Apply(c LimitsChange, now time.Time) (Limits, []LimitChange, err
 			return l, nil, err
 		}
 		*x.limit = next
-		kept = append(kept, change)
+		if change.Limit != "" {
+			kept = append(kept, change)
+		}
 	}
 	if c.SetRealityCheck {
 		if c.RealityCheck != 0 && (c.RealityCheck < MinRealityCheck || c.RealityCheck > MaxRealityCheck) {

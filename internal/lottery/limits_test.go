@@ -40,6 +40,11 @@ func TestLimitChange(t *testing.T) {
 	if got := low.At(t0.Add(100 * time.Hour)); got.Amount != 3000 {
 		t.Errorf("a cancelled raise came into force: %+v", got)
 	}
+	// The same raise asked again keeps its time, and nothing is kept of it.
+	same, c, _ := l.Change(StakeWeekly, 9000, t0.Add(5*time.Hour))
+	if same.Pending == nil || !same.Pending.EffectiveAt.Equal(t0.Add(49*time.Hour)) || c.Limit != "" {
+		t.Fatalf("the raise asked again: %+v %+v", same, c)
+	}
 	// A second raise replaces the first, its 48 hours counted from itself.
 	l2, _, _ := l.Change(StakeWeekly, 12000, t0.Add(10*time.Hour))
 	if l2.Amount != 5000 || l2.Pending.Amount != 12000 || !l2.Pending.EffectiveAt.Equal(t0.Add(58*time.Hour)) {
@@ -77,14 +82,13 @@ func TestLimitProperties(t *testing.T) {
 			now = now.Add(time.Duration(r.IntN(60*60)) * time.Minute) // up to 60 hours later
 			after, _ := inForce(now)
 			if wasSet && after > before {
-				// A rise: a raise of exactly that amount asked 48 hours before now or earlier,
-				// and no request since then.
-				ok := false
-				for i, a := range asks {
-					if a.amount == after && !now.Before(a.at.Add(RaiseDelay)) && i == len(asks)-1 {
-						ok = true
-					}
+				// A rise: the amount of the last requests (a raise, maybe asked again since,
+				// which keeps its time), the first of which was 48 hours before now or earlier.
+				j := len(asks) - 1
+				for j > 0 && asks[j-1].amount == after {
+					j--
 				}
+				ok := asks[len(asks)-1].amount == after && !now.Before(asks[j].at.Add(RaiseDelay))
 				if !ok {
 					t.Fatalf("trial %d: the limit rose from %d to %d with asks %+v", trial, before, after, asks)
 				}
