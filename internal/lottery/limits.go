@@ -185,14 +185,17 @@ func (l Limits) Apply(c LimitsChange, now time.Time) (Limits, []LimitChange, err
 
 // Window is the sum of a player's stakes over the last Week, kept as they play rather than summed
 // at each sale (a player may stake thousands of times a week): the sum of all their stakes, less
-// those that have left the week. It holds while no stake has left the week since it was last
-// brought forward: until Next, the first stake after Through, is a Week old. Then the store
-// brings it forward (Forward), reading the stakes of the span that left.
+// those that have left the week. A player's games are in the order of their times by id (a sale
+// is never dated before the player's previous one: Decide), so the stakes that have left are
+// those of the games up to an id. The window holds while no stake has left the week since it was
+// last brought forward: until Next, the time of the first stake after ThroughID, is a Week old.
+// Then the store brings it forward (Forward), reading the games after ThroughID in order.
 type Window struct {
-	Total   int64     // every stake, cents
-	Expired int64     // the stakes made at or before Through
-	Through time.Time // zero: none has left
-	Next    time.Time // the first stake after Through; zero: none
+	Total     int64     // every stake, cents
+	Expired   int64     // the stakes of the games up to ThroughID
+	ThroughID int64     // the last game whose stake has left the week (0: none)
+	Next      time.Time // the time of the first stake after ThroughID; zero: none
+	Last      time.Time // the time of the latest stake
 }
 
 // Sum is the stakes of the week.
@@ -203,19 +206,50 @@ func (w Window) Current(now time.Time) bool {
 	return w.Next.IsZero() || now.Add(-Week).Before(w.Next)
 }
 
-// Add counts a stake made at a time.
+// Add counts the stake of a game made at a time, no earlier than the window's Last.
 func (w *Window) Add(amount int64, at time.Time) {
 	w.Total += amount
-	if w.Next.IsZero() || at.Before(w.Next) {
+	if w.Next.IsZero() {
 		w.Next = at
+	}
+	if at.After(w.Last) {
+		w.Last = at
 	}
 }
 
-// Forward brings the window to now, given the sum of the stakes made after Through and at or
-// before now − Week (those that left), and the time of the first stake after now − Week (zero:
-// none).
-func (w *Window) Forward(now time.Time, left int64, next time.Time) {
-	w.Expired += left
-	w.Through = now.Add(-Week)
-	w.Next = next
+// StakeAt is a game's stake as a window counts it.
+type StakeAt struct {
+	GameID int64
+	Amount int64
+	At     time.Time
+}
+
+// Forward brings the window to now: after(id) gives the player's stakes of the games after id,
+// in the order of their ids, a page at a time (none: no more); the stakes a Week old or more
+// leave the window, up to the first one still in the week.
+func (w *Window) Forward(now time.Time, after func(id int64) ([]StakeAt, error)) error {
+	from := now.Add(-Week)
+	for !w.Current(now) {
+		page, err := after(w.ThroughID)
+		if err != nil {
+			return err
+		}
+		w.Next = time.Time{}
+		for _, s := range page {
+			if s.At.After(from) {
+				w.Next = s.At
+				return nil
+			}
+			w.Expired += s.Amount
+			w.ThroughID = s.GameID
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		if w.Next.IsZero() {
+			// The page ended within the span that left: the next page says where the week starts.
+			w.Next = from
+		}
+	}
+	return nil
 }

@@ -135,41 +135,42 @@ func TestWeekSum(t *testing.T) {
 }
 
 // The window kept as stakes come, brought forward whenever it no longer holds (as a store does,
-// reading the stakes that left), always equals the sum over the week of every stake, at random
-// times over weeks.
+// reading the games after its last expired one, in pages), always equals the sum over the week
+// of every stake, at random times over weeks.
 func TestWindowEqualsWeekSum(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := range 300 {
 		var w Window
-		var ms []Movement
+		var games []StakeAt
 		now := t0
+		pageSize := 1 + r.IntN(5)
 		for range 200 {
 			now = now.Add(time.Duration(r.Int64N(int64(3 * 24 * time.Hour))))
-			if !w.Current(now) {
-				// What a store reads: the stakes after Through, up to now − Week, and the first
-				// one after that.
-				var left int64
-				var next time.Time
-				for _, m := range ms {
-					switch {
-					case m.At.After(w.Through) && !m.At.After(now.Add(-Week)):
-						left += m.Amount
-					case m.At.After(now.Add(-Week)) && (next.IsZero() || m.At.Before(next)):
-						next = m.At
+			err := w.Forward(now, func(after int64) ([]StakeAt, error) {
+				var page []StakeAt
+				for _, g := range games {
+					if g.GameID > after && len(page) < pageSize {
+						page = append(page, g)
 					}
 				}
-				w.Forward(now, left, next)
+				return page, nil
+			})
+			if err != nil || !w.Current(now) {
+				t.Fatalf("trial %d: the window does not hold after it was brought forward: %v", trial, err)
 			}
-			if !w.Current(now) {
-				t.Fatalf("trial %d: the window does not hold after it was brought forward", trial)
+			var want int64
+			for _, g := range games {
+				if g.At.After(now.Add(-Week)) && !g.At.After(now) {
+					want += g.Amount
+				}
 			}
-			if got, want := w.Sum(), WeekSum(ms, now); got != want {
+			if got := w.Sum(); got != want {
 				t.Fatalf("trial %d at %s: the window says %d, the stakes of the week %d", trial, now.Sub(t0), got, want)
 			}
 			for range r.IntN(4) {
-				m := Movement{At: now, Amount: 1 + r.Int64N(500)}
-				ms = append(ms, m)
-				w.Add(m.Amount, m.At)
+				g := StakeAt{GameID: int64(len(games) + 1), Amount: 1 + r.Int64N(500), At: now}
+				games = append(games, g)
+				w.Add(g.Amount, g.At)
 			}
 		}
 	}

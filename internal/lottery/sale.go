@@ -156,8 +156,15 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		g := &s.Game
 		// Times are kept to the microsecond, as PostgreSQL keeps them: a game reads back as sold.
+		// A sale is never dated before the player's previous one (requests queued at once may be
+		// decided in another order), so that a player's games are in the order of time by id,
+		// as their stake window counts them.
+		at := s.Time.UTC().Truncate(time.Microsecond)
+		if at.Before(st.Window.Last) {
+			at = st.Window.Last
+		}
 		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, Unit: c.Sold, Stake: r.Price,
-			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: s.Time.UTC().Truncate(time.Microsecond), UpdatedAt: s.Time.Unix()}
+			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: at, UpdatedAt: s.Time.Unix()}
 		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
 			// This unit cannot be read (or failed its check against the commitment): the sales at
 			// this price fail, and it stays unsold; the others go on.

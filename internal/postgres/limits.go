@@ -11,8 +11,8 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Weekly limits (API.md 1.1): the amounts are columns of the players table, the stakes of the
-// week a lottery.Window on the account (migration 0005), brought forward when a stake leaves the
+// Weekly limits (API.md 1.1): the amounts are columns of the player's account, beside the
+// balance a sale reads, and so are the stakes of the week, a lottery.Window (migration 0005), brought forward when a stake leaves the
 // week; deposits, a few a week, are summed from the ledger. A change of limits, a deposit and a
 // batch of sales each lock the player's account row first, so that on every server they are
 // checked one after the other.
@@ -25,15 +25,15 @@ func limitsOf(ctx context.Context, q querier, playerID int64, now time.Time, loc
 	var w lottery.Window
 	var reality *int32
 	var dep, stake limitColumns
-	var through, next *time.Time
-	query := `SELECT p.account_id, p.deposit_limit, p.deposit_raise, p.deposit_raise_at, p.stake_limit, p.stake_raise, p.stake_raise_at,
-			p.reality_check, a.staked_total, a.staked_expired, a.staked_through, a.staked_next
+	var next, last *time.Time
+	query := `SELECT p.account_id, a.deposit_limit, a.deposit_raise, a.deposit_raise_at, a.stake_limit, a.stake_raise, a.stake_raise_at,
+			p.reality_check, a.staked_total, a.staked_expired, a.staked_through_id, a.staked_next, a.staked_last
 		FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`
 	if lock {
 		query += ` FOR NO KEY UPDATE OF a`
 	}
 	err := q.QueryRow(ctx, query, playerID).Scan(&account, &dep.amount, &dep.raise, &dep.raiseAt, &stake.amount, &stake.raise, &stake.raiseAt,
-		&reality, &w.Total, &w.Expired, &through, &next)
+		&reality, &w.Total, &w.Expired, &w.ThroughID, &next, &last)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return l, fault.Errorf(fault.NotFound, "no such player")
 	}
@@ -41,7 +41,7 @@ func limitsOf(ctx context.Context, q querier, playerID int64, now time.Time, loc
 		return l, err
 	}
 	l.Deposit, l.Stake = dep.limit(), stake.limit()
-	w.Through, w.Next = timeOr(through), timeOr(next)
+	w.Next, w.Last = timeOr(next), timeOr(last)
 	if reality != nil {
 		l.RealityCheck = int(*reality)
 	}
@@ -55,7 +55,7 @@ func limitsOf(ctx context.Context, q querier, playerID int64, now time.Time, loc
 	return l.At(now), nil
 }
 
-// limitColumns are a limit as the players table keeps it.
+// limitColumns are a limit as the accounts table keeps it.
 type limitColumns struct {
 	amount, raise *int64
 	raiseAt       *time.Time
@@ -105,23 +105,20 @@ func deposited(ctx context.Context, q querier, account int64, now time.Time) (in
 }
 
 // forward brings a player's stake window to now if a stake has left the week since it was last
-// brought forward: it reads the stakes that left and the first one still in the week.
+// brought forward, reading the player's games after the last that left, in order, through the
+// games' (player_id, id) index.
 func forward(ctx context.Context, q querier, playerID int64, w *lottery.Window, now time.Time) error {
-	if w.Current(now) {
-		return nil
-	}
-	from := now.Add(-lottery.Week)
-	var left int64
-	var next *time.Time
-	if err := q.QueryRow(ctx, `SELECT coalesce(sum(stake), 0)::bigint FROM games WHERE player_id = $1 AND created_at > $2 AND created_at <= $3`,
-		playerID, w.Through, from).Scan(&left); err != nil {
-		return err
-	}
-	if err := q.QueryRow(ctx, `SELECT min(created_at) FROM games WHERE player_id = $1 AND created_at > $2`, playerID, from).Scan(&next); err != nil {
-		return err
-	}
-	w.Forward(now, left, timeOr(next))
-	return nil
+	return w.Forward(now, func(after int64) ([]lottery.StakeAt, error) {
+		rows, err := q.Query(ctx, `SELECT id, stake, created_at FROM games WHERE player_id = $1 AND id > $2 ORDER BY id LIMIT 256`, playerID, after)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.StakeAt, error) {
+			var s lottery.StakeAt
+			err := r.Scan(&s.GameID, &s.Amount, &s.At)
+			return s, err
+		})
+	})
 }
 
 // Limits reads a player's limits as they hold at now, with the deposits and the stakes of the
@@ -153,8 +150,11 @@ func (d *DB) SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChan
 			r := int32(l.RealityCheck)
 			reality = &r
 		}
-		if _, err := tx.Exec(ctx, `UPDATE players SET deposit_limit = $1, deposit_raise = $2, deposit_raise_at = $3, stake_limit = $4, stake_raise = $5,
-			stake_raise_at = $6, reality_check = $7 WHERE id = $8`, dep, depRaise, depAt, st, stRaise, stAt, reality, playerID); err != nil {
+		b := &pgx.Batch{}
+		b.Queue(`UPDATE accounts SET deposit_limit = $1, deposit_raise = $2, deposit_raise_at = $3, stake_limit = $4, stake_raise = $5,
+			stake_raise_at = $6 WHERE id = (SELECT account_id FROM players WHERE id = $7)`, dep, depRaise, depAt, st, stRaise, stAt, playerID)
+		b.Queue(`UPDATE players SET reality_check = $1 WHERE id = $2`, reality, playerID)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return err
 		}
 		for _, k := range kept {
@@ -188,10 +188,10 @@ func (d *DB) LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitC
 // transaction.
 func checkDeposit(ctx context.Context, tx pgx.Tx, p lottery.Payment, now time.Time) error {
 	var dep limitColumns
-	err := tx.QueryRow(ctx, `SELECT p.deposit_limit, p.deposit_raise, p.deposit_raise_at FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE p.id = $1 FOR NO KEY UPDATE OF a`, p.PlayerID).Scan(&dep.amount, &dep.raise, &dep.raiseAt)
+	err := tx.QueryRow(ctx, `SELECT deposit_limit, deposit_raise, deposit_raise_at FROM accounts WHERE id = $1 FOR NO KEY UPDATE`,
+		p.AccountID).Scan(&dep.amount, &dep.raise, &dep.raiseAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return fault.Errorf(fault.NotFound, "no such player")
+		return fault.Errorf(fault.NotFound, "no such account")
 	}
 	if err != nil {
 		return err

@@ -190,6 +190,7 @@ var errKeyRace = errors.New("an idempotency key was answered meanwhile")
 type querier interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
 // trySales runs the batch's transaction once, and says how long its writes and commit took.
@@ -248,19 +249,16 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	for _, s := range sales {
 		owner[s.Request.AccountID] = s.Request.PlayerID
 	}
-	b.Queue(`SELECT a.id, a.balance, a.staked_total, a.staked_expired, a.staked_through, a.staked_next, p.id, p.stake_limit, p.stake_raise, p.stake_raise_at
-		FROM accounts a LEFT JOIN players p ON p.account_id = a.id WHERE a.id = ANY($1) ORDER BY a.id FOR NO KEY UPDATE OF a`, accounts).Query(func(rows pgx.Rows) error {
+	b.Queue(`SELECT id, balance, staked_total, staked_expired, staked_through_id, staked_next, staked_last, stake_limit, stake_raise, stake_raise_at
+		FROM accounts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, accounts).Query(func(rows pgx.Rows) error {
 		var id, bal int64
-		var player *int64
-		var through, next *time.Time
+		var next, last *time.Time
 		var w lottery.Window
 		var lim limitColumns
-		_, err := pgx.ForEachRow(rows, []any{&id, &bal, &w.Total, &w.Expired, &through, &next, &player, &lim.amount, &lim.raise, &lim.raiseAt}, func() error {
+		_, err := pgx.ForEachRow(rows, []any{&id, &bal, &w.Total, &w.Expired, &w.ThroughID, &next, &last, &lim.amount, &lim.raise, &lim.raiseAt}, func() error {
 			book.Balances[id] = bal
-			if player != nil && *player == owner[id] {
-				w.Through, w.Next = timeOr(through), timeOr(next)
-				book.Stakes[id] = &lottery.Staking{Limit: lim.limit(), Window: w}
-			}
+			w.Next, w.Last = timeOr(next), timeOr(last)
+			book.Stakes[id] = &lottery.Staking{Limit: lim.limit(), Window: w}
 			return nil
 		})
 		return err
@@ -463,29 +461,39 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::timestamptz[])`,
 		tid, from, to, amount, kind, game, at)
 
+	// The balances and the buyers' stake windows, one statement (NULL: no window to write, as for
+	// the prize fund): one new version of each row.
 	var acc, delta []int64
+	var total, expired, through []*int64
+	var next, last []*time.Time
+	add := func(a, d int64) {
+		acc, delta = append(acc, a), append(delta, d)
+		w, ok := rows.Windows[a]
+		if !ok {
+			total, expired, through, next, last = append(total, nil), append(expired, nil), append(through, nil), append(next, nil), append(last, nil)
+			return
+		}
+		total, expired, through = append(total, &w.Total), append(expired, &w.Expired), append(through, &w.ThroughID)
+		next, last = append(next, nullTime(w.Next)), append(last, nullTime(w.Last))
+	}
 	for a, d := range rows.Moves {
-		if d != 0 {
-			acc, delta = append(acc, a), append(delta, d)
+		if _, ok := rows.Windows[a]; ok || d != 0 {
+			add(a, d)
+		}
+	}
+	for a := range rows.Windows {
+		if _, ok := rows.Moves[a]; !ok {
+			add(a, 0)
 		}
 	}
 	// The balances were decided against the locked rows; the accounts' CHECK would refuse a
 	// player below zero anyway, failing the batch rather than letting it through. The prize
 	// fund's row is updated once a batch, last of its locks.
-	b.Queue(`UPDATE accounts SET balance = balance + v.d FROM unnest($1::bigint[], $2::bigint[]) v(id, d)
-		WHERE accounts.id = v.id`, acc, delta)
-
-	if len(rows.Windows) > 0 {
-		var wid, total, expired []int64
-		var through, next []*time.Time
-		for a, w := range rows.Windows {
-			wid, total, expired = append(wid, a), append(total, w.Total), append(expired, w.Expired)
-			through, next = append(through, nullTime(w.Through)), append(next, nullTime(w.Next))
-		}
-		b.Queue(`UPDATE accounts SET staked_total = v.t, staked_expired = v.e, staked_through = v.th, staked_next = v.n
-			FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::timestamptz[], $5::timestamptz[]) v(id, t, e, th, n) WHERE accounts.id = v.id`,
-			wid, total, expired, through, next)
-	}
+	b.Queue(`UPDATE accounts SET balance = balance + v.d, staked_total = coalesce(v.t, staked_total), staked_expired = coalesce(v.e, staked_expired),
+			staked_through_id = coalesce(v.th, staked_through_id), staked_next = CASE WHEN v.t IS NULL THEN staked_next ELSE v.n END,
+			staked_last = coalesce(v.l, staked_last)
+		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::timestamptz[], $7::timestamptz[]) v(id, d, t, e, th, n, l)
+		WHERE accounts.id = v.id`, acc, delta, total, expired, through, next, last)
 
 	var hour []time.Time
 	var price, units, stakes, prizes, winners []int64

@@ -10,8 +10,8 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Weekly limits (API.md 1.1): the amounts are columns of the players table, the stakes of the
-// week a lottery.Window on the account (migration 0015), brought forward when a stake leaves the
+// Weekly limits (API.md 1.1): the amounts are columns of the player's account, beside the
+// balance a sale reads, and so are the stakes of the week, a lottery.Window (migration 0015), brought forward when a stake leaves the
 // week; deposits, a few a week, are summed from the ledger.
 
 // querier reads one row, in the writer's transaction or outside it.
@@ -19,18 +19,18 @@ type querier func(query string, args ...any) *sql.Row
 
 // limitsOf reads a player's limits as they hold at now, with the sums they bound, and the
 // account's stake window as it stands in the database (not brought forward).
-func limitsOf(q querier, playerID int64, now time.Time) (lottery.Limits, error) {
+func limitsOf(q querier, rows rowsQuerier, playerID int64, now time.Time) (lottery.Limits, error) {
 	var l lottery.Limits
 	var account int64
 	var w lottery.Window
 	var reality sql.NullInt64
 	dep, stake := limitColumns{}, limitColumns{}
-	var through, next sql.NullString
-	err := q(`SELECT p.account_id, p.deposit_limit, p.deposit_raise, p.deposit_raise_at, p.stake_limit, p.stake_raise, p.stake_raise_at,
-			p.reality_check, a.staked_total, a.staked_expired, a.staked_through, a.staked_next
+	var next, last sql.NullString
+	err := q(`SELECT p.account_id, a.deposit_limit, a.deposit_raise, a.deposit_raise_at, a.stake_limit, a.stake_raise, a.stake_raise_at,
+			p.reality_check, a.staked_total, a.staked_expired, a.staked_through_id, a.staked_next, a.staked_last
 		FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID).Scan(&account,
 		&dep.amount, &dep.raise, &dep.raiseAt, &stake.amount, &stake.raise, &stake.raiseAt,
-		&reality, &w.Total, &w.Expired, &through, &next)
+		&reality, &w.Total, &w.Expired, &w.ThroughID, &next, &last)
 	if err != nil {
 		return l, notFound(err, "no such player")
 	}
@@ -40,21 +40,21 @@ func limitsOf(q querier, playerID int64, now time.Time) (lottery.Limits, error) 
 	if l.Stake, err = stake.limit(); err != nil {
 		return l, err
 	}
-	if w.Through, w.Next, err = windowTimes(through, next); err != nil {
+	if w.Next, w.Last, err = windowTimes(next, last); err != nil {
 		return l, err
 	}
 	l.RealityCheck = int(reality.Int64)
 	if l.Deposited, err = deposited(q, account, now); err != nil {
 		return l, err
 	}
-	if err := forward(q, playerID, &w, now); err != nil {
+	if err := forward(rows, playerID, &w, now); err != nil {
 		return l, err
 	}
 	l.Staked = w.Sum()
 	return l.At(now), nil
 }
 
-// limitColumns are a limit as the players table keeps it.
+// limitColumns are a limit as the accounts table keeps it.
 type limitColumns struct {
 	amount, raise sql.NullInt64
 	raiseAt       sql.NullString
@@ -83,14 +83,15 @@ func columnsOf(l lottery.Limit) (amount, raise sql.NullInt64, raiseAt sql.NullSt
 	return
 }
 
-func windowTimes(through, next sql.NullString) (t, n time.Time, err error) {
-	if through.Valid {
-		if t, err = time.Parse(time.RFC3339Nano, through.String); err != nil {
+// windowTimes reads a window's times (NULL: none).
+func windowTimes(next, last sql.NullString) (n, l time.Time, err error) {
+	if next.Valid {
+		if n, err = time.Parse(time.RFC3339Nano, next.String); err != nil {
 			return
 		}
 	}
-	if next.Valid {
-		n, err = time.Parse(time.RFC3339Nano, next.String)
+	if last.Valid {
+		l, err = time.Parse(time.RFC3339Nano, last.String)
 	}
 	return
 }
@@ -111,33 +112,50 @@ func deposited(q querier, account int64, now time.Time) (int64, error) {
 }
 
 // forward brings a player's stake window to now if a stake has left the week since it was last
-// brought forward: it reads the stakes that left and the first one still in the week.
-func forward(q querier, playerID int64, w *lottery.Window, now time.Time) error {
-	if w.Current(now) {
-		return nil
+// brought forward, reading the player's games after the last that left, in order, through the
+// games' (player_id, id) index.
+func forward(q rowsQuerier, playerID int64, w *lottery.Window, now time.Time) error {
+	return w.Forward(now, func(after int64) ([]lottery.StakeAt, error) {
+		var page []lottery.StakeAt
+		err := q(func(r *sql.Rows) error {
+			var s lottery.StakeAt
+			var at string
+			if err := r.Scan(&s.GameID, &s.Amount, &at); err != nil {
+				return err
+			}
+			var err error
+			s.At, err = time.Parse(time.RFC3339Nano, at)
+			page = append(page, s)
+			return err
+		}, `SELECT id, stake, created_at FROM games WHERE player_id = ? AND id > ? ORDER BY id LIMIT 256`, playerID, after)
+		return page, err
+	})
+}
+
+// rowsQuerier reads rows, in the writer's transaction or outside it.
+type rowsQuerier func(fn func(*sql.Rows) error, query string, args ...any) error
+
+// readRows is a rowsQuerier outside the writer.
+func (d *DB) readRows(ctx context.Context) rowsQuerier {
+	return func(fn func(*sql.Rows) error, query string, args ...any) error {
+		rows, err := d.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := fn(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
 	}
-	from := storedTime(now.Add(-lottery.Week))
-	var left int64
-	var next sql.NullString
-	if err := q(`SELECT coalesce(sum(stake), 0) FROM games WHERE player_id = ? AND created_at > ? AND created_at <= ?`,
-		playerID, nullTime(w.Through).String, from).Scan(&left); err != nil {
-		return err
-	}
-	if err := q(`SELECT min(created_at) FROM games WHERE player_id = ? AND created_at > ?`, playerID, from).Scan(&next); err != nil {
-		return err
-	}
-	_, n, err := windowTimes(sql.NullString{}, next)
-	if err != nil {
-		return err
-	}
-	w.Forward(now, left, n)
-	return nil
 }
 
 // Limits reads a player's limits as they hold at now, with the deposits and the stakes of the
 // week up to now.
 func (d *DB) Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error) {
-	l, err := limitsOf(func(q string, a ...any) *sql.Row { return d.queryRow(ctx, q, a...) }, playerID, now)
+	l, err := limitsOf(func(q string, a ...any) *sql.Row { return d.queryRow(ctx, q, a...) }, d.readRows(ctx), playerID, now)
 	return l, asFault(err)
 }
 
@@ -147,7 +165,7 @@ func (d *DB) Limits(ctx context.Context, playerID int64, now time.Time) (lottery
 func (d *DB) SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error) {
 	var l lottery.Limits
 	err := d.update(ctx, func(t *tx) error {
-		was, err := limitsOf(t.queryRow, playerID, now)
+		was, err := limitsOf(t.queryRow, t.rows, playerID, now)
 		if err != nil {
 			return err
 		}
@@ -158,8 +176,11 @@ func (d *DB) SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChan
 		dep, depRaise, depAt := columnsOf(l.Deposit)
 		st, stRaise, stAt := columnsOf(l.Stake)
 		reality := sql.NullInt64{Int64: int64(l.RealityCheck), Valid: l.RealityCheck != 0}
-		if _, err := t.exec(`UPDATE players SET deposit_limit = ?, deposit_raise = ?, deposit_raise_at = ?, stake_limit = ?, stake_raise = ?, stake_raise_at = ?,
-			reality_check = ? WHERE id = ?`, dep, depRaise, depAt, st, stRaise, stAt, reality, playerID); err != nil {
+		if _, err := t.exec(`UPDATE accounts SET deposit_limit = ?, deposit_raise = ?, deposit_raise_at = ?, stake_limit = ?, stake_raise = ?, stake_raise_at = ?
+			WHERE id = (SELECT account_id FROM players WHERE id = ?)`, dep, depRaise, depAt, st, stRaise, stAt, playerID); err != nil {
+			return err
+		}
+		if _, err := t.exec(`UPDATE players SET reality_check = ? WHERE id = ?`, reality, playerID); err != nil {
 			return err
 		}
 		for _, k := range kept {
@@ -206,9 +227,9 @@ func (d *DB) LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitC
 // one (fault.LimitsRequired, fault.LimitReached), in the deposit's own write.
 func (t *tx) checkDeposit(p lottery.Payment, now time.Time) error {
 	var dep limitColumns
-	if err := t.queryRow(`SELECT deposit_limit, deposit_raise, deposit_raise_at FROM players WHERE id = ?`, p.PlayerID).Scan(
+	if err := t.queryRow(`SELECT deposit_limit, deposit_raise, deposit_raise_at FROM accounts WHERE id = ?`, p.AccountID).Scan(
 		&dep.amount, &dep.raise, &dep.raiseAt); err != nil {
-		return notFound(err, "no such player")
+		return notFound(err, "no such account")
 	}
 	l, err := dep.limit()
 	if err != nil {

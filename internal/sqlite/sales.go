@@ -130,23 +130,19 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	for _, s := range sales {
 		players[s.Request.AccountID] = s.Request.PlayerID
 	}
-	err = t.chunks(`SELECT a.id, a.balance, a.staked_total, a.staked_expired, a.staked_through, a.staked_next, p.id, p.stake_limit, p.stake_raise, p.stake_raise_at
-		FROM accounts a LEFT JOIN players p ON p.account_id = a.id WHERE a.id IN (`, `)`, 1, accounts, func(query string, args []any) error {
+	err = t.chunks(`SELECT id, balance, staked_total, staked_expired, staked_through_id, staked_next, staked_last, stake_limit, stake_raise, stake_raise_at
+		FROM accounts WHERE id IN (`, `)`, 1, accounts, func(query string, args []any) error {
 		return t.rows(func(r *sql.Rows) error {
 			var id, b int64
-			var player sql.NullInt64
 			var st lottery.Staking
-			var through, next sql.NullString
+			var next, last sql.NullString
 			var lim limitColumns
-			err := r.Scan(&id, &b, &st.Window.Total, &st.Window.Expired, &through, &next, &player, &lim.amount, &lim.raise, &lim.raiseAt)
+			err := r.Scan(&id, &b, &st.Window.Total, &st.Window.Expired, &st.Window.ThroughID, &next, &last, &lim.amount, &lim.raise, &lim.raiseAt)
 			if err != nil {
 				return err
 			}
 			book.Balances[id] = b
-			if !player.Valid || player.Int64 != players[id] {
-				return nil // not this buyer's account: the sale is refused (no limit)
-			}
-			if st.Window.Through, st.Window.Next, err = windowTimes(through, next); err != nil {
+			if st.Window.Next, st.Window.Last, err = windowTimes(next, last); err != nil {
 				return err
 			}
 			if st.Limit, err = lim.limit(); err != nil {
@@ -161,7 +157,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}
 	for id, st := range book.Stakes {
 		if !st.Window.Current(first) {
-			if err := forward(t.queryRow, players[id], &st.Window, first); err != nil {
+			if err := forward(t.rows, players[id], &st.Window, first); err != nil {
 				return fmt.Errorf("bring the stakes of the week forward: %w", err)
 			}
 			st.Changed = true
@@ -223,24 +219,29 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err := t.chunks(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, ``, 6, args, exec); err != nil {
 		return fmt.Errorf("write keys: %w", err)
 	}
+	// The balances and the buyers' stake windows, in one statement (NULL: no window to write).
 	args = args[:0]
 	for id, d := range rows.Moves {
-		if d != 0 {
-			args = append(args, id, d)
+		w, ok := rows.Windows[id]
+		switch {
+		case ok:
+			args = append(args, id, d, w.Total, w.Expired, w.ThroughID, nullTime(w.Next), nullTime(w.Last))
+		case d != 0:
+			args = append(args, id, d, nil, nil, nil, nil, nil)
+		}
+	}
+	for id, w := range rows.Windows {
+		if _, ok := rows.Moves[id]; !ok {
+			args = append(args, id, 0, w.Total, w.Expired, w.ThroughID, nullTime(w.Next), nullTime(w.Last))
 		}
 	}
 	// The balances were checked above; the accounts' CHECK would refuse a player below zero
 	// anyway, failing the batch rather than letting it through.
-	if err := t.chunks(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 2, args, exec); err != nil {
+	if err := t.chunks(`UPDATE accounts SET balance = balance + v.column2, staked_total = coalesce(v.column3, staked_total),
+		staked_expired = coalesce(v.column4, staked_expired), staked_through_id = coalesce(v.column5, staked_through_id),
+		staked_next = CASE WHEN v.column3 IS NULL THEN staked_next ELSE v.column6 END, staked_last = coalesce(v.column7, staked_last)
+		FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 7, args, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
-	}
-	args = args[:0]
-	for id, w := range rows.Windows {
-		args = append(args, id, w.Total, w.Expired, nullTime(w.Through), nullTime(w.Next))
-	}
-	if err := t.chunks(`UPDATE accounts SET staked_total = v.column2, staked_expired = v.column3, staked_through = v.column4, staked_next = v.column5
-		FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 5, args, exec); err != nil {
-		return fmt.Errorf("write the stakes of the week: %w", err)
 	}
 	if err := t.addHours(rows.Hours); err != nil {
 		return err

@@ -126,7 +126,7 @@ func BenchmarkSell(b *testing.B) {
 	const players = 64
 	ps := make([]lottery.Player, players)
 	for i := range ps {
-		ps[i] = f.playerTB(b, fmt.Sprintf("b%d", i), 1<<40)
+		ps[i] = f.playerTB(b, fmt.Sprintf("b%d", i), lottery.MaxLimit)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -219,7 +219,7 @@ func rawSaleRows(b *testing.B, whole bool) {
 	f := &salesFixture{d: d, now: time.Now()}
 	ps := make([]lottery.Player, players)
 	for i := range ps {
-		ps[i] = f.playerTB(b, fmt.Sprintf("r%d", i), 1<<40)
+		ps[i] = f.playerTB(b, fmt.Sprintf("r%d", i), lottery.MaxLimit)
 	}
 	conn, err := d.db.Conn(ctx)
 	if err != nil {

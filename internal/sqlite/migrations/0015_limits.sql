@@ -1,13 +1,14 @@
 -- Weekly limits and reality checks (issue 12, API.md 1.1; décret 2010-518 art. 16).
 --
--- A player's limits: the amount in force (NULL: never set) and a raise waiting for its 48 hours,
--- with when it takes effect; the interval of reality checks in minutes (NULL: none).
-ALTER TABLE players ADD COLUMN deposit_limit INTEGER;
-ALTER TABLE players ADD COLUMN deposit_raise INTEGER;
-ALTER TABLE players ADD COLUMN deposit_raise_at TEXT;
-ALTER TABLE players ADD COLUMN stake_limit INTEGER;
-ALTER TABLE players ADD COLUMN stake_raise INTEGER;
-ALTER TABLE players ADD COLUMN stake_raise_at TEXT;
+-- A player's limits, on their account, where a sale reads its balance: the amount in force
+-- (NULL: never set) and a raise waiting for its 48 hours, with when it takes effect. The interval
+-- of reality checks, a preference, is the player's (minutes; NULL: none).
+ALTER TABLE accounts ADD COLUMN deposit_limit INTEGER;
+ALTER TABLE accounts ADD COLUMN deposit_raise INTEGER;
+ALTER TABLE accounts ADD COLUMN deposit_raise_at TEXT;
+ALTER TABLE accounts ADD COLUMN stake_limit INTEGER;
+ALTER TABLE accounts ADD COLUMN stake_raise INTEGER;
+ALTER TABLE accounts ADD COLUMN stake_raise_at TEXT;
 ALTER TABLE players ADD COLUMN reality_check INTEGER;
 
 -- Every change of a limit, kept: who asked, when, the amount that held, the amount asked, and
@@ -26,7 +27,7 @@ CREATE INDEX limit_changes_by_player ON limit_changes(player_id, id);
 
 -- Times of games and transfers at a fixed width (nine digits of fraction), so that they sort as
 -- text in the order of time: RFC 3339 with its fraction trimmed does not ("…:05Z" sorts after
--- "…:05.5Z"). The window below compares them.
+-- "…:05.5Z").
 UPDATE games SET created_at = CASE WHEN substr(created_at, 20, 1) = '.'
 	THEN substr(created_at, 1, 20) || substr(substr(created_at, 21, length(created_at) - 21) || '000000000', 1, 9) || 'Z'
 	ELSE substr(created_at, 1, 19) || '.000000000Z' END;
@@ -34,14 +35,16 @@ UPDATE transfers SET created_at = CASE WHEN substr(created_at, 20, 1) = '.'
 	THEN substr(created_at, 1, 20) || substr(substr(created_at, 21, length(created_at) - 21) || '000000000', 1, 9) || 'Z'
 	ELSE substr(created_at, 1, 19) || '.000000000Z' END;
 
--- The stakes of a player's week, kept as they play (lottery.Window): all their stakes, those
--- made at or before staked_through (which have left the week), and the first stake after it.
+-- The stakes of a player's week, kept as they play (lottery.Window): all their stakes, those of
+-- their games up to staked_through_id (which have left the week), the time of the first stake
+-- after it and of the latest (a player's games are in the order of time by id).
 ALTER TABLE accounts ADD COLUMN staked_total INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE accounts ADD COLUMN staked_expired INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE accounts ADD COLUMN staked_through TEXT;
+ALTER TABLE accounts ADD COLUMN staked_through_id INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE accounts ADD COLUMN staked_next TEXT;
-CREATE INDEX games_by_player_time ON games(player_id, created_at);
+ALTER TABLE accounts ADD COLUMN staked_last TEXT;
 UPDATE accounts SET
 	staked_total = (SELECT coalesce(sum(g.stake), 0) FROM games g JOIN players p ON p.id = g.player_id WHERE p.account_id = accounts.id),
-	staked_next = (SELECT min(g.created_at) FROM games g JOIN players p ON p.id = g.player_id WHERE p.account_id = accounts.id)
+	staked_next = (SELECT g.created_at FROM games g JOIN players p ON p.id = g.player_id WHERE p.account_id = accounts.id ORDER BY g.id LIMIT 1),
+	staked_last = (SELECT max(g.created_at) FROM games g JOIN players p ON p.id = g.player_id WHERE p.account_id = accounts.id)
 WHERE kind = 'player';
