@@ -38,4 +38,12 @@ var Checks = []Check{
 			   SELECT emission_id, block, sum(prize) AS prizes, count(*) FILTER (WHERE prize > 0) AS winners FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block
 			 WHERE b.prizes_sold <> coalesce(g.prizes, 0) OR b.winners_sold <> coalesce(g.winners, 0)`},
+	// The weekly stake limit is checked against the window each account keeps (lottery.Window):
+	// it must hold all the player's stakes, and as left the week those of their games up to the
+	// last it counts as gone.
+	{What: "players' stake windows (weekly limits) that differ from their games", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id
+			   LEFT JOIN (SELECT player_id, sum(stake) AS total FROM games GROUP BY player_id) g ON g.player_id = p.id
+			   LEFT JOIN (SELECT g.player_id, sum(g.stake) AS gone FROM games g JOIN players q ON q.id = g.player_id JOIN accounts b ON b.id = q.account_id
+			              WHERE g.id <= b.staked_through_id GROUP BY g.player_id) e ON e.player_id = p.id
+			 WHERE a.staked_total <> coalesce(g.total, 0) OR a.staked_expired <> coalesce(e.gone, 0)`},
 }
