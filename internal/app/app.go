@@ -22,6 +22,7 @@ import (
 	"starcolor/internal/gamedef"
 	"starcolor/internal/httpapi"
 	"starcolor/internal/lottery"
+	"starcolor/internal/wallet"
 	"starcolor/internal/web"
 )
 
@@ -42,6 +43,11 @@ type Store interface {
 		build func(put func(emission.Page) error) ([]emission.Block, error)) error
 	// WithLock runs fn while no other section of the same name runs, on any server of the store.
 	WithLock(ctx context.Context, name string, fn func() error) error
+
+	// The wallet's outbox (seamless wallet mode, WALLET.md): the calls owed to the wallet.
+	wallet.OutboxStore
+	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
+	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 }
 
 // Config is the application's policy and its surroundings.

@@ -87,6 +87,7 @@ func Run(t *testing.T, h Harness) {
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
 		{"Register", testRegister},
+		{"WalletOutbox", testWalletOutbox},
 		{"SalesTotals", testSalesTotals},
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},

@@ -52,6 +52,11 @@ func (c *Client) Call(ctx context.Context, call string, body any) (int64, error)
 	if err != nil {
 		return 0, err
 	}
+	return c.CallRaw(ctx, call, raw)
+}
+
+// CallRaw sends one call with a body as its exact bytes (a kept call is sent as it was kept).
+func (c *Client) CallRaw(ctx context.Context, call string, raw []byte) (int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/"+call, bytes.NewReader(raw))
 	if err != nil {
 		return 0, err

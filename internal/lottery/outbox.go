@@ -1,0 +1,48 @@
+package lottery
+
+import "time"
+
+// The wallet's outbox (seamless wallet mode, WALLET.md): the credits and rollbacks Star Color
+// owes the operator's wallet are kept in the database until the wallet acknowledges them, and
+// sent again, with backoff, across restarts and crashes, by whichever server finds them due. A
+// call is never changed once kept: the same transaction id, the same body, until it is answered.
+
+// The states of a call.
+const (
+	CallPending  = "pending"  // not yet acknowledged
+	CallAcked    = "acked"    // answered 200
+	CallDisputed = "disputed" // refused with a 4xx other than 401: to settle by hand
+)
+
+// WalletCall is a call kept in the outbox.
+type WalletCall struct {
+	ID            int64
+	Call          string // "credit" or "rollback" (wallet.CallCredit, wallet.CallRollback)
+	TransactionID string
+	Player        string // the operator's player id
+	RoundID       string // the game's id, in decimal
+	Amount        int64  // cents: the prize credited, or the debit rolled back
+	Body          []byte // the exact body sent, each time
+	Status        string
+	Attempts      int
+	NextAt        time.Time // when it is due again (while pending)
+	LastError     string
+	CreatedAt     time.Time
+	AckedAt       time.Time
+}
+
+// CallOutcome is what became of one sending of a call: acknowledged, disputed, or to be sent
+// again at a time.
+type CallOutcome struct {
+	Acked, Disputed bool
+	Retry           time.Time
+	Error           string
+}
+
+// OutboxState is what the back office and the metrics show of the outbox: the calls not yet
+// acknowledged, how old the oldest is, and the disputed ones.
+type OutboxState struct {
+	Pending  int
+	Oldest   time.Time // zero: none pending
+	Disputed int
+}

@@ -1,0 +1,90 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"starcolor/internal/lottery"
+)
+
+// The wallet's outbox (migration 0007): credits and rollbacks kept until the wallet acknowledges
+// them; any server may send them, one server at a time for each call (ClaimWalletCalls).
+
+// AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
+// was: the same body is a no-op, another body an error (a call never changes).
+func (d *DB) AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error {
+	return d.inTx(ctx, func(tx pgx.Tx) error { return addWalletCalls(ctx, tx, calls, now) })
+}
+
+func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, now time.Time) error {
+	for _, c := range calls {
+		var body []byte
+		err := tx.QueryRow(ctx, `WITH ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, next_at, created_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (transaction_id) DO NOTHING RETURNING body)
+			SELECT body FROM ins UNION ALL SELECT body FROM wallet_calls WHERE transaction_id = $2 LIMIT 1`,
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now).Scan(&body)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(body, c.Body) {
+			return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
+		}
+	}
+	return nil
+}
+
+// ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due again
+// only after lease: the time to send them. Calls another server is claiming are skipped.
+func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error) {
+	var out []lottery.WalletCall
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE wallet_calls SET next_at = $1, attempts = attempts + 1 WHERE id IN (
+				SELECT id FROM wallet_calls WHERE status = 'pending' AND next_at <= $2 ORDER BY next_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+			RETURNING `+walletCallColumns, now.Add(lease), now, limit)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.WalletCall, error) { return scanWalletCall(r) })
+		return err
+	})
+	return out, asFault(err)
+}
+
+const walletCallColumns = `id, call, transaction_id, player, round_id, amount, body, status, attempts, next_at, last_error, created_at, acked_at`
+
+func scanWalletCall(r pgx.Row) (lottery.WalletCall, error) {
+	var c lottery.WalletCall
+	var acked *time.Time
+	err := r.Scan(&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &c.NextAt, &c.LastError, &c.CreatedAt, &acked)
+	c.NextAt, c.CreatedAt, c.AckedAt = c.NextAt.UTC(), c.CreatedAt.UTC(), timeOr(acked)
+	return c, err
+}
+
+// SettleWalletCall writes what became of a sending of a call: acknowledged, disputed, or due
+// again at a time. A call acknowledged stays so.
+func (d *DB) SettleWalletCall(ctx context.Context, id int64, o lottery.CallOutcome, now time.Time) error {
+	var err error
+	switch {
+	case o.Acked:
+		_, err = d.pool.Exec(ctx, `UPDATE wallet_calls SET status = 'acked', acked_at = $1, last_error = '' WHERE id = $2 AND status <> 'acked'`, now, id)
+	case o.Disputed:
+		_, err = d.pool.Exec(ctx, `UPDATE wallet_calls SET status = 'disputed', last_error = $1 WHERE id = $2 AND status = 'pending'`, o.Error, id)
+	default:
+		_, err = d.pool.Exec(ctx, `UPDATE wallet_calls SET next_at = $1, last_error = $2 WHERE id = $3 AND status = 'pending'`, o.Retry, o.Error, id)
+	}
+	return asFault(d.noteWrite(err))
+}
+
+// OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
+func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
+	var s lottery.OutboxState
+	var oldest *time.Time
+	err := d.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending'), min(created_at) FILTER (WHERE status = 'pending'),
+		count(*) FILTER (WHERE status = 'disputed') FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed)
+	s.Oldest = timeOr(oldest)
+	return s, asFault(err)
+}

@@ -1,0 +1,105 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"starcolor/internal/lottery"
+)
+
+// The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
+// them. Times are unix milliseconds.
+
+// AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
+// was: the same body is a no-op, another body an error (a call never changes).
+func (d *DB) AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error {
+	return asFault(d.update(ctx, func(t *tx) error { return t.addWalletCalls(calls, now) }))
+}
+
+func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
+	for _, c := range calls {
+		res, err := t.exec(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, next_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING`,
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now.UnixMilli(), now.UnixMilli())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var body []byte
+			if err := t.queryRow(`SELECT body FROM wallet_calls WHERE transaction_id = ?`, c.TransactionID).Scan(&body); err != nil {
+				return err
+			}
+			if !bytes.Equal(body, c.Body) {
+				return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
+			}
+		}
+	}
+	return nil
+}
+
+// ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due again
+// only after lease: the time to send them, so that no other sender takes them meanwhile.
+func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error) {
+	var out []lottery.WalletCall
+	err := d.update(ctx, func(t *tx) error {
+		out = out[:0]
+		if err := t.rows(func(r *sql.Rows) error {
+			c, err := scanWalletCall(r)
+			out = append(out, c)
+			return err
+		}, `UPDATE wallet_calls SET next_at = ?, attempts = attempts + 1 WHERE id IN (
+				SELECT id FROM wallet_calls WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?)
+			RETURNING `+walletCallColumns, now.Add(lease).UnixMilli(), now.UnixMilli(), limit); err != nil {
+			return err
+		}
+		return nil
+	})
+	return out, asFault(err)
+}
+
+const walletCallColumns = `id, call, transaction_id, player, round_id, amount, body, status, attempts, next_at, last_error, created_at, acked_at`
+
+func scanWalletCall(r scanner) (lottery.WalletCall, error) {
+	var c lottery.WalletCall
+	var next, created int64
+	var acked sql.NullInt64
+	err := r.Scan(&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &next, &c.LastError, &created, &acked)
+	c.NextAt, c.CreatedAt = time.UnixMilli(next).UTC(), time.UnixMilli(created).UTC()
+	if acked.Valid {
+		c.AckedAt = time.UnixMilli(acked.Int64).UTC()
+	}
+	return c, err
+}
+
+// SettleWalletCall writes what became of a sending of a call: acknowledged, disputed, or due
+// again at a time. A call acknowledged stays so (a late answer of an earlier sending changes
+// nothing).
+func (d *DB) SettleWalletCall(ctx context.Context, id int64, o lottery.CallOutcome, now time.Time) error {
+	return asFault(d.update(ctx, func(t *tx) error {
+		var err error
+		switch {
+		case o.Acked:
+			_, err = t.exec(`UPDATE wallet_calls SET status = 'acked', acked_at = ?, last_error = '' WHERE id = ? AND status <> 'acked'`, now.UnixMilli(), id)
+		case o.Disputed:
+			_, err = t.exec(`UPDATE wallet_calls SET status = 'disputed', last_error = ? WHERE id = ? AND status = 'pending'`, o.Error, id)
+		default:
+			_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'`, o.Retry.UnixMilli(), o.Error, id)
+		}
+		return err
+	}))
+}
+
+// OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
+func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
+	var s lottery.OutboxState
+	var oldest sql.NullInt64
+	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending'), min(created_at) FILTER (WHERE status = 'pending'),
+		count(*) FILTER (WHERE status = 'disputed') FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed)
+	if oldest.Valid {
+		s.Oldest = time.UnixMilli(oldest.Int64).UTC()
+	}
+	return s, asFault(err)
+}

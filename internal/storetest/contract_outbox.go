@@ -1,0 +1,92 @@
+package storetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"starcolor/internal/lottery"
+)
+
+// The wallet's outbox: a call kept once under its transaction id and never changed; claimed when
+// due, by one claimer at a time (a claimed call is not due again until its lease ends); settled
+// as acknowledged, disputed, or due again later; counted for the back office.
+func testWalletOutbox(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	call := func(i int) lottery.WalletCall {
+		return lottery.WalletCall{Call: "credit", TransactionID: fmt.Sprintf("c-%d", i), Player: "op-7", RoundID: fmt.Sprint(i), Amount: int64(i),
+			Body: fmt.Appendf(nil, `{"transaction_id":"c-%d","amount":%d}`, i, i)}
+	}
+	var calls []lottery.WalletCall
+	for i := range 40 {
+		calls = append(calls, call(i))
+	}
+	if err := f.s.AddWalletCalls(f.ctx, calls, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.AddWalletCalls(f.ctx, calls[:1], f.now); err != nil {
+		t.Fatalf("the same call kept again: %v", err)
+	}
+	changed := call(0)
+	changed.Body = []byte(`{"transaction_id":"c-0","amount":999}`)
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{changed}, f.now); err == nil {
+		t.Fatal("a kept call changed")
+	}
+	if s, err := f.s.OutboxState(f.ctx); err != nil || s.Pending != 40 || !s.Oldest.Equal(f.now.Truncate(time.Millisecond)) {
+		t.Fatalf("the outbox: %+v %v", s, err)
+	}
+	// Two claimers at once: each call once.
+	seen := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			got, err := f.s.ClaimWalletCalls(f.ctx, f.now, time.Minute, 15)
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range got {
+				seen[c.TransactionID]++
+				if c.Attempts != 1 || string(c.Body) != string(call(int(c.Amount)).Body) {
+					t.Errorf("a claimed call: %+v", c)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != 40 {
+		t.Fatalf("%d calls claimed, want 40", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("%s claimed %d times", id, n)
+		}
+	}
+	if got, _ := f.s.ClaimWalletCalls(f.ctx, f.now.Add(59*time.Second), time.Minute, 100); len(got) != 0 {
+		t.Fatalf("%d calls claimed again within their lease", len(got))
+	}
+	got, _ := f.s.ClaimWalletCalls(f.ctx, f.now.Add(time.Minute), time.Minute, 3)
+	if len(got) != 3 || got[0].Attempts != 2 {
+		t.Fatalf("after the lease: %+v", got)
+	}
+	later := f.now.Add(2 * time.Minute)
+	f.s.SettleWalletCall(f.ctx, got[0].ID, lottery.CallOutcome{Acked: true}, later)
+	f.s.SettleWalletCall(f.ctx, got[1].ID, lottery.CallOutcome{Disputed: true, Error: "409 duplicate_transaction"}, later)
+	f.s.SettleWalletCall(f.ctx, got[2].ID, lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "503"}, later)
+	f.s.SettleWalletCall(f.ctx, got[0].ID, lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "a late answer"}, later)
+	if s, _ := f.s.OutboxState(f.ctx); s.Pending != 38 || s.Disputed != 1 {
+		t.Fatalf("after settling: %+v", s)
+	}
+	due, _ := f.s.ClaimWalletCalls(f.ctx, f.now.Add(59*time.Minute), time.Minute, 100)
+	for _, c := range due {
+		if c.ID == got[0].ID || c.ID == got[1].ID || c.ID == got[2].ID {
+			t.Fatalf("a settled call due again: %+v", c)
+		}
+	}
+	if len(due) != 37 {
+		t.Fatalf("%d due, want 37", len(due))
+	}
+}

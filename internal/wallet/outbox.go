@@ -1,0 +1,146 @@
+package wallet
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"starcolor/internal/lottery"
+)
+
+// OutboxStore is what the sender needs of a store: the calls due, and what became of them.
+type OutboxStore interface {
+	ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error)
+	SettleWalletCall(ctx context.Context, id int64, o lottery.CallOutcome, now time.Time) error
+}
+
+// Sender sends the outbox's calls until the wallet acknowledges each: many at once, each again
+// after a jittered exponential backoff (from at most Base, capped at Cap) while its outcome is
+// unknown or the wallet refuses its signature (the operator may fix the secret); a call refused
+// otherwise (another 4xx) is a dispute, shown to the operator, not sent again. Every server runs
+// one; a call is claimed for Lease before it is sent, so one server at a time sends it.
+type Sender struct {
+	Store  OutboxStore
+	Client *Client
+	Now    func() time.Time
+	Log    *slog.Logger
+	Base   time.Duration // the first wait (1 s)
+	Cap    time.Duration // the longest wait (1 min)
+	Lease  time.Duration // how long a claimed call is this sender's (30 s): more than a call's timeout
+	Batch  int           // calls claimed and sent at once (64)
+	Poll   time.Duration // how often the outbox is read when nothing wakes the sender (250 ms)
+
+	once sync.Once
+	wake chan struct{}
+}
+
+func (s *Sender) init() {
+	s.once.Do(func() {
+		s.wake = make(chan struct{}, 1)
+		if s.Now == nil {
+			s.Now = time.Now
+		}
+		if s.Log == nil {
+			s.Log = slog.New(slog.DiscardHandler)
+		}
+		if s.Base <= 0 {
+			s.Base = time.Second
+		}
+		if s.Cap <= 0 {
+			s.Cap = time.Minute
+		}
+		if s.Lease <= 0 {
+			s.Lease = 30 * time.Second
+		}
+		if s.Batch <= 0 {
+			s.Batch = 64
+		}
+		if s.Poll <= 0 {
+			s.Poll = 250 * time.Millisecond
+		}
+	})
+}
+
+// Wake tells the sender that calls were just kept, so that it sends them without waiting.
+func (s *Sender) Wake() {
+	s.init()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run sends until ctx ends.
+func (s *Sender) Run(ctx context.Context) {
+	s.init()
+	t := time.NewTicker(s.Poll)
+	defer t.Stop()
+	for {
+		for s.round(ctx) == s.Batch { // a full batch: more may be due
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-s.wake:
+		}
+	}
+}
+
+// round claims the calls due and sends them, all at once; it returns how many it claimed.
+func (s *Sender) round(ctx context.Context) int {
+	calls, err := s.Store.ClaimWalletCalls(ctx, s.Now(), s.Lease, s.Batch)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.Log.Warn("wallet outbox: reading the calls due", "err", err)
+		}
+		return 0
+	}
+	var wg sync.WaitGroup
+	for _, c := range calls {
+		wg.Go(func() { s.send(ctx, c) })
+	}
+	wg.Wait()
+	return len(calls)
+}
+
+func (s *Sender) send(ctx context.Context, c lottery.WalletCall) {
+	_, err := s.Client.CallRaw(ctx, c.Call, c.Body)
+	if ctx.Err() != nil {
+		return // shutting down: the lease runs out and the call is sent again
+	}
+	o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
+	if o.Disputed {
+		s.Log.Error("wallet outbox: a call refused, to settle by hand", "call", c.Call, "transaction", c.TransactionID, "round", c.RoundID, "err", err)
+	}
+	if err := s.Store.SettleWalletCall(context.WithoutCancel(ctx), c.ID, o, s.Now()); err != nil {
+		s.Log.Warn("wallet outbox: writing a call's outcome", "transaction", c.TransactionID, "err", err)
+	}
+}
+
+// Outcome is what becomes of a call after a sending that answered err, at its attempt-th sending:
+// acknowledged; disputed (a 4xx other than 401); or sent again after Backoff.
+func Outcome(err error, attempt int, base, limit time.Duration, now time.Time) lottery.CallOutcome {
+	var refused *Refused
+	switch {
+	case err == nil:
+		return lottery.CallOutcome{Acked: true}
+	case errors.As(err, &refused) && refused.Status != 401:
+		return lottery.CallOutcome{Disputed: true, Error: err.Error()}
+	}
+	return lottery.CallOutcome{Retry: now.Add(Backoff(attempt, base, limit, rand.Float64())), Error: err.Error()}
+}
+
+// Backoff is the wait after the attempt-th failed sending (1, 2, …): base doubled at each
+// attempt, capped at limit, then jittered down to between half and all of it (jitter in [0, 1)).
+func Backoff(attempt int, base, limit time.Duration, jitter float64) time.Duration {
+	d := base
+	for i := 1; i < attempt && d < limit; i++ {
+		d *= 2
+	}
+	d = min(d, limit)
+	return d/2 + time.Duration(jitter*float64(d/2))
+}

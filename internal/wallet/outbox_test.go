@@ -1,0 +1,151 @@
+package wallet_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"starcolor/internal/lottery"
+	"starcolor/internal/sqlite"
+	"starcolor/internal/wallet"
+)
+
+func TestBackoff(t *testing.T) {
+	for _, c := range []struct {
+		attempt int
+		jitter  float64
+		want    time.Duration
+	}{
+		{1, 0, 500 * time.Millisecond}, {1, 0.999999, time.Second - time.Microsecond},
+		{2, 0, time.Second}, {3, 0, 2 * time.Second}, {6, 0, 16 * time.Second}, {7, 0, 30 * time.Second},
+		{8, 0, 30 * time.Second}, {8, 0.999999, time.Minute - 30*time.Microsecond}, {100, 0.5, 45 * time.Second},
+	} {
+		if got := wallet.Backoff(c.attempt, time.Second, time.Minute, c.jitter); got.Round(time.Millisecond) != c.want.Round(time.Millisecond) {
+			t.Errorf("attempt %d, jitter %v: %s, want %s", c.attempt, c.jitter, got, c.want)
+		}
+	}
+}
+
+// The sender, over a real SQLite outbox and a wallet that fails half its answers (503, a hang-up,
+// or an answer applied and lost), sends every call until acknowledged, each every time with its
+// kept body; a call the wallet refuses with a 409 is disputed, not sent again; one refused with
+// 401 is sent again.
+func TestSenderDrainsAFlakyWallet(t *testing.T) {
+	secret := []byte("outbox")
+	var mu sync.Mutex
+	applied := map[string]string{} // transaction id → body
+	sends := map[string]int{}
+	rng := rand.New(rand.NewPCG(5, 6))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		roll := rng.IntN(6)
+		var id struct {
+			TransactionID string `json:"transaction_id"`
+		}
+		jsonUnmarshal(body, &id)
+		sends[id.TransactionID]++
+		if first, ok := applied[id.TransactionID]; ok && first != string(body) {
+			t.Errorf("%s sent with another body: %s, then %s", id.TransactionID, first, body)
+		}
+		mu.Unlock()
+		answer := func(status int, b string) {
+			w.Header().Set(wallet.SignatureHeader, wallet.Sign(secret, []byte(b)))
+			w.WriteHeader(status)
+			io.WriteString(w, b)
+		}
+		switch {
+		case id.TransactionID == "c-disputed":
+			answer(409, `{"error":{"code":"duplicate_transaction","message":"another body"}}`)
+			return
+		case id.TransactionID == "c-unsigned" && sends[id.TransactionID] < 3:
+			answer(401, `{"error":{"code":"bad_signature","message":"fix the secret"}}`)
+			return
+		case roll == 0:
+			answer(503, `{}`)
+			return
+		case roll == 1:
+			c, _, _ := w.(http.Hijacker).Hijack()
+			c.Close()
+			return
+		}
+		mu.Lock()
+		applied[id.TransactionID] = string(body)
+		mu.Unlock()
+		if roll == 2 { // applied, the answer lost
+			c, _, _ := w.(http.Hijacker).Hijack()
+			c.Close()
+			return
+		}
+		answer(200, `{"balance":1}`)
+	}))
+	defer srv.Close()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "outbox.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var calls []lottery.WalletCall
+	for i := range 100 {
+		id := fmt.Sprintf("c-%d", i)
+		switch i {
+		case 98:
+			id = "c-disputed"
+		case 99:
+			id = "c-unsigned"
+		}
+		calls = append(calls, lottery.WalletCall{Call: wallet.CallCredit, TransactionID: id, Player: "p", RoundID: fmt.Sprint(i), Amount: int64(i),
+			Body: fmt.Appendf(nil, `{"transaction_id":%q,"player":"p","round_id":"%d","amount":%d,"currency":"EUR","debit_transaction_id":"d-%d"}`, id, i, i, i)})
+	}
+	if err := store.AddWalletCalls(context.Background(), calls, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &wallet.Sender{Store: store, Client: wallet.NewClient(srv.URL, secret, time.Second), Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond,
+		Lease: 2 * time.Second, Batch: 16, Poll: 10 * time.Millisecond}
+	go s.Run(ctx)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := store.OutboxState(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Pending == 0 {
+			if st.Disputed != 1 {
+				t.Fatalf("%d disputed, want 1", st.Disputed)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outbox did not drain: %+v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(applied) != 99 || sends["c-disputed"] != 1 || sends["c-unsigned"] < 3 {
+		t.Fatalf("%d calls applied (want 99), the disputed one sent %d times, the unsigned one %d", len(applied), sends["c-disputed"], sends["c-unsigned"])
+	}
+	retried := 0
+	for _, n := range sends {
+		if n > 1 {
+			retried++
+		}
+	}
+	if retried < 20 {
+		t.Fatalf("only %d calls sent more than once: the wallet's faults were not exercised", retried)
+	}
+}
+
+func jsonUnmarshal(b []byte, v any) { _ = jsonDecode(b, v) }
+
+func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
