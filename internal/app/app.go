@@ -47,6 +47,8 @@ type Store interface {
 	// The wallet's outbox (seamless wallet mode, WALLET.md): the calls owed to the wallet.
 	wallet.OutboxStore
 	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
+	// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID).
+	ReserveGameID(ctx context.Context) (int64, error)
 	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 }
 

@@ -26,6 +26,10 @@ type SaleRequest struct {
 	Color   int    // -1 until chosen (« Jouer »); drawn already for « Auto »
 	Status  string // the game's first status: ChooseColor, or Finished for « Auto »
 
+	// GameID is the id the game gets, reserved before the sale (a sale in wallet mode names its
+	// round to the wallet first); 0: the store gives one.
+	GameID int64
+
 	Key         string // the request's Idempotency-Key
 	RequestHash []byte // SHA-256 of the request's call and body
 	// Answer is the answer kept under the key for the sold game (API.md: a retry gets it back).
@@ -177,6 +181,9 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			c.Winners++
 		}
 		g.ID, g.StakeTransfer = b.NextIDs(g.Prize > 0)
+		if r.GameID != 0 {
+			g.ID = r.GameID
+		}
 		b.Taken[k] = true
 		st.Window.Add(g.Stake, g.CreatedAt)
 		st.Changed = true

@@ -186,3 +186,11 @@ func (d *DB) SoldUnits(ctx context.Context) ([]lottery.Game, error) {
 	})
 	return out, asFault(err)
 }
+
+// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID), from the games'
+// sequence: never twice, on any server.
+func (d *DB) ReserveGameID(ctx context.Context) (int64, error) {
+	var id int64
+	err := d.pool.QueryRow(ctx, `SELECT nextval('games_id_seq')`).Scan(&id)
+	return id, asFault(err)
+}

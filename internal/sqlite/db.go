@@ -61,6 +61,8 @@ type DB struct {
 	stmts  map[string]*sql.Stmt
 
 	health fault.WriteHealth // see CheckWrite
+
+	gameIDs gameIDs // see ids.go
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.

@@ -46,16 +46,13 @@ func (d *DB) Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lo
 	return res.game, d.noteWrite(res.err)
 }
 
-// salesState is what the writer knows between batches: where each price's sales stand and the
-// next game id. It is dropped whenever a batch fails, and read again from the database.
+// salesState is what the writer knows between batches: where each price's sales stand. It is dropped whenever a batch fails, and read again from the database.
 type salesState struct {
 	cursors map[int64]*lottery.Cursor // by price
-	nextID  int64                     // 0: unknown
 }
 
 func (s *salesState) reset() {
 	s.cursors = map[int64]*lottery.Cursor{}
-	s.nextID = 0
 }
 
 // sellBatch runs the sales of a batch inside the current transaction. Each sale gets its game or
@@ -63,10 +60,11 @@ func (s *salesState) reset() {
 // no sale of the batch was written, and the caller fails them all.
 func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	t := &tx{ctx: ctx, w: w}
-	if w.sales.nextID == 0 {
-		if err := t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&w.sales.nextID); err != nil {
-			return err
-		}
+	if err := w.db.gameIDs.init(func() (next int64, err error) {
+		err = t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&next)
+		return
+	}); err != nil {
+		return err
 	}
 	// A game keeps the id of its stake transfer, and its prize's is the next (migration 0005).
 	// SQLite gives each new row the largest id so far plus one, and the batch's transfers go in
@@ -95,8 +93,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{},
 		Cursor: func(price int64) (*lottery.Cursor, error) { return w.cursor(t, price) },
 		NextIDs: func(won bool) (int64, int64) {
-			game, stake := w.sales.nextID, nextTransfer
-			w.sales.nextID++
+			game, stake := w.db.gameIDs.take(), nextTransfer
 			nextTransfer++
 			if won {
 				nextTransfer++

@@ -67,6 +67,7 @@ type tx struct {
 
 // writer is the writing goroutine's connection and its prepared statements.
 type writer struct {
+	db    *DB
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
 	sales salesState
@@ -114,7 +115,7 @@ func (t *tx) queryRow(query string, args ...any) *sql.Row {
 func (d *DB) writeLoop() {
 	defer close(d.writerDone)
 	ctx := context.Background()
-	w := &writer{stmts: map[string]*sql.Stmt{}, chunkQueries: map[chunkKey]string{}}
+	w := &writer{db: d, stmts: map[string]*sql.Stmt{}, chunkQueries: map[chunkKey]string{}}
 	w.sales.reset()
 	conn, err := d.db.Conn(ctx)
 	w.conn = conn

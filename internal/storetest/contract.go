@@ -88,6 +88,7 @@ func Run(t *testing.T, h Harness) {
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
 		{"Register", testRegister},
 		{"WalletOutbox", testWalletOutbox},
+		{"ReservedGameIDs", testReservedGameIDs},
 		{"SalesTotals", testSalesTotals},
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},

@@ -90,3 +90,66 @@ func testWalletOutbox(t *testing.T, h Harness) {
 		t.Fatalf("%d due, want 37", len(due))
 	}
 }
+
+// Game ids reserved ahead of their sales, from many goroutines while others sell: each id handed
+// out once, the reserved sales get theirs, and no other sale takes one of them.
+func testReservedGameIDs(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	p := f.player(t, "rosa", 100_000)
+	var mu sync.Mutex
+	reserved := map[int64]bool{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10 {
+				id, err := f.s.ReserveGameID(f.ctx)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				if reserved[id] {
+					t.Errorf("id %d handed out twice", id)
+				}
+				reserved[id] = true
+				mu.Unlock()
+			}
+		})
+	}
+	sold := map[int64]bool{}
+	for i := range 20 {
+		wg.Go(func() {
+			g, err := f.sell(p, fmt.Sprint("plain-", i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			sold[g.ID] = true
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for id := range sold {
+		if reserved[id] {
+			t.Fatalf("a sale took the reserved id %d", id)
+		}
+	}
+	n := 0
+	for id := range reserved {
+		if n == 5 {
+			break
+		}
+		n++
+		r := f.sale(p, fmt.Sprint("reserved-", id))
+		r.GameID = id
+		g, err := f.s.Sell(f.ctx, r, f.now)
+		if err != nil || g.ID != id {
+			t.Fatalf("a sale with the reserved id %d: %+v %v", id, g, err)
+		}
+		if got, err := f.s.Game(f.ctx, p.ID, id); err != nil || got.ID != id {
+			t.Fatalf("the game %d read back: %+v %v", id, got, err)
+		}
+	}
+	f.ledgerOK(t)
+}
