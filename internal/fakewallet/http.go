@@ -5,7 +5,6 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -116,7 +115,7 @@ func serveCall[T any](s *Server, name string, apply func(context.Context, T, []b
 		}
 		if s.draw(s.faults.Fail) {
 			s.logCall(name, body, http.StatusServiceUnavailable, "fail")
-			s.writeError(w, errorf(CodeUnavailable, "the wallet failed (a fault injected: --fail); nothing was applied"))
+			s.write(w, errorAnswer(CodeUnavailable, "the wallet failed (a fault injected: --fail); nothing was applied"))
 			return
 		}
 		ctx := r.Context()
@@ -201,24 +200,17 @@ func (s *Server) write(w http.ResponseWriter, a Answer) {
 
 func (s *Server) writeError(w http.ResponseWriter, err error) { s.write(w, s.errorAnswer(err)) }
 
-// errorAnswer answers an error: with its message if it is the caller's; logged, and with the
-// message of its code only, if it is the wallet's own (5xx).
+// errorAnswer answers an error: with its message if it is the caller's; logged, and with a
+// sentence that hides its cause, if it is the wallet's own (5xx).
 func (s *Server) errorAnswer(err error) Answer {
 	code := CodeOf(err)
 	if StatusOf(code) < 500 {
 		return errorAnswer(code, err.Error())
 	}
-	var e *Error
-	if errors.As(err, &e) && e.Code == code && e == err {
-		return errorAnswer(code, e.Message) // no cause to hide
-	}
 	if s.Log != nil {
 		s.Log.Error("the wallet failed", "err", err)
 	}
-	if errors.As(err, &e) {
-		return errorAnswer(code, e.Message)
-	}
-	return errorAnswer(code, "the wallet failed")
+	return errorAnswer(code, "the wallet failed: the outcome is unknown")
 }
 
 func (s *Server) players(w http.ResponseWriter, r *http.Request) {

@@ -479,3 +479,16 @@ func TestBooksBalance(t *testing.T) {
 		}
 	}
 }
+
+// A wallet whose database fails answers 503, signed, its cause hidden: an outcome unknown.
+func TestDatabaseFailure(t *testing.T) {
+	w := newWallet(t, Faults{})
+	w.store.Close()
+	r := w.post("debit", debit("d1", "p1", 100))
+	if r.status != http.StatusServiceUnavailable || r.code() != CodeUnavailable || !r.signed || bytes.Contains(r.body, []byte("sql")) {
+		t.Fatalf("debit on a closed database: %d %s (signed %v)", r.status, r.body, r.signed)
+	}
+	if r := w.raw("GET", "/books", nil, "sign"); r.status != http.StatusServiceUnavailable {
+		t.Fatalf("books on a closed database: %d %s", r.status, r.body)
+	}
+}
