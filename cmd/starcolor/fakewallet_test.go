@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"starcolor/internal/wallet"
+)
+
+// TestFakewallet runs the fake wallet as a real process: signed calls, a fault, a clean stop,
+// then its books and its listing read from its file.
+func TestFakewallet(t *testing.T) {
+	dir := t.TempDir()
+	db, secretFile := filepath.Join(dir, "wallet.db"), filepath.Join(dir, "secret")
+	secret := []byte("s3cret shared")
+	if err := os.WriteFile(secretFile, append(secret, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "fakewallet", "--addr", "127.0.0.1:0", "--secret-file", secretFile, "--db", db, "--initial-balance", "5000")
+	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	ready := make(chan string, 1)
+	go func() {
+		lines := bufio.NewScanner(out)
+		for lines.Scan() {
+			if _, url, ok := strings.Cut(lines.Text(), "served at "); ok {
+				ready <- url
+			}
+		}
+	}()
+	var base string
+	select {
+	case base = <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the fake wallet did not start: %s", logs)
+	}
+
+	call := func(path, body, sig string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		if sig == "" {
+			sig = wallet.Sign(secret, []byte(body))
+		}
+		req.Header.Set(wallet.SignatureHeader, sig)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if !wallet.Verify(secret, b, res.Header.Get(wallet.SignatureHeader)) {
+			t.Errorf("%s: an answer not signed: %s", path, b)
+		}
+		return res.StatusCode, string(b)
+	}
+	for _, c := range []struct {
+		path, body, sig string
+		status          int
+		answer          string
+	}{
+		{"/debit", `{"transaction_id":"d1","player":"ann","operator_session":"s","round_id":"1","amount":1200,"currency":"EUR"}`, "", 200, `{"balance":3800}`},
+		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, strings.Repeat("ab", 32), 401, "bad_signature"},
+		{"/debit", `{"transaction_id":"d3","player":"ann","operator_session":"s","round_id":"3","amount":9000,"currency":"EUR"}`, "", 402, "insufficient_funds"},
+		{"/credit", `{"transaction_id":"c1","player":"ann","round_id":"1","amount":300,"currency":"EUR","debit_transaction_id":"d1"}`, "", 200, `{"balance":4100}`},
+		{"/rollback", `{"transaction_id":"r4","player":"bob","round_id":"4","rolled_back_transaction_id":"d4"}`, "", 200, `{"balance":5000}`},
+		{"/debit", `{"transaction_id":"d4","player":"bob","operator_session":"s","round_id":"4","amount":100,"currency":"EUR"}`, "", 409, "duplicate_transaction"},
+		{"/debit", `{"transaction_id":"d5","player":"bob","operator_session":"s","round_id":"5","amount":700,"currency":"EUR"}`, "", 200, `{"balance":4300}`},
+		{"/rollback", `{"transaction_id":"r5","player":"bob","round_id":"5","rolled_back_transaction_id":"d5"}`, "", 200, `{"balance":5000}`},
+	} {
+		if status, answer := call(c.path, c.body, c.sig); status != c.status || !strings.Contains(answer, c.answer) {
+			t.Errorf("%s %s: %d %s, want %d %s", c.path, c.body, status, answer, c.status, c.answer)
+		}
+	}
+	// Stopped with SIGTERM, it exits cleanly.
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("stopped: %v\n%s", err, logs)
+	}
+	if !strings.Contains(logs.String(), "transaction_id=d1") {
+		t.Errorf("no log line of the calls:\n%s", logs)
+	}
+
+	r := cli("fakewallet", "books", "--db", db)
+	if r.code != 0 {
+		t.Fatalf("books: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	fields := func(line string) string { return strings.Join(strings.Fields(line), " ") }
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	for i, want := range []string{
+		"player initial adjusted debits debited rollbacks given back credits credited staked refused balance",
+		"ann 5000 0 1 1200 0 0 1 300 1200 1 4100 ok",
+		"bob 5000 0 1 700 2 700 0 0 0 0 5000 ok",
+		"total 10000 0 2 1900 2 700 1 300 1200 1 9100 ok",
+		"credits whose debit is unknown, refused or rolled back: 0",
+	} {
+		if i >= len(lines) || fields(lines[i]) != want {
+			t.Fatalf("books:\n%s\nline %d, want %q", r.stdout, i, want)
+		}
+	}
+	r = cli("fakewallet", "transactions", "--db", db, "--after", "1", "--limit", "3")
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var tr struct {
+			Seq  int64
+			Kind string
+			ID   string `json:"transaction_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &tr); err != nil {
+			t.Fatalf("transactions: %v in %q", err, r.stdout)
+		}
+		kinds = append(kinds, tr.Kind+" "+tr.ID)
+	}
+	if got := strings.Join(kinds, ", "); r.code != 0 || got != "debit d3, credit c1, rollback r4" {
+		t.Fatalf("transactions: exit %d, %s", r.code, got)
+	}
+}
+
+func TestFakewalletUsage(t *testing.T) {
+	dir := t.TempDir()
+	secretFile := filepath.Join(dir, "secret")
+	os.WriteFile(secretFile, []byte("s"), 0o600)
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"fakewallet"}, 2, "want --secret-file"},
+		{[]string{"fakewallet", "--secret-file", secretFile, "--drop", "1.5"}, 2, "probability from 0 to 1"},
+		{[]string{"fakewallet", "--secret-file", secretFile, "--fail", "NaN"}, 2, "probability from 0 to 1"},
+		{[]string{"fakewallet", "--secret-file", secretFile, "--initial-balance", "-1"}, 2, "0 or more cents"},
+		{[]string{"fakewallet", "--secret-file", filepath.Join(dir, "none")}, 1, "no such file"},
+		{[]string{"fakewallet", "books", "--db", filepath.Join(dir, "none.db")}, 1, "no fake wallet's database"},
+		{[]string{"fakewallet", "-h"}, 0, "GET  /transactions?after=SEQ&limit=N"},
+	} {
+		r := cli(c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.says) {
+			t.Errorf("%v: exit %d, %s", c.args, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
+		t.Error("books made a database")
+	}
+	var help bytes.Buffer
+	run(t.Context(), []string{"help"}, &help, &help)
+	if !strings.Contains(help.String(), "fakewallet") {
+		t.Error("the command is not listed")
+	}
+}

@@ -1,0 +1,88 @@
+package fakewallet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"starcolor/internal/wallet"
+)
+
+// Codes of answers beside the refusals of WALLET.md (API.md's codes).
+const (
+	CodeInvalid     = "invalid_input"  // 400: a body that is not a call of WALLET.md
+	CodeUnavailable = "unavailable"    // 503: --fail, or the database cannot serve now
+	CodeInternal    = "internal_error" // 500
+)
+
+// statuses maps every code the wallet answers with to its HTTP status: one table for the whole
+// wallet.
+var statuses = map[string]int{
+	CodeInvalid:                     http.StatusBadRequest,
+	wallet.CodeBadSignature:         http.StatusUnauthorized,
+	wallet.CodeInsufficientFunds:    http.StatusPaymentRequired,
+	wallet.CodeLimitReached:         http.StatusForbidden,
+	wallet.CodePlayerBlocked:        http.StatusForbidden,
+	wallet.CodeDuplicateTransaction: http.StatusConflict,
+	CodeInternal:                    http.StatusInternalServerError,
+	CodeUnavailable:                 http.StatusServiceUnavailable,
+}
+
+// Error is an answer that is not a transaction's outcome, so not kept: a body that is not a call,
+// an id already used with another body, a debit whose id was rolled back. The same call again
+// gets the same error again from the state it depends on, which never changes back.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// CodeOf is the code of an error: an *Error's own, internal_error for any other.
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// StatusOf is the HTTP status of a code.
+func StatusOf(code string) int {
+	if s, ok := statuses[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Answer is what the wallet answered a call: its status and its exact body. A movement's answer
+// is kept with its transaction, so that the same call again gets the same bytes again.
+type Answer struct {
+	Status int
+	Body   []byte
+}
+
+// balanceAnswer is the answer 200 of every call: the player's balance after it.
+func balanceAnswer(balance int64) Answer {
+	return jsonAnswer(http.StatusOK, wallet.Answer{Balance: balance})
+}
+
+// errorAnswer is a refusal's answer, with the error body of API.md.
+func errorAnswer(code, message string) Answer {
+	var b wallet.ErrorBody
+	b.Error.Code, b.Error.Message = code, message
+	return jsonAnswer(StatusOf(code), b)
+}
+
+func jsonAnswer(status int, v any) Answer {
+	body, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // the wallet's own types always marshal
+	}
+	return Answer{Status: status, Body: body}
+}

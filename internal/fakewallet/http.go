@@ -1,0 +1,285 @@
+package fakewallet
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"starcolor/internal/wallet"
+)
+
+// Faults are the faults the wallet injects into the four calls of WALLET.md, each a probability
+// from 0 (never, the default) to 1 (always), drawn for each request whose signature is good. The
+// calls of the tests and the operator (/players, /books, /transactions) get none.
+type Faults struct {
+	// Fail answers 503 unavailable without applying the call: an outcome unknown to the caller,
+	// who tries again.
+	Fail float64
+	// Slow holds a request for SlowDelay before applying it, and applies it even if the caller
+	// has left meanwhile: a caller that gives up rolls the debit back, and the rollback may
+	// overtake it (the debit then comes to an id rolled back: 409).
+	Slow      float64
+	SlowDelay time.Duration
+	// Drop applies the call, then closes the connection without an answer: the movement is made
+	// but the caller cannot know it.
+	Drop float64
+	// Refuse refuses a new debit, 402 insufficient_funds or 403 limit_reached (one or the other
+	// at random), without moving anything. The refusal is kept, final, as a real one.
+	Refuse float64
+	// Seed makes the draws repeatable in one goroutine; 0 draws the seed from crypto/rand.
+	Seed uint64
+}
+
+// Server is the wallet over HTTP, an http.Handler:
+//
+//	POST /balance, /debit, /credit, /rollback  the calls of WALLET.md, with its bodies (internal/wallet)
+//	POST /players       {"player", "balance"?, "blocked"?}: sets a player's balance (cents) or
+//	                    blocks them (debits then 403 player_blocked); answers {"player", "balance", "blocked"}
+//	GET  /books         the books (type Books)
+//	GET  /transactions?after=SEQ&limit=N
+//	                    {"transactions": [Transaction…], "next": SEQ}: the transactions after the
+//	                    one numbered SEQ (0: from the first), at most N (at most 10,000), in the
+//	                    order they came; the next page is ?after=next, and next is SEQ again when
+//	                    there is nothing more yet
+//
+// Every request carries X-Signature, the hex HMAC-SHA256 of its exact body under the shared
+// secret (for a GET, of the empty body); a missing or wrong one is 401 bad_signature and changes
+// nothing. Every answer, errors too, is signed the same way.
+type Server struct {
+	store  *Store
+	secret []byte
+	faults Faults
+	mux    *http.ServeMux
+	// Log, if not nil, gets a line for each call.
+	Log *slog.Logger
+
+	mu  sync.Mutex
+	rnd *rand.Rand
+}
+
+// NewServer serves a store, with a secret shared with Star Color and faults to inject.
+func NewServer(store *Store, secret []byte, faults Faults) *Server {
+	seed := make([]byte, 32)
+	if faults.Seed == 0 {
+		crand.Read(seed)
+	} else {
+		binary.LittleEndian.PutUint64(seed, faults.Seed)
+	}
+	s := &Server{store: store, secret: secret, faults: faults, mux: http.NewServeMux(), rnd: rand.New(rand.NewChaCha8([32]byte(seed)))}
+	s.mux.Handle("POST /"+wallet.CallBalance, serveCall(s, wallet.CallBalance, func(ctx context.Context, req wallet.BalanceRequest, _ []byte) (Answer, error) {
+		return store.Balance(ctx, req)
+	}))
+	s.mux.Handle("POST /"+wallet.CallDebit, serveCall(s, wallet.CallDebit, func(ctx context.Context, req wallet.DebitRequest, body []byte) (Answer, error) {
+		refuse := ""
+		if s.draw(s.faults.Refuse) {
+			refuse = wallet.CodeInsufficientFunds
+			if s.draw(0.5) {
+				refuse = wallet.CodeLimitReached
+			}
+		}
+		return store.Debit(ctx, req, body, refuse)
+	}))
+	s.mux.Handle("POST /"+wallet.CallCredit, serveCall(s, wallet.CallCredit, store.Credit))
+	s.mux.Handle("POST /"+wallet.CallRollback, serveCall(s, wallet.CallRollback, store.Rollback))
+	s.mux.HandleFunc("POST /players", s.players)
+	s.mux.HandleFunc("GET /books", s.books)
+	s.mux.HandleFunc("GET /transactions", s.transactions)
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// maxBody bounds a request's body: the calls are a few hundred bytes.
+const maxBody = 64 << 10
+
+// serveCall serves one of WALLET.md's calls: the signature checked, the body decoded, the faults
+// drawn, the call applied and answered.
+func serveCall[T any](s *Server, name string, apply func(context.Context, T, []byte) (Answer, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := s.readSigned(w, r)
+		if !ok {
+			return
+		}
+		var req T
+		if err := json.Unmarshal(body, &req); err != nil {
+			s.writeError(w, errorf(CodeInvalid, "the body is not a %s call: %v", name, err))
+			return
+		}
+		if s.draw(s.faults.Fail) {
+			s.logCall(name, body, http.StatusServiceUnavailable, "fail")
+			s.write(w, errorAnswer(CodeUnavailable, "the wallet failed (a fault injected: --fail); nothing was applied"))
+			return
+		}
+		ctx := r.Context()
+		if s.draw(s.faults.Slow) {
+			// Applied even if the caller has left meanwhile, as a request late in the network.
+			time.Sleep(s.faults.SlowDelay)
+			ctx = context.WithoutCancel(ctx)
+		}
+		a, err := apply(ctx, req, body)
+		if err != nil {
+			a = s.errorAnswer(err)
+		}
+		if s.draw(s.faults.Drop) {
+			s.logCall(name, body, a.Status, "drop: applied, the answer dropped")
+			if hj, ok := w.(http.Hijacker); ok {
+				if conn, _, err := hj.Hijack(); err == nil {
+					conn.Close()
+					return
+				}
+			}
+			// No connection to close (HTTP/2): an answer that is no answer of the contract.
+			s.write(w, errorAnswer(CodeInternal, "the answer was dropped (a fault injected: --drop)"))
+			return
+		}
+		s.logCall(name, body, a.Status, "")
+		s.write(w, a)
+	})
+}
+
+// readSigned reads a request's body and checks its signature, answering 401 if it is missing or
+// wrong.
+func (s *Server) readSigned(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		s.writeError(w, errorf(CodeInvalid, "the body cannot be read: %v", err))
+		return nil, false
+	}
+	if !wallet.Verify(s.secret, body, r.Header.Get(wallet.SignatureHeader)) {
+		s.writeError(w, errorf(wallet.CodeBadSignature, "the %s header is missing or does not sign the body", wallet.SignatureHeader))
+		return nil, false
+	}
+	return body, true
+}
+
+// draw tells whether a fault of probability p happens now.
+func (s *Server) draw(p float64) bool {
+	switch {
+	case p <= 0:
+		return false
+	case p >= 1:
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rnd.Float64() < p
+}
+
+func (s *Server) logCall(name string, body []byte, status int, fault string) {
+	if s.Log == nil {
+		return
+	}
+	var ids struct {
+		ID     string `json:"transaction_id"`
+		Player string `json:"player"`
+		Amount int64  `json:"amount"`
+	}
+	json.Unmarshal(body, &ids)
+	attrs := []any{"call", name, "transaction_id", ids.ID, "player", ids.Player, "amount", ids.Amount, "status", status}
+	if fault != "" {
+		attrs = append(attrs, "fault", fault)
+	}
+	s.Log.Info("call", attrs...)
+}
+
+// write sends an answer, signed.
+func (s *Server) write(w http.ResponseWriter, a Answer) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(wallet.SignatureHeader, wallet.Sign(s.secret, a.Body))
+	w.WriteHeader(a.Status)
+	w.Write(a.Body)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, err error) { s.write(w, s.errorAnswer(err)) }
+
+// errorAnswer answers an error: with its message if it is the caller's; logged, and with a
+// sentence that hides its cause, if it is the wallet's own (5xx).
+func (s *Server) errorAnswer(err error) Answer {
+	code := CodeOf(err)
+	if StatusOf(code) < 500 {
+		return errorAnswer(code, err.Error())
+	}
+	if s.Log != nil {
+		s.Log.Error("the wallet failed", "err", err)
+	}
+	return errorAnswer(code, "the wallet failed: the outcome is unknown")
+}
+
+func (s *Server) players(w http.ResponseWriter, r *http.Request) {
+	body, ok := s.readSigned(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Player  string `json:"player"`
+		Balance *int64 `json:"balance"`
+		Blocked *bool  `json:"blocked"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		s.writeError(w, errorf(CodeInvalid, "want {\"player\", \"balance\", \"blocked\"}: %v", err))
+		return
+	}
+	p, err := s.store.SetPlayer(r.Context(), req.Player, req.Balance, req.Blocked)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.write(w, jsonAnswer(http.StatusOK, p))
+}
+
+func (s *Server) books(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.readSigned(w, r); !ok {
+		return
+	}
+	b, err := s.store.Books(r.Context())
+	if err != nil {
+		s.writeError(w, unavailable(err))
+		return
+	}
+	s.write(w, jsonAnswer(http.StatusOK, b))
+}
+
+// TransactionsPage is the answer of GET /transactions.
+type TransactionsPage struct {
+	Transactions []Transaction `json:"transactions"`
+	Next         int64         `json:"next"` // ?after= of the next page
+}
+
+func (s *Server) transactions(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.readSigned(w, r); !ok {
+		return
+	}
+	q := r.URL.Query()
+	after, limit := int64(0), MaxPage
+	var err error
+	if v := q.Get("after"); v != "" {
+		if after, err = strconv.ParseInt(v, 10, 64); err != nil || after < 0 {
+			s.writeError(w, errorf(CodeInvalid, "after is a transaction's seq, 0 or more"))
+			return
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
+			s.writeError(w, errorf(CodeInvalid, "limit is 1 or more"))
+			return
+		}
+	}
+	list, err := s.store.Transactions(r.Context(), after, limit)
+	if err != nil {
+		s.writeError(w, unavailable(err))
+		return
+	}
+	page := TransactionsPage{Transactions: list, Next: after}
+	if len(list) > 0 {
+		page.Next = list[len(list)-1].Seq
+	}
+	s.write(w, jsonAnswer(http.StatusOK, page))
+}

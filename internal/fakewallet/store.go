@@ -1,0 +1,173 @@
+// Package fakewallet is a reference operator's wallet (seamless wallet, WALLET.md): the other
+// side of internal/wallet, for Star Color's tests and for integrators to read. It keeps the
+// players' balances and every transaction in a SQLite file of its own, each call in one
+// transaction, and serves the four calls of WALLET.md over HTTP (Server), signed both ways, with
+// faults to inject (Faults). `starcolor fakewallet` runs it.
+//
+// What it promises, beside WALLET.md's text:
+//   - A debit, a credit or a rollback is kept with the exact answer it got (status and body), a
+//     refusal (402, 403) too: the same transaction_id with the same body answers those bytes
+//     again; with another body, or at another call, it is 409 duplicate_transaction.
+//   - A debit whose id was rolled back, before or after it came, is 409, even the same debit again.
+//   - A rollback gives a successful debit's amount back once; of a debit refused, nothing; of an
+//     id never seen, nothing, and the id is remembered. A rollback of an id already rolled back
+//     answers what the first rollback of it answered.
+//   - A credit is always accepted (a blocked player, an ended session, its debit unknown, refused
+//     or rolled back): a credit is Star Color's debt to the player, and a refusal would only turn
+//     it into a dispute settled by hand. The books count the credits whose debit did not stand
+//     (Books.Unmatched), for reconciliation to look at.
+package fakewallet
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// DefaultInitialBalance is a new player's balance in cents: 1000 €.
+const DefaultInitialBalance = 100_000
+
+// Store is the wallet's SQLite file.
+type Store struct {
+	db *sql.DB
+	// Initial is the balance, in cents, a player gets on first use.
+	Initial int64
+	// Now is the clock of the transactions' times.
+	Now func() time.Time
+}
+
+const schema = `
+CREATE TABLE players (
+	player   TEXT PRIMARY KEY,
+	balance  INTEGER NOT NULL CHECK (balance >= 0),
+	initial  INTEGER NOT NULL,           -- the balance it was created with
+	adjusted INTEGER NOT NULL DEFAULT 0, -- the sum of the changes made by SetPlayer
+	blocked  INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE TABLE transactions (
+	seq      INTEGER PRIMARY KEY AUTOINCREMENT, -- the order of arrival, for the listing
+	id       TEXT NOT NULL UNIQUE,              -- the transaction_id
+	kind     TEXT NOT NULL CHECK (kind IN ('debit', 'credit', 'rollback')),
+	player   TEXT NOT NULL REFERENCES players,
+	round_id TEXT NOT NULL,
+	amount   INTEGER NOT NULL, -- debit: the stake asked; credit: the prize; rollback: the amount given back
+	ref      TEXT NOT NULL,    -- credit: debit_transaction_id; rollback: rolled_back_transaction_id
+	status   INTEGER NOT NULL, -- the answer's status: 200, or a refusal (402, 403)
+	code     TEXT NOT NULL,    -- a refusal's code
+	body     BLOB NOT NULL,    -- the request's body, to tell the same call again
+	answer   BLOB NOT NULL,    -- the answer's body, to give it again
+	at       TEXT NOT NULL
+) STRICT;
+-- Every id rolled back, a debit's known or not, with the first rollback of it.
+CREATE TABLE rolled_back (
+	id          TEXT PRIMARY KEY,
+	rollback_id TEXT NOT NULL REFERENCES transactions (id)
+) STRICT;
+PRAGMA user_version = 1;
+`
+
+// Open opens (creating if needed) the wallet's database file: WAL, synchronous=FULL (a movement
+// answered survives a crash), and write transactions that take the lock when they begin, so
+// that concurrent calls run one after the other.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("no database path")
+	}
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(30000)", "foreign_keys(ON)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	s := &Store{db: db, Initial: DefaultInitialBalance, Now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return err
+	}
+	switch version {
+	case 0:
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return err
+		}
+	case 1:
+		return nil
+	default:
+		return fmt.Errorf("schema version %d, newer than this program's", version)
+	}
+	return tx.Commit()
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// write runs fn in one write transaction and commits it, unless fn fails.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) (Answer, error)) (Answer, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Answer{}, unavailable(err)
+	}
+	defer tx.Rollback()
+	a, err := fn(tx)
+	if err != nil {
+		if e := (*Error)(nil); !errors.As(err, &e) {
+			err = unavailable(err)
+		}
+		return Answer{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Answer{}, unavailable(err)
+	}
+	return a, nil
+}
+
+// unavailable is a database failure, told as 503: the outcome is unknown to the caller, who
+// tries again.
+func unavailable(err error) error {
+	return fmt.Errorf("%w: %v", errorf(CodeUnavailable, "the wallet's database cannot serve now"), err)
+}
+
+// player is a player's account.
+type player struct {
+	name    string
+	balance int64
+	blocked bool
+}
+
+// player reads a player's account, creating it with the initial balance on first use.
+func (s *Store) player(ctx context.Context, tx *sql.Tx, name string) (player, error) {
+	p := player{name: name}
+	err := tx.QueryRowContext(ctx, `SELECT balance, blocked FROM players WHERE player = ?`, name).Scan(&p.balance, &p.blocked)
+	if errors.Is(err, sql.ErrNoRows) {
+		p.balance = s.Initial
+		_, err = tx.ExecContext(ctx, `INSERT INTO players (player, balance, initial) VALUES (?, ?, ?)`, name, s.Initial, s.Initial)
+	}
+	return p, err
+}
+
+func setBalance(ctx context.Context, tx *sql.Tx, name string, balance int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE players SET balance = ? WHERE player = ?`, balance, name)
+	return err
+}
