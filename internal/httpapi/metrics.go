@@ -32,6 +32,7 @@ type Metrics struct {
 type StoreStats interface {
 	Emissions(ctx context.Context) ([]*emission.Emission, error)
 	WriteStats() lottery.WriteStats
+	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 }
 
 // NewMetrics registers the metrics; the open blocks' remaining units and the write batches are
@@ -52,9 +53,12 @@ func NewMetrics(db StoreStats) *Metrics {
 	m.reg.MustRegister(m.sales, m.stakes, m.prizes, m.requests,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&dbCollector{db: db,
-			remaining: prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
-			batches:   prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
-			ops:       prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
+			remaining:      prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
+			batches:        prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
+			walletPending:  prometheus.NewDesc("starcolor_wallet_calls_pending", "Credits and rollbacks owed to the operator's wallet, not yet acknowledged.", nil, nil),
+			walletOldest:   prometheus.NewDesc("starcolor_wallet_calls_oldest_age_seconds", "How long the oldest call not yet acknowledged by the wallet has waited (0: none).", nil, nil),
+			walletDisputed: prometheus.NewDesc("starcolor_wallet_calls_disputed", "Calls the wallet refused, to settle by hand.", nil, nil),
+			ops:            prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
 			writer: prometheus.NewDesc("starcolor_writer_seconds_total",
 				"Time the writer of batches spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
 		})
@@ -89,6 +93,9 @@ type dbCollector struct {
 	db                      StoreStats
 	remaining, batches, ops *prometheus.Desc
 	writer                  *prometheus.Desc
+	// The wallet's outbox (WALLET.md): the calls not yet acknowledged, the oldest's age, the
+	// disputed ones.
+	walletPending, walletOldest, walletDisputed *prometheus.Desc
 }
 
 func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -96,6 +103,9 @@ func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.batches
 	ch <- c.ops
 	ch <- c.writer
+	ch <- c.walletPending
+	ch <- c.walletOldest
+	ch <- c.walletDisputed
 }
 
 func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
@@ -116,4 +126,13 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(st.Ops))
 	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Running.Seconds(), "statements")
 	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Committing.Seconds(), "commit")
+	if o, err := c.db.OutboxState(ctx); err == nil {
+		age := 0.0
+		if !o.Oldest.IsZero() {
+			age = time.Since(o.Oldest).Seconds()
+		}
+		ch <- prometheus.MustNewConstMetric(c.walletPending, prometheus.GaugeValue, float64(o.Pending))
+		ch <- prometheus.MustNewConstMetric(c.walletOldest, prometheus.GaugeValue, age)
+		ch <- prometheus.MustNewConstMetric(c.walletDisputed, prometheus.GaugeValue, float64(o.Disputed))
+	}
 }
