@@ -49,6 +49,9 @@ type Store interface {
 	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
 	// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID).
 	ReserveGameID(ctx context.Context) (int64, error)
+	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
+	DropHeldWalletCall(ctx context.Context, transactionID string) error
+	ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error)
 	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 }
 

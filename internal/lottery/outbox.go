@@ -9,6 +9,7 @@ import "time"
 
 // The states of a call.
 const (
+	CallHeld     = "held"     // not to send yet: a credit until its game finishes, a rollback until its debit's sale fails
 	CallPending  = "pending"  // not yet acknowledged
 	CallAcked    = "acked"    // answered 200
 	CallDisputed = "disputed" // refused with a 4xx other than 401: to settle by hand

@@ -29,6 +29,9 @@ type SaleRequest struct {
 	// GameID is the id the game gets, reserved before the sale (a sale in wallet mode names its
 	// round to the wallet first); 0: the store gives one.
 	GameID int64
+	// Wallet is the sale's debit at the operator's wallet, made already (seamless wallet mode:
+	// the money is the wallet's); nil for a sale from the player's own account.
+	Wallet *WalletSale
 
 	Key         string // the request's Idempotency-Key
 	RequestHash []byte // SHA-256 of the request's call and body
@@ -84,6 +87,24 @@ type Book struct {
 	// NextIDs gives a sold game its id and its stake transfer's; its prize transfer's, when it
 	// won, is the next.
 	NextIDs func(won bool) (game, stake int64)
+	// TransferID gives another transfer its id (a sale in wallet mode's deposit and withdrawal),
+	// called in the order the transfers are written.
+	TransferID func() int64
+}
+
+// WalletSale is what a sale in wallet mode brings from the debit the wallet acknowledged: the
+// stake is the wallet's, so the player's account is neither checked nor left changed (the books
+// show the debit as a deposit from the bank, which stands for the wallet, and the prize, credited
+// to the wallet, as a withdrawal to it); the player's limits are the operator's.
+type WalletSale struct {
+	// Balance is the wallet's balance after the debit.
+	Balance int64
+	// Credit is the credit of the game's prize, to keep in the outbox with the game (held until
+	// the game finishes).
+	Credit func(g *Game) WalletCall
+	// Rollback is the transaction id of the rollback kept (held) before the debit, in case the
+	// sale is not made: the sale deletes it.
+	Rollback string
 }
 
 // Staking is what a buyer's stakes are checked against: their weekly stake limit and their
@@ -112,6 +133,10 @@ type Rows struct {
 	Moves     map[int64]int64 // by account
 	Hours     map[HourKey]*Sales
 	Windows   map[int64]Window // by account: the stake windows that changed, as they now stand
+	// The wallet's outbox: the credits of the sales in wallet mode, and the transaction ids of
+	// the rollbacks held before their debits, which the sales delete.
+	WalletCalls []WalletCall
+	Released    []string
 }
 
 // Decide decides each sale in turn against the book: a sale whose session has ended, whose key
@@ -146,11 +171,13 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		if st == nil {
 			st = &Staking{}
 		}
-		if err := st.Limit.Allows(StakeWeekly, r.Price, st.Window.Sum(), s.Time); err != nil {
-			s.Err = err
-			continue
+		if r.Wallet == nil {
+			if err := st.Limit.Allows(StakeWeekly, r.Price, st.Window.Sum(), s.Time); err != nil {
+				s.Err = err
+				continue
+			}
 		}
-		if b.Balances[r.AccountID] < r.Price {
+		if r.Wallet == nil && b.Balances[r.AccountID] < r.Price {
 			s.Err = fault.Errorf(fault.InsufficientFunds, "not enough money in the account for a stake of %d cents", r.Price)
 			continue
 		}
@@ -180,16 +207,29 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		if g.Prize > 0 {
 			c.Winners++
 		}
+		var debit int64
+		if r.Wallet != nil {
+			debit = b.TransferID() // the deposit that stands for the debit, written first
+		}
 		g.ID, g.StakeTransfer = b.NextIDs(g.Prize > 0)
 		if r.GameID != 0 {
 			g.ID = r.GameID
 		}
 		b.Taken[k] = true
-		st.Window.Add(g.Stake, g.CreatedAt)
+		st.Window.Add(g.Stake, g.CreatedAt) // kept in wallet mode too: the books check it against the games
 		st.Changed = true
-		b.Balances[r.AccountID] += g.Prize - g.Stake
-		g.BalanceAfter = b.Balances[r.AccountID]
-		rows.Moves[r.AccountID] += g.Prize - g.Stake
+		if r.Wallet != nil {
+			// The wallet's money: the player's account takes the stake from the bank and gives the
+			// prize back to it, so it is left as it was.
+			g.BalanceAfter = r.Wallet.Balance + g.Prize
+			rows.Moves[BankAccount] += g.Prize - g.Stake
+			rows.Transfers = append(rows.Transfers, Transfer{ID: debit, From: BankAccount, To: r.AccountID,
+				Amount: g.Stake, Kind: Deposit, CreatedAt: g.CreatedAt})
+		} else {
+			b.Balances[r.AccountID] += g.Prize - g.Stake
+			g.BalanceAfter = b.Balances[r.AccountID]
+			rows.Moves[r.AccountID] += g.Prize - g.Stake
+		}
 		rows.Moves[PrizeFundAccount] += g.Stake - g.Prize
 		s.Answer = r.Answer(g)
 
@@ -199,6 +239,16 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		if g.Prize > 0 {
 			rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer + 1, From: PrizeFundAccount, To: r.AccountID,
 				Amount: g.Prize, Kind: Prize, GameID: g.ID, CreatedAt: g.CreatedAt})
+		}
+		if r.Wallet != nil {
+			if g.Prize > 0 {
+				rows.Transfers = append(rows.Transfers, Transfer{ID: b.TransferID(), From: r.AccountID, To: BankAccount,
+					Amount: g.Prize, Kind: Withdrawal, CreatedAt: g.CreatedAt})
+			}
+			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit(g))
+			if r.Wallet.Rollback != "" {
+				rows.Released = append(rows.Released, r.Wallet.Rollback)
+			}
 		}
 		rows.Answers = append(rows.Answers, KeyedAnswer{KeyRef: k,
 			KeptAnswer: KeptAnswer{RequestHash: r.RequestHash, Answer: s.Answer}, CreatedAt: s.Time.Unix()})

@@ -23,10 +23,14 @@ func (d *DB) AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now
 func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, now time.Time) error {
 	for _, c := range calls {
 		var body []byte
-		err := tx.QueryRow(ctx, `WITH ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, next_at, created_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (transaction_id) DO NOTHING RETURNING body)
+		status := lottery.CallPending
+		if c.Status == lottery.CallHeld {
+			status = lottery.CallHeld
+		}
+		err := tx.QueryRow(ctx, `WITH ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $8, $7, $7) ON CONFLICT (transaction_id) DO NOTHING RETURNING body)
 			SELECT body FROM ins UNION ALL SELECT body FROM wallet_calls WHERE transaction_id = $2 LIMIT 1`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now).Scan(&body)
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now, status).Scan(&body)
 		if err != nil {
 			return err
 		}
@@ -87,4 +91,39 @@ func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 		count(*) FILTER (WHERE status = 'disputed') FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed)
 	s.Oldest = timeOr(oldest)
 	return s, asFault(err)
+}
+
+// ReleaseWalletCalls makes held calls due now: by transaction id (a rollback whose sale was not
+// made) or by round (the credit of a game that finished).
+func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error {
+	b := &pgx.Batch{}
+	b.Queue(`UPDATE wallet_calls SET status = 'pending', next_at = $1 WHERE transaction_id = ANY($2) AND status = 'held'`, now, transactionIDs)
+	b.Queue(`UPDATE wallet_calls SET status = 'pending', next_at = $1 WHERE round_id = ANY($2) AND call = 'credit' AND status = 'held'`, now, rounds)
+	return asFault(d.noteWrite(d.pool.SendBatch(ctx, b).Close()))
+}
+
+// DropHeldWalletCall forgets a held call that will never be owed (the rollback of a debit the
+// wallet refused: a refusal is final).
+func (d *DB) DropHeldWalletCall(ctx context.Context, transactionID string) error {
+	_, err := d.pool.Exec(ctx, `DELETE FROM wallet_calls WHERE transaction_id = $1 AND status = 'held'`, transactionID)
+	return asFault(d.noteWrite(err))
+}
+
+// ReleaseStaleWalletCalls makes due the held calls a crash left held: a rollback held since
+// before a time whose round was never sold (a server died between the debit and the sale), a
+// credit whose game is finished (it died between the finish and the release).
+func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error) {
+	var n int64
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		a, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status = 'held' AND call = 'rollback' AND created_at < $2
+			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = w.round_id::bigint)`, now, before)
+		if err != nil {
+			return err
+		}
+		b, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status = 'held' AND call = 'credit'
+			AND EXISTS (SELECT 1 FROM games g WHERE g.id = w.round_id::bigint AND g.status = 'finished')`, now)
+		n = a.RowsAffected() + b.RowsAffected()
+		return err
+	})
+	return n, asFault(err)
 }

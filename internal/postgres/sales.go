@@ -277,6 +277,16 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 			return err
 		})
 	}
+	// Sales in wallet mode write two transfers more (the debit's deposit, the prize's
+	// withdrawal): a pair of ids each, from the same sequence.
+	var extra []int64
+	if n := walletSales(ops); n > 0 {
+		b.Queue(`SELECT nextval('transfers_id_seq') FROM generate_series(1, $1)`, n).Query(func(rows pgx.Rows) error {
+			var t int64
+			_, err := pgx.ForEachRow(rows, []any{&t}, func() error { extra = append(extra, t, t+1); return nil })
+			return err
+		})
+	}
 	b.Queue(`SELECT nextval('games_id_seq'), nextval('transfers_id_seq') FROM generate_series(1, $1)`, len(ops)).Query(func(rows pgx.Rows) error {
 		var g, t int64
 		_, err := pgx.ForEachRow(rows, []any{&g, &t}, func() error {
@@ -323,6 +333,11 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		}
 	}
 	book.Cursor = func(price int64) (*lottery.Cursor, error) { return nextCursor(ctx, tx, cursors, price) }
+	book.TransferID = func() int64 {
+		t := extra[0]
+		extra = extra[1:]
+		return t
+	}
 	book.NextIDs = func(bool) (int64, int64) {
 		g, t := gameIDs[0], transferIDs[0]
 		gameIDs, transferIDs = gameIDs[1:], transferIDs[1:]
@@ -452,10 +467,14 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
 
 	n = len(rows.Transfers)
-	tid, from, to, amount, game := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	tid, from, to, amount := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	game := make([]*int64, n) // NULL: a wallet sale's deposit and withdrawal are no game's
 	kind, at := make([]string, n), make([]time.Time, n)
 	for i, t := range rows.Transfers {
-		tid[i], from[i], to[i], amount[i], kind[i], game[i], at[i] = t.ID, t.From, t.To, t.Amount, t.Kind, t.GameID, t.CreatedAt
+		tid[i], from[i], to[i], amount[i], kind[i], at[i] = t.ID, t.From, t.To, t.Amount, t.Kind, t.CreatedAt
+		if t.GameID != 0 {
+			game[i] = &rows.Transfers[i].GameID
+		}
 	}
 	b.Queue(`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
 		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::timestamptz[])`,
@@ -495,6 +514,27 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::timestamptz[], $7::timestamptz[]) v(id, d, t, e, th, n, l)
 		WHERE accounts.id = v.id`, acc, delta, total, expired, through, next, last)
 
+	// The wallet's outbox: the credits of the sales in wallet mode, with their games; the
+	// rollbacks held for them are no longer owed.
+	if len(rows.WalletCalls) > 0 {
+		n := len(rows.WalletCalls)
+		call, txid, player, round, status := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		amount, body, at := make([]int64, n), make([][]byte, n), make([]time.Time, n)
+		for i, c := range rows.WalletCalls {
+			call[i], txid[i], player[i], round[i], amount[i], body[i] = c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body
+			status[i], at[i] = lottery.CallPending, created[0]
+			if c.Status == lottery.CallHeld {
+				status[i] = lottery.CallHeld
+			}
+		}
+		b.Queue(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
+			SELECT c, t, p, r, a, b, s, n, n FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bytea[], $7::text[], $8::timestamptz[])
+				v(c, t, p, r, a, b, s, n) ON CONFLICT (transaction_id) DO NOTHING`, call, txid, player, round, amount, body, status, at)
+	}
+	if len(rows.Released) > 0 {
+		b.Queue(`DELETE FROM wallet_calls WHERE transaction_id = ANY($1) AND status = 'held'`, rows.Released)
+	}
+
 	var hour []time.Time
 	var price, units, stakes, prizes, winners []int64
 	for k, s := range rows.Hours {
@@ -515,4 +555,15 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		}
 	}
 	return blocks
+}
+
+// walletSales counts the sales in wallet mode of a batch.
+func walletSales(ops []*saleOp) int {
+	n := 0
+	for _, op := range ops {
+		if op.sale.Request.Wallet != nil {
+			n++
+		}
+	}
+	return n
 }

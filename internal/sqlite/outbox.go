@@ -21,9 +21,9 @@ func (d *DB) AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now
 
 func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
 	for _, c := range calls {
-		res, err := t.exec(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, next_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now.UnixMilli(), now.UnixMilli())
+		res, err := t.exec(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING`,
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, callStatus(c), now.UnixMilli(), now.UnixMilli())
 		if err != nil {
 			return err
 		}
@@ -102,4 +102,65 @@ func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 		s.Oldest = time.UnixMilli(oldest.Int64).UTC()
 	}
 	return s, asFault(err)
+}
+
+// callStatus is the status a call is kept with: pending unless held.
+func callStatus(c lottery.WalletCall) string {
+	if c.Status == lottery.CallHeld {
+		return lottery.CallHeld
+	}
+	return lottery.CallPending
+}
+
+// ReleaseWalletCalls makes held calls due now: by transaction id (a rollback whose sale was not
+// made) or by round (the credit of a game that finished).
+func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error {
+	return asFault(d.update(ctx, func(t *tx) error {
+		for _, id := range transactionIDs {
+			if _, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE transaction_id = ? AND status = 'held'`, now.UnixMilli(), id); err != nil {
+				return err
+			}
+		}
+		for _, r := range rounds {
+			if _, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE round_id = ? AND call = 'credit' AND status = 'held'`, now.UnixMilli(), r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+// DropHeldWalletCall forgets a held call that will never be owed (the rollback of a debit the
+// wallet refused: a refusal is final).
+func (d *DB) DropHeldWalletCall(ctx context.Context, transactionID string) error {
+	return asFault(d.update(ctx, func(t *tx) error {
+		_, err := t.exec(`DELETE FROM wallet_calls WHERE transaction_id = ? AND status = 'held'`, transactionID)
+		return err
+	}))
+}
+
+// ReleaseStaleWalletCalls makes due the held calls a crash left held: a rollback held since
+// before a time whose round was never sold (the process died between the debit and the sale), a
+// credit whose game is finished (it died between the finish and the release).
+func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error) {
+	var n int64
+	err := d.update(ctx, func(t *tx) error {
+		// A rollback held past its time whose round was not sold: the sale never happened.
+		res, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status = 'held' AND call = 'rollback' AND created_at < ?
+			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER))`, now.UnixMilli(), before.UnixMilli())
+		if err != nil {
+			return err
+		}
+		a, _ := res.RowsAffected()
+		// A credit held whose game is finished: its release was lost in a crash.
+		res, err = t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status = 'held' AND call = 'credit'
+			AND EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER) AND g.status = 'finished')`, now.UnixMilli())
+		if err != nil {
+			return err
+		}
+		b, _ := res.RowsAffected()
+		n = a + b
+		return nil
+	})
+	return n, asFault(err)
 }

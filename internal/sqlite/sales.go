@@ -92,6 +92,11 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}
 	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{},
 		Cursor: func(price int64) (*lottery.Cursor, error) { return w.cursor(t, price) },
+		TransferID: func() int64 {
+			id := nextTransfer
+			nextTransfer++
+			return id
+		},
 		NextIDs: func(won bool) (int64, int64) {
 			game, stake := w.db.gameIDs.take(), nextTransfer
 			nextTransfer++
@@ -193,7 +198,11 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}
 	args = args[:0]
 	for _, tr := range rows.Transfers {
-		args = append(args, tr.From, tr.To, tr.Amount, tr.Kind, tr.GameID, storedTime(tr.CreatedAt))
+		var game any // NULL: a wallet sale's deposit and withdrawal are no game's
+		if tr.GameID != 0 {
+			game = tr.GameID
+		}
+		args = append(args, tr.From, tr.To, tr.Amount, tr.Kind, game, storedTime(tr.CreatedAt))
 	}
 	var lastTransfer int64
 	if err := t.chunks(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, ``, 6, args,
@@ -239,6 +248,16 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		staked_next = CASE WHEN v.column3 IS NULL THEN staked_next ELSE v.column6 END, staked_last = coalesce(v.column7, staked_last)
 		FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 7, args, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
+	}
+	// The wallet's outbox: the credits of the sales in wallet mode, with their games; the
+	// rollbacks held for them are no longer owed.
+	if err := t.addWalletCalls(rows.WalletCalls, sales[0].Time); err != nil {
+		return fmt.Errorf("write the wallet's credits: %w", err)
+	}
+	for _, id := range rows.Released {
+		if _, err := t.exec(`DELETE FROM wallet_calls WHERE transaction_id = ? AND status = 'held'`, id); err != nil {
+			return fmt.Errorf("release a held rollback: %w", err)
+		}
 	}
 	if err := t.addHours(rows.Hours); err != nil {
 		return err

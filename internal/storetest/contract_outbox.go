@@ -153,3 +153,84 @@ func testReservedGameIDs(t *testing.T, h Harness) {
 	}
 	f.ledgerOK(t)
 }
+
+// A sale in wallet mode: the stake is the wallet's (a player with no money and no limits buys),
+// the books show it as a deposit from the bank and the prize as a withdrawal to it, the player's
+// account is left as it was; the game's credit is kept with it (held for a game not finished) and
+// the rollback held before the debit is no longer owed. A crash's leftovers are released.
+func testWalletSales(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	p, err := f.s.CreatePlayer(f.ctx, "wanda", "x", nil, f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	credit := func(g *lottery.Game) lottery.WalletCall {
+		c := lottery.WalletCall{Call: "credit", TransactionID: fmt.Sprint("c-", g.ID), Player: "op-1", RoundID: fmt.Sprint(g.ID), Amount: g.Prize,
+			Body: fmt.Appendf(nil, `{"transaction_id":"c-%d","amount":%d}`, g.ID, g.Prize)}
+		if g.Status != lottery.Finished {
+			c.Status = lottery.CallHeld
+		}
+		return c
+	}
+	sell := func(key string, manual bool) lottery.Game {
+		id, err := f.s.ReserveGameID(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb := fmt.Sprint("r-", id)
+		if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "rollback", TransactionID: rb, Player: "op-1", RoundID: fmt.Sprint(id),
+			Amount: 100, Body: []byte(`{}`), Status: lottery.CallHeld}}, f.now); err != nil {
+			t.Fatal(err)
+		}
+		r := f.sale(p, key)
+		r.GameID = id
+		r.Wallet = &lottery.WalletSale{Balance: 5000, Credit: credit, Rollback: rb}
+		if manual {
+			r.Mode, r.Color, r.Status = lottery.Manual, -1, lottery.ChooseColor
+		}
+		g, err := f.s.Sell(f.ctx, r, f.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	var won bool
+	for i := range 12 {
+		g := sell(fmt.Sprint("auto-", i), false)
+		won = won || g.Prize > 0
+		if g.BalanceAfter != 5000+g.Prize {
+			t.Fatalf("the balance after a wallet sale: %d", g.BalanceAfter)
+		}
+	}
+	if !won {
+		t.Fatal("no winning game: the prize's withdrawal was not tested")
+	}
+	manual := sell("manual", true)
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 {
+		t.Fatalf("the outbox after 12 auto sales and a manual one: %+v (the rollbacks held must be gone, the manual credit held)", st)
+	}
+	if f.balance(t, p) != 0 {
+		t.Fatalf("the player's account holds %d cents", f.balance(t, p))
+	}
+	if c := f.ledgerOK(t); c.Games != 13 {
+		t.Fatalf("ledger: %+v", c)
+	}
+	// The manual game's credit, released when it finishes.
+	if err := f.s.ReleaseWalletCalls(f.ctx, nil, []string{fmt.Sprint(manual.ID)}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 13 {
+		t.Fatalf("after the manual game's release: %+v", st)
+	}
+	// A crash between a debit and its sale leaves the rollback held: released once stale.
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "rollback", TransactionID: "r-lost", Player: "op-1", RoundID: "999999",
+		Amount: 100, Body: []byte(`{}`), Status: lottery.CallHeld}}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now, f.now); err != nil || n != 0 {
+		t.Fatalf("released before its time: %d %v", n, err)
+	}
+	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now.Add(time.Minute), f.now); err != nil || n != 1 {
+		t.Fatalf("the stale rollback: %d %v", n, err)
+	}
+}

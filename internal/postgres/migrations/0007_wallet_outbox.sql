@@ -8,7 +8,7 @@ CREATE TABLE wallet_calls (
 	round_id       text NOT NULL,
 	amount         bigint NOT NULL CHECK (amount >= 0),
 	body           bytea NOT NULL,
-	status         text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'acked', 'disputed')),
+	status         text NOT NULL DEFAULT 'pending' CHECK (status IN ('held', 'pending', 'acked', 'disputed')),
 	attempts       integer NOT NULL DEFAULT 0,
 	next_at        timestamptz NOT NULL,
 	last_error     text NOT NULL DEFAULT '',

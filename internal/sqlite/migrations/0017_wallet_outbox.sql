@@ -8,7 +8,7 @@ CREATE TABLE wallet_calls (
 	round_id       TEXT NOT NULL,
 	amount         INTEGER NOT NULL CHECK (amount >= 0),
 	body           BLOB NOT NULL,
-	status         TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'acked', 'disputed')),
+	status         TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('held', 'pending', 'acked', 'disputed')),
 	attempts       INTEGER NOT NULL DEFAULT 0,
 	next_at        INTEGER NOT NULL, -- unix milliseconds: due from then (while pending)
 	last_error     TEXT NOT NULL DEFAULT '',
