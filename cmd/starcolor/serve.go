@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"starcolor/internal/app"
@@ -24,6 +25,7 @@ import (
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/throttle"
+	"starcolor/internal/wallet"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -46,6 +48,9 @@ but what never changes.`, stderr)
 	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this `address`, e.g. 127.0.0.1:6060")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
+	walletURL := fs.String("wallet", "", "seamless wallet mode (WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback")
+	walletSecret := fs.String("wallet-secret-file", "", "the `file` holding the secret the wallet and Star Color sign with (else $STARCOLOR_WALLET_SECRET)")
+	publicURL := fs.String("public-url", "", "Star Color's public `URL`, for the launch links of wallet mode (default: the address the launch call came to)")
 	proxies := fs.String("trusted-proxy", "", "the load balancers in front of the server, by `address` or CIDR prefix (comma-separated): their X-Forwarded-For names the client, for the limits per address and the logs")
 	authRate := fs.Int("auth-per-minute", 60, "logins and sign-ups (players' and operators') each client address may make at once, then `N` a minute; 0: no limit (for a load test)")
 	if err := parse(fs, args); err != nil {
@@ -116,7 +121,21 @@ but what never changes.`, stderr)
 	// players' API and the back office together.
 	cfg.Hashes = passhash.DefaultGate()
 	cfg.AuthRate = throttle.PerMinute(*authRate)
-	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true, TrustedProxies: trusted})
+	var walletCfg *app.WalletConfig
+	if *walletURL != "" {
+		secret := []byte(os.Getenv("STARCOLOR_WALLET_SECRET"))
+		if *walletSecret != "" {
+			if secret, err = wallet.ReadSecret(*walletSecret); err != nil {
+				return err
+			}
+		}
+		if len(secret) == 0 {
+			return usageError(fs, "--wallet needs its secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
+		}
+		walletCfg = &app.WalletConfig{URL: *walletURL, Secret: secret, PublicURL: strings.TrimRight(*publicURL, "/")}
+		log.Info("seamless wallet mode: the players' money is the operator's wallet's", "wallet", *walletURL)
+	}
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true, TrustedProxies: trusted, Wallet: walletCfg})
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,7 @@ type Store interface {
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
 	DropHeldWalletCall(ctx context.Context, transactionID string) error
 	ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error)
+	game.WalletStore
 	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 }
 
@@ -65,10 +66,22 @@ type Config struct {
 	// TrustedProxies are the load balancers whose X-Forwarded-For names the client (none: the
 	// server faces its clients).
 	TrustedProxies []netip.Prefix
+	// Wallet, when set, puts the game in seamless wallet mode (WALLET.md): the operator's wallet
+	// holds the players' money.
+	Wallet *WalletConfig
+}
+
+// WalletConfig is the operator's wallet: its URL, the secret both sides sign with, and Star
+// Color's public address for the launch links (empty: the address the launch call came to).
+type WalletConfig struct {
+	URL       string
+	Secret    []byte
+	PublicURL string
 }
 
 // App is the application over one store.
 type App struct {
+	sender *wallet.Sender // wallet mode's outbox sender (nil: no wallet)
 	Store   Store
 	Game    *game.Service
 	Admin   *admin.Server
@@ -102,6 +115,12 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		metrics = httpapi.NewMetrics(store)
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
+	if w := cfg.Wallet; w != nil {
+		client := wallet.NewClient(w.URL, w.Secret, 2*time.Second)
+		a.sender = &wallet.Sender{Store: store, Client: client, Now: cfg.Now, Log: cfg.Log}
+		a.Game.WithWallet(&game.Wallet{Store: store, Client: client, Wake: a.sender.Wake})
+		a.API.EnableLaunch(w.Secret, w.PublicURL)
+	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,
 		AuthRate: cfg.Game.AuthRate, SessionIdle: cfg.Game.SessionIdle, SessionLifetime: cfg.Game.SessionLifetime,
 		Now: cfg.Now, Log: cfg.Log, Holder: a.holder, SessionsEnded: a.Game.SessionsEnded})
@@ -111,7 +130,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	site.Handle("/api/", api)
 	site.Handle("/healthz", api)
 	site.Handle("/metrics", api)
-	site.Handle("/", web.Default())
+	site.Handle("/", a.API.Launches(web.Default()))
 	site.Handle("/admin/", a.Admin.Handler())
 	a.handler = behindProxies(cfg.TrustedProxies, site)
 	return a, nil

@@ -29,6 +29,9 @@ const storePause = time.Millisecond
 // Background runs the sweeps and the store check until ctx ends.
 func (a *App) Background(ctx context.Context) {
 	go a.checkStore(ctx)
+	if a.sender != nil {
+		go a.sender.Run(ctx)
+	}
 	tick := time.NewTicker(sweepEvery)
 	defer tick.Stop()
 	for {
@@ -47,6 +50,19 @@ func (a *App) Background(ctx context.Context) {
 				a.log.Error("deleting ended operator sessions", "err", err)
 			}
 		})
+		if a.sender != nil {
+			// The calls a crash left held (a rollback whose sale never came, a credit whose
+			// game finished): released after a minute, by whichever server takes the sweep.
+			a.sweep(ctx, "wallet-calls", sweepEvery, func() {
+				now := a.now()
+				if n, err := a.Store.ReleaseStaleWalletCalls(ctx, now.Add(-time.Minute), now); err != nil && ctx.Err() == nil {
+					a.log.Error("releasing the wallet's held calls", "err", err)
+				} else if n > 0 {
+					a.log.Warn("wallet calls left held by a crash, released", "calls", n)
+					a.sender.Wake()
+				}
+			})
+		}
 		a.sweep(ctx, "old-keys", keySweepEvery, func() {
 			start := time.Now()
 			if n, err := a.Game.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {

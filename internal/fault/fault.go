@@ -28,6 +28,8 @@ const (
 	Excluded             Code = "excluded"               // 403: self-excluded (until when, said), or on the list of excluded persons
 	LimitsRequired       Code = "limits_required"        // 403: a deposit or a stake before its weekly limit is set
 	LimitReached         Code = "limit_reached"          // 403: a deposit or a stake past its weekly limit
+	PlayerBlocked        Code = "player_blocked"         // 403: the operator's wallet refused the player (wallet mode)
+	WalletMode           Code = "wallet_mode"            // 403: the money and the player's protection are the operator's (wallet mode)
 	NotFound             Code = "not_found"              // 404
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409
@@ -36,6 +38,7 @@ const (
 	TooManyAttempts      Code = "too_many_attempts"      // 429
 	SoldOut              Code = "sold_out"               // 503
 	Unavailable          Code = "unavailable"            // 503: busy, or the store cannot serve now; try again
+	WalletUnavailable    Code = "wallet_unavailable"     // 503: the operator's wallet did not answer the debit; nothing was sold
 	Internal             Code = "internal_error"         // 500
 )
 

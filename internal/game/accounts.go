@@ -24,6 +24,9 @@ type Registration struct {
 
 // Register creates a player with an empty wallet; addr is the client's address (throttle.Address).
 func (s *Service) Register(ctx context.Context, r Registration, addr string) (Player, error) {
+	if s.wallet != nil {
+		return Player{}, errWalletMode
+	}
 	username, err := identity.Username(r.Username)
 	if err != nil {
 		return Player{}, fault.Errorf(fault.InvalidUsername, "%v", err)
@@ -130,7 +133,11 @@ func (s *Service) authenticate(ctx context.Context, token string, write bool) (P
 // Me is a player with their balance.
 func (s *Service) Me(ctx context.Context, playerID int64) (Player, error) {
 	p, err := s.db.PlayerByID(ctx, playerID)
-	return Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
+	me := Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}
+	if err == nil && s.wallet != nil {
+		me.Balance, err = s.walletBalance(ctx, me) // the money is the wallet's
+	}
+	return me, err
 }
 
 // ForgetExpiredSessions deletes the players' sessions that have ended, idle too long or too old,
@@ -164,6 +171,9 @@ const (
 // exclusion is never shortened: one asked while another runs longer leaves the longer. It returns
 // the end of the exclusion in force.
 func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, error) {
+	if s.wallet != nil {
+		return time.Time{}, errWalletMode
+	}
 	if days < MinExclusionDays || days > MaxExclusionDays {
 		return time.Time{}, fault.Errorf(fault.Invalid, "an exclusion lasts %d to %d days", MinExclusionDays, MaxExclusionDays)
 	}
@@ -177,6 +187,9 @@ func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, e
 // again. A payment that lands between the two (a deposit from another device) is paid out too.
 // It returns what was paid out.
 func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
+	if s.wallet != nil {
+		return 0, errWalletMode
+	}
 	var paid int64
 	for range 5 {
 		cur, err := s.db.PlayerByID(ctx, p.ID)

@@ -15,12 +15,18 @@ import (
 
 // Limits are the player's limits as they hold now, with their deposits and stakes of the week.
 func (s *Service) Limits(ctx context.Context, p Player) (lottery.Limits, error) {
+	if s.wallet != nil {
+		return lottery.Limits{}, errWalletMode
+	}
 	return s.db.Limits(ctx, p.ID, s.now())
 }
 
 // SetLimits changes the player's limits (any of them) and keeps each change of a limit; it
 // returns the limits after it.
 func (s *Service) SetLimits(ctx context.Context, p Player, c lottery.LimitsChange) (lottery.Limits, error) {
+	if s.wallet != nil {
+		return lottery.Limits{}, errWalletMode
+	}
 	l, err := s.db.SetLimits(ctx, p.ID, c, "player", s.now())
 	if errors.Is(err, lottery.ErrLimitAmount) || errors.Is(err, lottery.ErrRealityCheck) {
 		return l, fault.Errorf(fault.Invalid, "%v", err)

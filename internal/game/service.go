@@ -109,6 +109,8 @@ type Service struct {
 	// request knows its player from its session without reading the store again.
 	playersMu sync.Mutex
 	players   map[int64]Player
+
+	wallet *Wallet // nil: the players' money is their accounts' here (wallet.go)
 }
 
 // New makes a service; now is the clock (injected so that tests control time).
@@ -251,6 +253,9 @@ func (s *Service) saleView(ctx context.Context, p Player, id int64) (*View, erro
 
 // Deposit moves play money from the bank to the player, once per Idempotency-Key.
 func (s *Service) Deposit(ctx context.Context, p Player, req Request, amount int64) (lottery.Answer, error) {
+	if s.wallet != nil {
+		return lottery.Answer{}, errWalletMode
+	}
 	if amount <= 0 || amount > s.cfg.MaxDeposit {
 		hash, err := requestHash(req)
 		if err != nil {
@@ -263,6 +268,9 @@ func (s *Service) Deposit(ctx context.Context, p Player, req Request, amount int
 
 // Withdraw moves money from the player back to the bank, once per Idempotency-Key.
 func (s *Service) Withdraw(ctx context.Context, p Player, req Request, amount int64) (lottery.Answer, error) {
+	if s.wallet != nil {
+		return lottery.Answer{}, errWalletMode
+	}
 	if amount <= 0 {
 		hash, err := requestHash(req)
 		if err != nil {
@@ -308,10 +316,27 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	if mode == lottery.Auto {
 		req.Color, req.Status = randomColor(), lottery.Finished // drawn before the store's turn: it costs a system call
 	}
+	if s.wallet != nil {
+		// A sale refused is not kept under its key (WALLET.md): a retry is a new attempt.
+		// A key answered already answers the same; the same key sent twice at once debits twice,
+		// and the second sale, refused for its key, rolls its debit back.
+		if ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], errNotKept); err != errNotKept {
+			return ans, nil, err
+		}
+		if err := s.walletSale(ctx, p, &req); err != nil {
+			return lottery.Answer{}, nil, err
+		}
+	}
 	g, err := s.db.Sell(ctx, req, s.now())
+	if err != nil && req.Wallet != nil {
+		s.rollBack(ctx, req.Wallet.Rollback) // the debit stands, the sale does not: rolled back
+	}
 	if err != nil {
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
 		return ans, nil, err
+	}
+	if req.Wallet != nil {
+		s.wallet.Wake() // the credit of an « Auto » game is due
 	}
 	// The reveal and the answer's JSON are made once the sale is committed, outside the writer:
 	// only what must be atomic is done in its turn.
@@ -466,6 +491,7 @@ func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, 
 			if err != nil {
 				return nil, s.ended(p, err)
 			}
+			s.creditFinished(ctx, &g)
 			return v, nil
 		}
 	}
@@ -583,6 +609,7 @@ func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
 		case err != nil:
 			return done, err
 		default:
+			s.creditFinished(ctx, g)
 			done++
 		}
 	}

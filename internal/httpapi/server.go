@@ -41,6 +41,10 @@ type Server struct {
 	metrics *Metrics
 	mux     *http.ServeMux
 	routes  []string
+
+	// Wallet mode's launch call (launch.go).
+	launchSecret []byte
+	publicURL    string
 }
 
 // New builds the server's routes.
@@ -171,6 +175,9 @@ var statusOf = map[fault.Code]int{
 	fault.Excluded:             http.StatusForbidden,
 	fault.LimitsRequired:       http.StatusForbidden,
 	fault.LimitReached:         http.StatusForbidden,
+	fault.PlayerBlocked:        http.StatusForbidden,
+	fault.WalletMode:           http.StatusForbidden,
+	fault.WalletUnavailable:    http.StatusServiceUnavailable,
 	fault.AccountClosed:        http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,
 	fault.InvalidMove:          http.StatusConflict,

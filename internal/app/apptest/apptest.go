@@ -31,6 +31,8 @@ type Options struct {
 	Configure func(*game.Config)
 	Now       func() time.Time // the clock (time.Now)
 	Metrics   bool             // serve /metrics
+	// Wallet puts the game in seamless wallet mode, its outbox sent in the background.
+	Wallet *app.WalletConfig
 }
 
 // Env is a running application.
@@ -57,9 +59,12 @@ func Start(t testing.TB, o Options) *Env {
 	if o.Configure != nil {
 		o.Configure(&cfg)
 	}
-	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def, Log: slog.New(slog.DiscardHandler), Now: o.Now, Metrics: o.Metrics})
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def, Log: slog.New(slog.DiscardHandler), Now: o.Now, Metrics: o.Metrics, Wallet: o.Wallet})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.Wallet != nil {
+		go a.Background(ctx)
 	}
 	srv := httptest.NewServer(a.Handler())
 	t.Cleanup(func() {

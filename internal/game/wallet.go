@@ -1,0 +1,237 @@
+package game
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
+	"starcolor/internal/wallet"
+)
+
+// Seamless wallet mode (WALLET.md): the operator holds its players' money. A sale debits the
+// stake at the operator's wallet first; only a debit the wallet acknowledged sells a unit, in one
+// step with the game and the credit of its prize, which the outbox sends (wallet.Sender). A debit
+// whose outcome stays unknown refuses the sale and is rolled back: the rollback is kept (held)
+// before the debit is sent, so that even a crash between the two leaves it to send.
+
+// WalletStore is what wallet mode needs of a store, beyond Store.
+type WalletStore interface {
+	ReserveGameID(ctx context.Context) (int64, error)
+	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
+	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
+	DropHeldWalletCall(ctx context.Context, transactionID string) error
+	LaunchPlayer(ctx context.Context, walletPlayer, operatorSession string, tokenHash []byte, expires, now time.Time) (lottery.Player, error)
+	UseLaunch(ctx context.Context, tokenHash []byte, now time.Time) (int64, error)
+	WalletPlayerOf(ctx context.Context, playerID int64) (walletPlayer, operatorSession string, err error)
+}
+
+// Wallet is the game's wallet mode: the store's side, the wallet's client, and the sender of the
+// outbox to wake when a call is due.
+type Wallet struct {
+	Store  WalletStore
+	Client *wallet.Client
+	Wake   func()
+	// DebitWait bounds how long a player's request waits for its debit, sent again meanwhile
+	// (WALLET.md: a few seconds at most).
+	DebitWait time.Duration
+
+	balMu    sync.Mutex
+	balances map[int64]balance // the wallet's answers, at most a second old
+}
+
+type balance struct {
+	amount int64
+	at     time.Time
+}
+
+// WithWallet puts the service in wallet mode.
+func (s *Service) WithWallet(w *Wallet) {
+	if w.DebitWait <= 0 {
+		w.DebitWait = 4 * time.Second
+	}
+	if w.Wake == nil {
+		w.Wake = func() {}
+	}
+	w.balances = map[int64]balance{}
+	s.wallet = w
+}
+
+// WalletMode tells whether the money is the operator's wallet's.
+func (s *Service) WalletMode() bool { return s.wallet != nil }
+
+// errNotKept says that no answer is kept under a key (storedAnswer's error when none is).
+var errNotKept = errors.New("no answer kept under the key")
+
+// errWalletMode refuses what the operator does in wallet mode: moving money, protecting players.
+var errWalletMode = fault.Errorf(fault.WalletMode, "the operator holds the money and the player's protection: this is done on the operator's site")
+
+// Launch opens the game for one of the operator's players: their account here (made the first
+// time), and a token good once for LaunchLifetime that opens a session.
+func (s *Service) Launch(ctx context.Context, walletPlayer, operatorSession string) (string, error) {
+	if s.wallet == nil {
+		return "", fault.Errorf(fault.NotFound, "this server has no operator's wallet")
+	}
+	if walletPlayer == "" || len(walletPlayer) > 256 || len(operatorSession) > 1024 {
+		return "", fault.Errorf(fault.Invalid, "player (1 to 256 bytes) and operator_session (up to 1024) are required")
+	}
+	token := randomToken()
+	h := sha256.Sum256([]byte(token))
+	now := s.now()
+	if _, err := s.wallet.Store.LaunchPlayer(ctx, walletPlayer, operatorSession, h[:], now.Add(lottery.LaunchLifetime), now); err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// OpenLaunch spends a launch token and opens a session for its player: the session's token.
+func (s *Service) OpenLaunch(ctx context.Context, token string) (string, error) {
+	if s.wallet == nil {
+		return "", fault.Errorf(fault.NotFound, "this server has no operator's wallet")
+	}
+	h := sha256.Sum256([]byte(token))
+	id, err := s.wallet.Store.UseLaunch(ctx, h[:], s.now())
+	if err != nil {
+		return "", err
+	}
+	return s.sessions.Open(ctx, id)
+}
+
+func randomToken() string {
+	b := make([]byte, 24)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// walletBalance is the player's balance at the wallet: asked, or an answer at most a second old.
+func (s *Service) walletBalance(ctx context.Context, p Player) (int64, error) {
+	w := s.wallet
+	w.balMu.Lock()
+	b, ok := w.balances[p.ID]
+	w.balMu.Unlock()
+	if ok && s.now().Sub(b.at) < time.Second {
+		return b.amount, nil
+	}
+	who, session, err := w.Store.WalletPlayerOf(ctx, p.ID)
+	if err != nil {
+		return 0, err
+	}
+	amount, err := w.Client.Balance(ctx, wallet.BalanceRequest{Player: who, OperatorSession: session})
+	if err != nil {
+		return 0, walletFault(err)
+	}
+	s.noteBalance(p.ID, amount)
+	return amount, nil
+}
+
+func (s *Service) noteBalance(playerID, amount int64) {
+	s.wallet.balMu.Lock()
+	s.wallet.balances[playerID] = balance{amount, s.now()}
+	s.wallet.balMu.Unlock()
+}
+
+// walletFault is a wallet's refusal as the player is told it (the same status and code), or an
+// unknown outcome as wallet_unavailable.
+func walletFault(err error) error {
+	var r *wallet.Refused
+	if errors.As(err, &r) {
+		switch {
+		case r.Status == 402:
+			return fault.Errorf(fault.InsufficientFunds, "the operator's wallet refused the stake: %s", r.Message)
+		case r.Status == 403 && r.Code == wallet.CodePlayerBlocked:
+			return fault.Errorf(fault.PlayerBlocked, "the operator's wallet refused the player: %s", r.Message)
+		case r.Status == 403:
+			return fault.Errorf(fault.LimitReached, "the operator's wallet refused the stake: %s", r.Message)
+		}
+	}
+	return fault.Retry(fault.WalletUnavailable, time.Second, "the operator's wallet did not answer: nothing was sold; try again")
+}
+
+// walletSale debits the stake at the wallet for a sale about to be made, and returns what the
+// sale needs of it; a refusal or an unknown outcome refuses the sale (the rollback of an unknown
+// one is released to the outbox).
+func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleRequest) error {
+	w := s.wallet
+	who, session, err := w.Store.WalletPlayerOf(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	id, err := w.Store.ReserveGameID(ctx)
+	if err != nil {
+		return err
+	}
+	round := strconv.FormatInt(id, 10)
+	debit := wallet.DebitRequest{TransactionID: "debit-" + randomToken(), Player: who, OperatorSession: session, RoundID: round,
+		Amount: req.Price, Currency: wallet.Currency}
+	rb := wallet.RollbackRequest{TransactionID: "rollback-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round,
+		RolledBackTransactionID: debit.TransactionID}
+	rbBody, _ := json.Marshal(rb)
+	if err := w.Store.AddWalletCalls(ctx, []lottery.WalletCall{{Call: wallet.CallRollback, TransactionID: rb.TransactionID, Player: who,
+		RoundID: round, Amount: req.Price, Body: rbBody, Status: lottery.CallHeld}}, s.now()); err != nil {
+		return err
+	}
+	body, _ := json.Marshal(debit)
+	var after int64
+	deadline := time.Now().Add(w.DebitWait)
+	for {
+		after, err = w.Client.CallRaw(ctx, wallet.CallDebit, body)
+		var refused *wallet.Refused
+		if err == nil || (errors.As(err, &refused) && refused.Status != 401 && refused.Status != 409) || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // the same debit again: the wallet answers it once
+	}
+	var refused *wallet.Refused
+	switch {
+	case err == nil:
+	case errors.As(err, &refused) && (refused.Status == 402 || refused.Status == 403):
+		// Final: no rollback is owed for it.
+		if derr := w.Store.DropHeldWalletCall(context.WithoutCancel(ctx), rb.TransactionID); derr != nil {
+			s.log.Warn("wallet: forgetting the rollback of a refused debit", "transaction", debit.TransactionID, "err", derr)
+		}
+		return walletFault(err)
+	default:
+		s.rollBack(ctx, rb.TransactionID)
+		return walletFault(err)
+	}
+	s.noteBalance(p.ID, after)
+	req.GameID = id
+	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rb.TransactionID, Credit: func(g *lottery.Game) lottery.WalletCall {
+		c := wallet.CreditRequest{TransactionID: "credit-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round, Amount: g.Prize,
+			Currency: wallet.Currency, DebitTransactionID: debit.TransactionID}
+		b, _ := json.Marshal(c)
+		call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: c.TransactionID, Player: who, RoundID: round, Amount: g.Prize, Body: b}
+		if g.Status != lottery.Finished {
+			call.Status = lottery.CallHeld // credited when the game finishes
+		}
+		return call
+	}}
+	return nil
+}
+
+// rollBack releases a held rollback to the outbox: its debit's sale was not made.
+func (s *Service) rollBack(ctx context.Context, transactionID string) {
+	if err := s.wallet.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), []string{transactionID}, nil, s.now()); err != nil {
+		// It stays held: the sweep of stale calls releases it (ReleaseStaleWalletCalls).
+		s.log.Warn("wallet: releasing a rollback", "transaction", transactionID, "err", err)
+	}
+	s.wallet.Wake()
+}
+
+// creditFinished releases the credit of a game that just finished, in wallet mode.
+func (s *Service) creditFinished(ctx context.Context, g *lottery.Game) {
+	if s.wallet == nil || g.Status != lottery.Finished {
+		return
+	}
+	if err := s.wallet.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), nil, []string{strconv.FormatInt(g.ID, 10)}, s.now()); err != nil {
+		s.log.Warn("wallet: releasing a credit", "round", g.ID, "err", err)
+	}
+	s.wallet.Wake()
+}

@@ -1,0 +1,187 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"starcolor/internal/app"
+	"starcolor/internal/app/apptest"
+	"starcolor/internal/fakewallet"
+	"starcolor/internal/wallet"
+)
+
+// walletEnv is a server in wallet mode, in front of the reference wallet.
+type walletEnv struct {
+	url    string
+	secret []byte
+	fw     *fakewallet.Store
+	env    *apptest.Env
+}
+
+func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
+	t.Helper()
+	secret := []byte("shared-secret")
+	fw, err := fakewallet.Open(context.Background(), filepath.Join(t.TempDir(), "wallet.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fw.Close() })
+	wsrv := httptest.NewServer(fakewallet.NewServer(fw, secret, faults))
+	t.Cleanup(wsrv.Close)
+	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &app.WalletConfig{URL: wsrv.URL, Secret: secret}})
+	return &walletEnv{url: env.URL, secret: secret, fw: fw, env: env}
+}
+
+// launch is the operator's signed launch call: its status and body.
+func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", e.url+"/api/v1/launch", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if sign != nil {
+		req.Header.Set(wallet.SignatureHeader, wallet.Sign(sign, []byte(body)))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	b.ReadFrom(resp.Body)
+	if !wallet.Verify(e.secret, b.Bytes(), resp.Header.Get(wallet.SignatureHeader)) {
+		t.Errorf("the launch answer %d is not signed", resp.StatusCode)
+	}
+	return resp.StatusCode, b.String()
+}
+
+// player launches a player and opens the link in a client of its own.
+func (e *walletEnv) player(t *testing.T, who string) *client {
+	t.Helper()
+	st, body := e.launch(t, fmt.Sprintf(`{"player":%q,"operator_session":"sess-%s","currency":"EUR"}`, who, who), e.secret)
+	if st != 201 {
+		t.Fatalf("launch: %d %s", st, body)
+	}
+	link := body[strings.Index(body, "http"):strings.LastIndex(body, `"`)]
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := hc.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("opening the launch link: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if again, _ := http.Get(link); again.StatusCode != 401 {
+		t.Errorf("a launch link opened twice: %d", again.StatusCode)
+	}
+	return &client{t: t, base: e.url, http: hc}
+}
+
+// drained waits until the outbox holds nothing to send.
+func (e *walletEnv) drained(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		st, err := e.env.Store.OutboxState(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outbox did not drain: %+v", st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The launch (signed both ways, once, the body checked), the balance from the wallet, money and
+// protection refused with wallet_mode, sales debited first with their credits sent (a manual
+// game's when it finishes), a refused debit refusing the sale; the wallet's books and the games
+// agree to the cent.
+func TestWalletMode(t *testing.T) {
+	e := newWalletEnv(t, fakewallet.Faults{})
+	for _, c := range []struct {
+		body string
+		sign []byte
+		want int
+	}{
+		{`{"player":"op-1","operator_session":"s","currency":"EUR"}`, nil, 401},
+		{`{"player":"op-1","operator_session":"s","currency":"EUR"}`, []byte("other"), 401},
+		{`{"player":"","operator_session":"s","currency":"EUR"}`, e.secret, 400},
+		{`{"player":"op-1","operator_session":"s","currency":"USD"}`, e.secret, 400},
+	} {
+		if st, body := e.launch(t, c.body, c.sign); st != c.want {
+			t.Errorf("launch %s: %d %s, want %d", c.body, st, body, c.want)
+		}
+	}
+	p := e.player(t, "op-42")
+	var me struct{ Balance int64 }
+	p.must(200, &me, "GET", "/api/v1/me", nil, "")
+	if me.Balance != fakewallet.DefaultInitialBalance {
+		t.Fatalf("the balance shown: %d, want the wallet's %d", me.Balance, fakewallet.DefaultInitialBalance)
+	}
+	p.refused(403, "wallet_mode", "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, p.key())
+	p.refused(403, "wallet_mode", "POST", "/api/v1/withdrawals", map[string]int64{"amount": 100}, p.key())
+	p.refused(403, "wallet_mode", "GET", "/api/v1/me/limits", nil, "")
+	p.refused(403, "wallet_mode", "POST", "/api/v1/me/exclusion", map[string]int{"days": 7}, "")
+	var prizes, stakes int64
+	for range 8 {
+		var g struct{ Prize, Stake int64 }
+		p.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key())
+		prizes, stakes = prizes+g.Prize, stakes+g.Stake
+	}
+	var manual struct {
+		ID    int64
+		Prize *int64
+	}
+	p.must(201, &manual, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, p.key())
+	stakes += 100
+	e.drained(t)
+	books, err := e.fw.Books(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := books.Total; b.Staked.Amount != stakes || b.Credits.Count != 8 || b.Credits.Amount != prizes {
+		t.Fatalf("the wallet's books before the manual game ends: staked %d (want %d), credits %d of %d (want 8 of %d)",
+			b.Staked.Amount, stakes, b.Credits.Count, b.Credits.Amount, prizes)
+	}
+	var done struct{ Prize int64 }
+	p.must(200, &done, "POST", fmt.Sprintf("/api/v1/games/%d/finish", manual.ID), nil, "")
+	prizes += done.Prize
+	e.drained(t)
+	books, _ = e.fw.Books(context.Background())
+	if b := books.Total; b.Credits.Count != 9 || b.Credits.Amount != prizes || b.Balance != fakewallet.DefaultInitialBalance-stakes+prizes || books.Unmatched != 0 {
+		t.Fatalf("the wallet's books: %+v", books)
+	}
+	time.Sleep(1100 * time.Millisecond) // the balance shown may be a second old
+	p.must(200, &me, "GET", "/api/v1/me", nil, "")
+	if me.Balance != fakewallet.DefaultInitialBalance-stakes+prizes {
+		t.Fatalf("the balance shown: %d", me.Balance)
+	}
+	// A debit the wallet refuses refuses the sale, with the same status, and sells nothing.
+	zero := int64(0)
+	if _, err := e.fw.SetPlayer(context.Background(), "op-42", &zero, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.refused(402, "insufficient_funds", "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key())
+	var list struct{ Games []any }
+	p.must(200, &list, "GET", "/api/v1/games", nil, "")
+	if len(list.Games) != 9 {
+		t.Fatalf("%d games after a refused debit, want 9", len(list.Games))
+	}
+	if st, _ := e.env.Store.OutboxState(context.Background()); st.Pending != 0 {
+		t.Fatalf("a refused debit left a call to send: %+v", st)
+	}
+	if c, err := e.env.Store.CheckLedger(context.Background()); err != nil || len(c.Problems) != 0 {
+		t.Fatalf("ledger: %+v %v", c, err)
+	}
+}

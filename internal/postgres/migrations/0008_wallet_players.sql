@@ -1,0 +1,14 @@
+-- Seamless wallet mode (issue 13, WALLET.md): the players the operator launches, known by the
+-- operator's id, with the operator's session of their latest launch; the launch tokens, each good
+-- once for 60 seconds (kept here, so a restart does not void them).
+CREATE TABLE wallet_players (
+	player_id        bigint PRIMARY KEY REFERENCES players(id),
+	wallet_player    text NOT NULL UNIQUE,
+	operator_session text NOT NULL
+);
+CREATE TABLE launch_tokens (
+	token_hash bytea PRIMARY KEY,
+	player_id  bigint NOT NULL REFERENCES players(id),
+	expires_at timestamptz NOT NULL,
+	used       boolean NOT NULL DEFAULT false
+);
