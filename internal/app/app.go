@@ -81,7 +81,7 @@ type WalletConfig struct {
 
 // App is the application over one store.
 type App struct {
-	sender *wallet.Sender // wallet mode's outbox sender (nil: no wallet)
+	sender  *wallet.Sender // wallet mode's outbox sender (nil: no wallet)
 	Store   Store
 	Game    *game.Service
 	Admin   *admin.Server

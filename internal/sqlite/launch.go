@@ -68,4 +68,3 @@ func (d *DB) WalletPlayerOf(ctx context.Context, playerID int64) (walletPlayer, 
 	err = d.queryRow(ctx, `SELECT wallet_player, operator_session FROM wallet_players WHERE player_id = ?`, playerID).Scan(&walletPlayer, &operatorSession)
 	return walletPlayer, operatorSession, asFault(notFound(err, "not a player of the operator's wallet"))
 }
-
