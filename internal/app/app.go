@@ -77,6 +77,8 @@ type WalletConfig struct {
 	URL       string
 	Secret    []byte
 	PublicURL string
+	Timeout   time.Duration // a call to the wallet waits at most this (2 s)
+	DebitWait time.Duration // a sale waits at most this for its debit, sent again meanwhile (4 s)
 }
 
 // App is the application over one store.
@@ -116,9 +118,15 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
 	if w := cfg.Wallet; w != nil {
-		client := wallet.NewClient(w.URL, w.Secret, 2*time.Second)
-		a.sender = &wallet.Sender{Store: store, Client: client, Now: cfg.Now, Log: cfg.Log}
-		a.Game.WithWallet(&game.Wallet{Store: store, Client: client, Wake: a.sender.Wake})
+		timeout := w.Timeout
+		if timeout <= 0 {
+			timeout = 2 * time.Second
+		}
+		client := wallet.NewClient(w.URL, w.Secret, timeout)
+		// The outbox's calls wait longer than a player's debit: nobody waits for them, and a
+		// slow wallet answered is a call settled.
+		a.sender = &wallet.Sender{Store: store, Client: wallet.NewClient(w.URL, w.Secret, max(timeout, 10*time.Second)), Now: cfg.Now, Log: cfg.Log}
+		a.Game.WithWallet(&game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait})
 		a.API.EnableLaunch(w.Secret, w.PublicURL)
 	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,

@@ -3,12 +3,14 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +29,10 @@ type walletEnv struct {
 }
 
 func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
+	return newWalletEnvWith(t, faults, app.WalletConfig{})
+}
+
+func newWalletEnvWith(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig) *walletEnv {
 	t.Helper()
 	secret := []byte("shared-secret")
 	fw, err := fakewallet.Open(context.Background(), filepath.Join(t.TempDir(), "wallet.db"))
@@ -36,7 +42,8 @@ func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
 	t.Cleanup(func() { fw.Close() })
 	wsrv := httptest.NewServer(fakewallet.NewServer(fw, secret, faults))
 	t.Cleanup(wsrv.Close)
-	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &app.WalletConfig{URL: wsrv.URL, Secret: secret}})
+	cfg.URL, cfg.Secret = wsrv.URL, secret
+	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg})
 	return &walletEnv{url: env.URL, secret: secret, fw: fw, env: env}
 }
 
@@ -183,5 +190,109 @@ func TestWalletMode(t *testing.T) {
 	}
 	if c, err := e.env.Store.CheckLedger(context.Background()); err != nil || len(c.Problems) != 0 {
 		t.Fatalf("ledger: %+v %v", c, err)
+	}
+}
+
+// Under a wallet that fails, drops answers after applying, answers slowly (a rollback may then
+// overtake its debit) and refuses a tenth of each, players play at once; once the outbox has
+// drained, round by round: every game's debit stands at the wallet with its stake and its credit
+// with its prize, every debit without a game was refused or rolled back, and the books agree.
+func TestWalletModeUnderFaults(t *testing.T) {
+	e := newWalletEnv(t, fakewallet.Faults{Fail: 0.1, Drop: 0.1, Slow: 0.05, SlowDelay: time.Second, Refuse: 0.1, Seed: 11})
+	players := make([]*client, 8)
+	for i := range players {
+		players[i] = e.player(t, fmt.Sprint("op-", i))
+	}
+	type sold struct{ stake, prize int64 }
+	var mu sync.Mutex
+	games := map[int64]sold{}
+	codes := map[string]int{}
+	var wg sync.WaitGroup
+	for _, p := range players {
+		wg.Go(func() {
+			for range 20 {
+				st, raw := p.call("POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key())
+				mu.Lock()
+				switch st {
+				case 201:
+					var g struct{ ID, Stake, Prize int64 }
+					json.Unmarshal(raw, &g)
+					games[g.ID] = sold{g.Stake, g.Prize}
+				default:
+					var b struct{ Error struct{ Code string } }
+					json.Unmarshal(raw, &b)
+					codes[fmt.Sprint(st, " ", b.Error.Code)]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	for code := range codes {
+		if code != "402 insufficient_funds" && code != "403 limit_reached" && code != "503 wallet_unavailable" {
+			t.Errorf("a refusal %s", code)
+		}
+	}
+	if len(games) < 80 || len(codes) == 0 {
+		t.Fatalf("%d games sold, refusals %v: the faults were not exercised as meant", len(games), codes)
+	}
+	e.drained(t)
+	time.Sleep(1500 * time.Millisecond) // a slow call still held at the wallet lands
+	e.drained(t)
+	txs, err := e.fw.Transactions(context.Background(), 0, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	standing := map[string]int64{} // round → the stake of its debit standing at the wallet
+	credited := map[string]int64{}
+	for _, x := range txs {
+		switch {
+		case x.Kind == "debit" && x.Status == 200 && !x.RolledBack:
+			standing[x.RoundID] += x.Amount
+		case x.Kind == "credit":
+			credited[x.RoundID] += x.Amount
+		}
+	}
+	for id, g := range games {
+		r := fmt.Sprint(id)
+		if standing[r] != g.stake || credited[r] != g.prize {
+			t.Errorf("game %d (stake %d, prize %d): the wallet holds a debit of %d and credits of %d", id, g.stake, g.prize, standing[r], credited[r])
+		}
+		delete(standing, r)
+		delete(credited, r)
+	}
+	for r, amount := range standing {
+		t.Errorf("round %s: a debit of %d stands at the wallet without a game", r, amount)
+	}
+	for r, amount := range credited {
+		t.Errorf("round %s: a credit of %d without a game", r, amount)
+	}
+	if c, err := e.env.Store.CheckLedger(context.Background()); err != nil || len(c.Problems) != 0 {
+		t.Fatalf("ledger: %+v %v", c, err)
+	}
+	t.Logf("%d games, refusals %v, %d wallet transactions", len(games), codes, len(txs))
+}
+
+// A debit whose answer never comes while the player waits refuses the sale (503
+// wallet_unavailable) and is rolled back; the debit, landing at the wallet after its rollback, is
+// refused there: nothing stands, no unit was sold.
+func TestWalletDebitUnknownRolledBack(t *testing.T) {
+	e := newWalletEnvWith(t, fakewallet.Faults{Slow: 1, SlowDelay: 1500 * time.Millisecond, Seed: 3},
+		app.WalletConfig{Timeout: 300 * time.Millisecond, DebitWait: 700 * time.Millisecond})
+	p := e.player(t, "op-slow")
+	p.refused(503, "wallet_unavailable", "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key())
+	time.Sleep(2 * time.Second) // every sending of the debit lands
+	e.drained(t)
+	books, err := e.fw.Books(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := books.Total; b.Staked.Amount != 0 || b.Rollbacks.Count == 0 || b.Balance != fakewallet.DefaultInitialBalance {
+		t.Fatalf("the wallet's books: %+v", books)
+	}
+	var list struct{ Games []any }
+	p.must(200, &list, "GET", "/api/v1/games", nil, "")
+	if len(list.Games) != 0 {
+		t.Fatalf("%d games sold on an unknown debit", len(list.Games))
 	}
 }
