@@ -66,6 +66,7 @@ type Store interface {
 	ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error)
 	RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error)
 	RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error)
+	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 	PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error)
 	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
 	GameByID(ctx context.Context, id int64) (lottery.Game, error)

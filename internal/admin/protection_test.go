@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"starcolor/internal/lottery"
 )
 
 // upload sends a list of excluded persons to the import form, as a browser's file upload.
@@ -94,4 +97,23 @@ func (e *env) playerID(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return strconv.FormatInt(p.ID, 10)
+}
+
+// The sales page shows the calls owed to the operator's wallet when there are any: how many, how
+// long the oldest has waited, the disputed ones.
+func TestOutboxShown(t *testing.T) {
+	e := newEnv(t, 1)
+	op := e.client(t)
+	op.login(opName, opPassword)
+	if _, page := op.do("GET", "/admin/", nil); strings.Contains(page, `id="wallet-outbox"`) {
+		t.Fatal("the wallet's card shown with nothing owed")
+	}
+	if err := e.db.AddWalletCalls(t.Context(), []lottery.WalletCall{{Call: "credit", TransactionID: "c1", Player: "p", RoundID: "1", Body: []byte("{}")},
+		{Call: "rollback", TransactionID: "r1", Player: "p", RoundID: "2", Body: []byte("{}")}}, e.clock.Now().Add(-90*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	_, page := op.do("GET", "/admin/", nil)
+	if !strings.Contains(page, `id="wallet-outbox"`) || !strings.Contains(page, "2 credits and rollbacks not yet acknowledged") || !strings.Contains(page, "1m30s") {
+		t.Fatalf("the wallet's card: %s", page)
+	}
 }

@@ -64,6 +64,10 @@ type salesData struct {
 	Now        time.Time
 	// The sales report's default dates (salescsv.go): the last 30 days.
 	ReportFrom, ReportTo string
+	// The operator's wallet (wallet mode): the credits and rollbacks not yet acknowledged, how
+	// long the oldest has waited, the disputed ones; shown when there are any.
+	Outbox    lottery.OutboxState
+	OutboxAge time.Duration
 }
 
 // tableFigures are a table's return to players and hit rate over a block.
@@ -127,6 +131,15 @@ func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 		d.Prices = append(d.Prices, t.Price)
 	}
 	d.TableRTP, _ = tableFigures(&s.def.Tables[0])
+	if o, err := s.db.OutboxState(r.Context()); err == nil {
+		d.Outbox = o
+		if !o.Oldest.IsZero() {
+			d.OutboxAge = d.Now.Sub(o.Oldest).Round(time.Second)
+		}
+	} else {
+		s.fail(w, r, err)
+		return
+	}
 	totals, err := s.db.SalesTotals(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
