@@ -38,6 +38,7 @@ func commands() []command {
 		{"loadtest", "play the player API with many concurrent players and measure plays per second", runLoadtest},
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
+		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
 		{"fakewallet", "run a reference operator's wallet (WALLET.md) for tests and integrators", runFakewallet},
 	}
 }

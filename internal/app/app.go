@@ -52,6 +52,7 @@ type Store interface {
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
 	DropHeldWalletCall(ctx context.Context, transactionID string) error
 	ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error)
+	WalletRounds(ctx context.Context) ([]wallet.Round, error)
 	game.WalletStore
 	OutboxState(ctx context.Context) (lottery.OutboxState, error)
 }

@@ -23,6 +23,7 @@ import (
 // walletEnv is a server in wallet mode, in front of the reference wallet.
 type walletEnv struct {
 	url    string
+	fwURL  string
 	secret []byte
 	fw     *fakewallet.Store
 	env    *apptest.Env
@@ -44,7 +45,7 @@ func newWalletEnvWith(t *testing.T, faults fakewallet.Faults, cfg app.WalletConf
 	t.Cleanup(wsrv.Close)
 	cfg.URL, cfg.Secret = wsrv.URL, secret
 	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg})
-	return &walletEnv{url: env.URL, secret: secret, fw: fw, env: env}
+	return &walletEnv{url: env.URL, fwURL: wsrv.URL, secret: secret, fw: fw, env: env}
 }
 
 // launch is the operator's signed launch call: its status and body.
@@ -173,6 +174,27 @@ func TestWalletMode(t *testing.T) {
 	p.must(200, &me, "GET", "/api/v1/me", nil, "")
 	if me.Balance != fakewallet.DefaultInitialBalance-stakes+prizes {
 		t.Fatalf("the balance shown: %d", me.Balance)
+	}
+	// Round by round, both sides agree; a debit at the wallet for a round without a game is found.
+	ours, err := e.env.Store.WalletRounds(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := wallet.NewClient(e.fwURL, e.secret, 5*time.Second).Transactions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := wallet.Reconcile(ours, listed); len(ours) != 9 || len(diffs) != 0 {
+		t.Fatalf("reconciliation over %d rounds: %v", len(ours), diffs)
+	}
+	stray := wallet.DebitRequest{TransactionID: "stray", Player: "op-42", RoundID: "999999", Amount: 100, Currency: "EUR"}
+	raw, _ := json.Marshal(stray)
+	if _, err := e.fw.Debit(context.Background(), stray, raw, ""); err != nil {
+		t.Fatal(err)
+	}
+	listed, _ = wallet.NewClient(e.fwURL, e.secret, 5*time.Second).Transactions(context.Background())
+	if diffs := wallet.Reconcile(ours, listed); len(diffs) != 1 || !strings.Contains(diffs[0], "round 999999") {
+		t.Fatalf("a stray debit: %v", diffs)
 	}
 	// A debit the wallet refuses refuses the sale, with the same status, and sells nothing.
 	zero := int64(0)

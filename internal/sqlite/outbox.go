@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/wallet"
 )
 
 // The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
@@ -163,4 +164,25 @@ func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 		return nil
 	})
 	return n, asFault(err)
+}
+
+// WalletRounds lists the rounds of the operator's players: each game's stake and prize, and
+// whether the wallet acknowledged its credit.
+func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT g.id, wp.wallet_player, g.stake, g.prize, coalesce(c.status = 'acked', 0)
+		FROM games g JOIN wallet_players wp ON wp.player_id = g.player_id
+		LEFT JOIN wallet_calls c ON c.round_id = CAST(g.id AS TEXT) AND c.call = 'credit' ORDER BY g.id`)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	defer rows.Close()
+	var out []wallet.Round
+	for rows.Next() {
+		var r wallet.Round
+		if err := rows.Scan(&r.ID, &r.Player, &r.Stake, &r.Prize, &r.Credited); err != nil {
+			return nil, asFault(err)
+		}
+		out = append(out, r)
+	}
+	return out, asFault(rows.Err())
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"starcolor/internal/app"
+	"starcolor/internal/wallet"
+)
+
+func runWallet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "reconcile" {
+		fs := newFlags("wallet", "reconcile --wallet URL", "Checks Star Color's books against the operator's wallet (seamless wallet mode, docs/WALLET.md).", stderr)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fs.Usage()
+			return nil
+		}
+		return usageError(fs, "want: wallet reconcile --wallet URL")
+	}
+	fs := newFlags("wallet reconcile", "[--db FILE|URL] --wallet URL [--wallet-secret-file F]",
+		`Compares, round by round, what Star Color holds (each game of the operator's players: its stake, its
+prize, whether its credit is acknowledged) with the wallet's listing of its transactions (GET
+URL/transactions, signed: docs/WALLET.md): each game's debit must stand at the wallet with its
+stake and its credit with its prize, and no debit or credit may be there for a round Star Color
+has no game of. Prints each difference and exits 1 if there is any (a credit not yet acknowledged
+is one: run it again once the outbox has drained).`, stderr)
+	db := dbFlag(fs)
+	url := fs.String("wallet", "", "the operator's wallet `URL`")
+	secretFile := fs.String("wallet-secret-file", "", "the `file` holding the shared secret (else $STARCOLOR_WALLET_SECRET)")
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if *url == "" || fs.NArg() > 0 {
+		return usageError(fs, "want --wallet URL and nothing else")
+	}
+	secret := []byte(os.Getenv("STARCOLOR_WALLET_SECRET"))
+	if *secretFile != "" {
+		var err error
+		if secret, err = wallet.ReadSecret(*secretFile); err != nil {
+			return err
+		}
+	}
+	if len(secret) == 0 {
+		return usageError(fs, "the wallet's secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
+	}
+	store, err := app.OpenStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ours, err := store.WalletRounds(ctx)
+	if err != nil {
+		return err
+	}
+	theirs, err := wallet.NewClient(*url, secret, time.Minute).Transactions(ctx)
+	if err != nil {
+		return err
+	}
+	diffs := wallet.Reconcile(ours, theirs)
+	for _, d := range diffs {
+		fmt.Fprintln(stdout, d)
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("%d differences over %d rounds and %d wallet transactions", len(diffs), len(ours), len(theirs))
+	}
+	fmt.Fprintf(stdout, "OK: %d rounds agree with the wallet's %d transactions\n", len(ours), len(theirs))
+	return nil
+}
