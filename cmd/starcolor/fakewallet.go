@@ -82,6 +82,7 @@ func runFakewallet(ctx context.Context, args []string, stdout, stderr io.Writer)
 	db := fakewalletDB(fs)
 	addr := fs.String("addr", "127.0.0.1:9000", "the `address` to listen on")
 	secretFile := fs.String("secret-file", "", "the `file` holding the secret shared with Star Color (its bytes, without a trailing newline)")
+	notDurable := fs.Bool("not-durable", false, "do not sync the file at each movement (SQLite synchronous=OFF): a crash of the machine may lose the last movements; for load tests, where the wallet must not be the slowest part")
 	initial := fs.Int64("initial-balance", fakewallet.DefaultInitialBalance, "a new player's balance, in `cents`")
 	var f fakewallet.Faults
 	probability(fs, &f.Fail, "fail", "answer 503 without applying, with this `probability`")
@@ -107,7 +108,7 @@ func runFakewallet(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	store, err := fakewallet.Open(ctx, *db)
+	store, err := fakewallet.OpenWith(ctx, *db, !*notDurable)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"starcolor/internal/gamedef"
 	"starcolor/internal/loadtest"
+	"starcolor/internal/wallet"
 )
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -26,6 +27,7 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	mode := fs.String("mode", "auto", "auto (one request per game) or manual (colour, then each reveal)")
 	deposit := fs.String("deposit", "1000", "the play money each player deposits, at the start and when short, in `euros`")
 	keys := fs.String("keys", "uuid7", "idempotency keys: uuid7 (time-ordered UUIDs, RFC 9562) or random (random hex)")
+	walletSecret := fs.String("wallet-secret-file", "", "play a server in wallet mode (serve --wallet): the `file` of the secret the operator signs its launch calls with; each player is launched instead of signing up and depositing")
 	seed := fs.Uint64("seed", 0, "makes the colours and clicks of manual games reproducible (0: random)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -66,6 +68,11 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	cfg := loadtest.Config{
 		BaseURL: *addr, Players: *players, Duration: *duration, MaxPlays: *plays,
 		Stake: stakeCents, Mode: *mode, Deposit: depositCents, Seed: *seed, Keys: *keys,
+	}
+	if *walletSecret != "" {
+		if cfg.WalletSecret, err = wallet.ReadSecret(*walletSecret); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stderr, "loadtest: %d players, %s games at %s, for %s against %s…\n",
 		*players, *mode, gamedef.FormatEUR(stakeCents), *duration, *addr)

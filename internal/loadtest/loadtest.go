@@ -72,6 +72,10 @@ type Config struct {
 	Keys string
 	// UserPrefix starts every user name (default "loadtest"); a random suffix follows.
 	UserPrefix string
+	// WalletSecret, when set, plays a server in seamless wallet mode (docs/WALLET.md): each player
+	// is launched by the operator's signed call instead of signing up, logging in and depositing;
+	// the balances are the wallet's (its credits come later), so they are not checked.
+	WalletSecret []byte
 	// Timeout bounds each request of the play phase (default 10 s); SetupTimeout the
 	// registration, login and first deposit of all the players (default 1 min), which may be
 	// slow: the server hashes passwords.

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"starcolor/internal/wallet"
 )
 
 // Kind is a type of request the tool sends.
@@ -243,6 +245,42 @@ func (p *player) retrySetup(ctx context.Context, kind Kind, u string, body []byt
 	}
 }
 
+// launch opens the game for the player as the operator would (wallet mode): the signed launch
+// call, then its link, which sets the session cookie.
+func (p *player) launch(ctx context.Context) error {
+	body, _ := json.Marshal(map[string]string{"player": p.name, "operator_session": "loadtest", "currency": "EUR"})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.ep.target.base+"/api/v1/launch", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(wallet.SignatureHeader, wallet.Sign(p.r.cfg.WalletSecret, body))
+	resp, err := p.setupClient.Do(req)
+	if err != nil {
+		return err
+	}
+	var ans struct {
+		URL string `json:"url"`
+	}
+	err = json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&ans)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated || err != nil || ans.URL == "" {
+		return fmt.Errorf("launch: %d %v", resp.StatusCode, err)
+	}
+	req, err = http.NewRequestWithContext(ctx, http.MethodGet, ans.URL, nil)
+	if err != nil {
+		return err
+	}
+	if resp, err = p.setupClient.Do(req); err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		return fmt.Errorf("opening the launch link: %d", resp.StatusCode)
+	}
+	return nil
+}
+
 // limitsBody sets a player's weekly limits as high as they go (lottery.MaxLimit).
 var limitsBody = []byte(`{"deposit_weekly":100000000,"stake_weekly":100000000}`)
 
@@ -257,6 +295,13 @@ func (p *player) setup(ctx context.Context) error {
 	play := p.client
 	p.client = p.setupClient
 	defer func() { p.client = play }()
+	if p.r.cfg.WalletSecret != nil {
+		if err := p.launch(ctx); err != nil {
+			return err
+		}
+		p.stop = stopDone
+		return nil
+	}
 	cred, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password})
 	// A sign-up says who the player is (API.md 1.1): an adult, the same for every player.
 	signUp, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password,
@@ -434,6 +479,9 @@ func (p *player) create(ctx context.Context) (sold, cont bool) {
 			}
 			p.known = false
 			return false, !p.failed()
+		case status == http.StatusPaymentRequired && p.r.cfg.WalletSecret != nil:
+			p.t.insufficient++ // the wallet's money: no deposit here
+			return false, !p.failed()
 		case status == http.StatusPaymentRequired:
 			p.t.insufficient++
 			if p.known && p.balance >= p.r.cfg.Stake {
@@ -519,10 +567,10 @@ func (p *player) autoGame(ctx context.Context) bool {
 	p.t.games++
 	p.t.stakes += p.r.cfg.Stake
 	p.t.prizes += prize
-	if g.Balance != nil {
+	if g.Balance != nil && p.r.cfg.WalletSecret == nil {
 		p.balance, p.known = *g.Balance, true
 	} else {
-		p.known = false
+		p.known = false // the wallet's balance: its credits come later
 	}
 	return true
 }

@@ -69,19 +69,21 @@ func scanWalletCall(r pgx.Row) (lottery.WalletCall, error) {
 	return c, err
 }
 
-// SettleWalletCall writes what became of a sending of a call: acknowledged, disputed, or due
-// again at a time. A call acknowledged stays so.
-func (d *DB) SettleWalletCall(ctx context.Context, id int64, o lottery.CallOutcome, now time.Time) error {
-	var err error
-	switch {
-	case o.Acked:
-		_, err = d.pool.Exec(ctx, `UPDATE wallet_calls SET status = 'acked', acked_at = $1, last_error = '' WHERE id = $2 AND status <> 'acked'`, now, id)
-	case o.Disputed:
-		_, err = d.pool.Exec(ctx, `UPDATE wallet_calls SET status = 'disputed', last_error = $1 WHERE id = $2 AND status = 'pending'`, o.Error, id)
-	default:
-		_, err = d.pool.Exec(ctx, `UPDATE wallet_calls SET next_at = $1, last_error = $2 WHERE id = $3 AND status = 'pending'`, o.Retry, o.Error, id)
+// SettleWalletCalls writes what became of a sending of calls, by id: acknowledged, disputed, or
+// due again at a time; in one round trip. A call acknowledged stays so.
+func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error {
+	b := &pgx.Batch{}
+	for id, o := range outcomes {
+		switch {
+		case o.Acked:
+			b.Queue(`UPDATE wallet_calls SET status = 'acked', acked_at = $1, last_error = '' WHERE id = $2 AND status <> 'acked'`, now, id)
+		case o.Disputed:
+			b.Queue(`UPDATE wallet_calls SET status = 'disputed', last_error = $1 WHERE id = $2 AND status = 'pending'`, o.Error, id)
+		default:
+			b.Queue(`UPDATE wallet_calls SET next_at = $1, last_error = $2 WHERE id = $3 AND status = 'pending'`, o.Retry, o.Error, id)
+		}
 	}
-	return asFault(d.noteWrite(err))
+	return asFault(d.noteWrite(d.pool.SendBatch(ctx, b).Close()))
 }
 
 // OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.

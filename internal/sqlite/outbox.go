@@ -75,21 +75,26 @@ func scanWalletCall(r scanner) (lottery.WalletCall, error) {
 	return c, err
 }
 
-// SettleWalletCall writes what became of a sending of a call: acknowledged, disputed, or due
-// again at a time. A call acknowledged stays so (a late answer of an earlier sending changes
-// nothing).
-func (d *DB) SettleWalletCall(ctx context.Context, id int64, o lottery.CallOutcome, now time.Time) error {
+// SettleWalletCalls writes what became of a sending of calls, by id: acknowledged, disputed, or
+// due again at a time; in one write. A call acknowledged stays so (a late answer of an earlier
+// sending changes nothing).
+func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error {
 	return asFault(d.update(ctx, func(t *tx) error {
-		var err error
-		switch {
-		case o.Acked:
-			_, err = t.exec(`UPDATE wallet_calls SET status = 'acked', acked_at = ?, last_error = '' WHERE id = ? AND status <> 'acked'`, now.UnixMilli(), id)
-		case o.Disputed:
-			_, err = t.exec(`UPDATE wallet_calls SET status = 'disputed', last_error = ? WHERE id = ? AND status = 'pending'`, o.Error, id)
-		default:
-			_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'`, o.Retry.UnixMilli(), o.Error, id)
+		for id, o := range outcomes {
+			var err error
+			switch {
+			case o.Acked:
+				_, err = t.exec(`UPDATE wallet_calls SET status = 'acked', acked_at = ?, last_error = '' WHERE id = ? AND status <> 'acked'`, now.UnixMilli(), id)
+			case o.Disputed:
+				_, err = t.exec(`UPDATE wallet_calls SET status = 'disputed', last_error = ? WHERE id = ? AND status = 'pending'`, o.Error, id)
+			default:
+				_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'`, o.Retry.UnixMilli(), o.Error, id)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		return err
+		return nil
 	}))
 }
 

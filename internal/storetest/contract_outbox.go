@@ -73,10 +73,11 @@ func testWalletOutbox(t *testing.T, h Harness) {
 		t.Fatalf("after the lease: %+v", got)
 	}
 	later := f.now.Add(2 * time.Minute)
-	f.s.SettleWalletCall(f.ctx, got[0].ID, lottery.CallOutcome{Acked: true}, later)
-	f.s.SettleWalletCall(f.ctx, got[1].ID, lottery.CallOutcome{Disputed: true, Error: "409 duplicate_transaction"}, later)
-	f.s.SettleWalletCall(f.ctx, got[2].ID, lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "503"}, later)
-	f.s.SettleWalletCall(f.ctx, got[0].ID, lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "a late answer"}, later)
+	if err := f.s.SettleWalletCalls(f.ctx, map[int64]lottery.CallOutcome{got[0].ID: {Acked: true},
+		got[1].ID: {Disputed: true, Error: "409 duplicate_transaction"}, got[2].ID: {Retry: f.now.Add(time.Hour), Error: "503"}}, later); err != nil {
+		t.Fatal(err)
+	}
+	f.s.SettleWalletCalls(f.ctx, map[int64]lottery.CallOutcome{got[0].ID: {Retry: f.now.Add(time.Hour), Error: "a late answer"}}, later)
 	if s, _ := f.s.OutboxState(f.ctx); s.Pending != 38 || s.Disputed != 1 {
 		t.Fatalf("after settling: %+v", s)
 	}

@@ -14,7 +14,7 @@ import (
 // OutboxStore is what the sender needs of a store: the calls due, and what became of them.
 type OutboxStore interface {
 	ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error)
-	SettleWalletCall(ctx context.Context, id int64, o lottery.CallOutcome, now time.Time) error
+	SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error
 }
 
 // Sender sends the outbox's calls until the wallet acknowledges each: many at once, each again
@@ -30,8 +30,11 @@ type Sender struct {
 	Base   time.Duration // the first wait (1 s)
 	Cap    time.Duration // the longest wait (1 min)
 	Lease  time.Duration // how long a claimed call is this sender's (30 s): more than a call's timeout
-	Batch  int           // calls claimed and sent at once (64)
+	Batch  int           // calls claimed and sent at once (256)
 	Poll   time.Duration // how often the outbox is read when nothing wakes the sender (250 ms)
+	// Gather is how long the sender waits, once woken, for more calls to come due, so that one
+	// claim and one settling carry many calls under load (10 ms).
+	Gather time.Duration
 
 	once sync.Once
 	wake chan struct{}
@@ -56,7 +59,10 @@ func (s *Sender) init() {
 			s.Lease = 30 * time.Second
 		}
 		if s.Batch <= 0 {
-			s.Batch = 64
+			s.Batch = 256
+		}
+		if s.Gather <= 0 {
+			s.Gather = 10 * time.Millisecond
 		}
 		if s.Poll <= 0 {
 			s.Poll = 250 * time.Millisecond
@@ -86,11 +92,17 @@ func (s *Sender) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		case <-s.wake:
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(s.Gather):
+			}
 		}
 	}
 }
 
-// round claims the calls due and sends them, all at once; it returns how many it claimed.
+// round claims the calls due, sends them all at once and writes their outcomes in one write; it
+// returns how many it claimed.
 func (s *Sender) round(ctx context.Context) int {
 	calls, err := s.Store.ClaimWalletCalls(ctx, s.Now(), s.Lease, s.Batch)
 	if err != nil {
@@ -99,26 +111,31 @@ func (s *Sender) round(ctx context.Context) int {
 		}
 		return 0
 	}
+	var mu sync.Mutex
+	outcomes := make(map[int64]lottery.CallOutcome, len(calls))
 	var wg sync.WaitGroup
 	for _, c := range calls {
-		wg.Go(func() { s.send(ctx, c) })
+		wg.Go(func() {
+			_, err := s.Client.CallRaw(ctx, c.Call, c.Body)
+			if ctx.Err() != nil {
+				return // shutting down: the lease runs out and the call is sent again
+			}
+			o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
+			if o.Disputed {
+				s.Log.Error("wallet outbox: a call refused, to settle by hand", "call", c.Call, "transaction", c.TransactionID, "round", c.RoundID, "err", err)
+			}
+			mu.Lock()
+			outcomes[c.ID] = o
+			mu.Unlock()
+		})
 	}
 	wg.Wait()
+	if len(outcomes) > 0 {
+		if err := s.Store.SettleWalletCalls(context.WithoutCancel(ctx), outcomes, s.Now()); err != nil {
+			s.Log.Warn("wallet outbox: writing the calls' outcomes", "calls", len(outcomes), "err", err)
+		}
+	}
 	return len(calls)
-}
-
-func (s *Sender) send(ctx context.Context, c lottery.WalletCall) {
-	_, err := s.Client.CallRaw(ctx, c.Call, c.Body)
-	if ctx.Err() != nil {
-		return // shutting down: the lease runs out and the call is sent again
-	}
-	o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
-	if o.Disputed {
-		s.Log.Error("wallet outbox: a call refused, to settle by hand", "call", c.Call, "transaction", c.TransactionID, "round", c.RoundID, "err", err)
-	}
-	if err := s.Store.SettleWalletCall(context.WithoutCancel(ctx), c.ID, o, s.Now()); err != nil {
-		s.Log.Warn("wallet outbox: writing a call's outcome", "transaction", c.TransactionID, "err", err)
-	}
 }
 
 // Outcome is what becomes of a call after a sending that answered err, at its attempt-th sending:
