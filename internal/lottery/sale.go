@@ -2,6 +2,7 @@ package lottery
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"starcolor/internal/fault"
@@ -114,6 +115,30 @@ type Staking struct {
 	Limit   Limit
 	Window  Window
 	Changed bool
+}
+
+// BringForward brings forward the buyers' stake windows that a stake has left since they were
+// last brought forward (rarely: a stake leaves a week after it was made), to the batch's first
+// sale: the batch's later sales are checked against a sum that may still count a stake that left
+// meanwhile, never one that is missing. forward reads a player's games as Window.Forward asks.
+func (b *Book) BringForward(sales []*Sale, forward func(player int64, w *Window, at time.Time) error) error {
+	first := sales[0].Time
+	owner := map[int64]int64{} // the buyer of each account
+	for _, s := range sales {
+		if s.Time.Before(first) {
+			first = s.Time
+		}
+		owner[s.Request.AccountID] = s.Request.PlayerID
+	}
+	for id, st := range b.Stakes {
+		if !st.Window.Current(first) {
+			if err := forward(owner[id], &st.Window, first); err != nil {
+				return fmt.Errorf("bring the stakes of the week forward: %w", err)
+			}
+			st.Changed = true
+		}
+	}
+	return nil
 }
 
 // KeyedAnswer is an answer kept under a key, as written.

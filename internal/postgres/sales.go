@@ -245,10 +245,6 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	// The buyers' accounts, with their weekly stake limits and the stakes of their week: each
 	// locked, so that every server checks a player's sales one batch after the other.
 	book.Stakes = map[int64]*lottery.Staking{}
-	owner := map[int64]int64{} // the buyer of each account
-	for _, s := range sales {
-		owner[s.Request.AccountID] = s.Request.PlayerID
-	}
 	b.Queue(`SELECT id, balance, staked_total, staked_expired, staked_through_id, staked_next, staked_last, stake_limit, stake_raise, stake_raise_at
 		FROM accounts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE`, accounts).Query(func(rows pgx.Rows) error {
 		var id, bal int64
@@ -314,23 +310,10 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	}
 	d.lastReads.Store(int64(time.Since(reads)))
 
-	// A window that a stake has left since it was last brought forward is brought forward to the
-	// batch's first sale (rarely: a stake leaves a week after it was made). The batch's later
-	// sales are checked against a sum that may still count a stake that left meanwhile, never one
-	// that is missing.
-	first := sales[0].Time
-	for _, s := range sales {
-		if s.Time.Before(first) {
-			first = s.Time
-		}
-	}
-	for id, st := range book.Stakes {
-		if !st.Window.Current(first) {
-			if err := forward(ctx, tx, owner[id], &st.Window, first); err != nil {
-				return 0, fmt.Errorf("bring the stakes of the week forward: %w", err)
-			}
-			st.Changed = true
-		}
+	if err := book.BringForward(sales, func(player int64, w *lottery.Window, at time.Time) error {
+		return forward(ctx, tx, player, w, at)
+	}); err != nil {
+		return 0, err
 	}
 	book.Cursor = func(price int64) (*lottery.Cursor, error) { return nextCursor(ctx, tx, cursors, price) }
 	book.TransferID = func() int64 {

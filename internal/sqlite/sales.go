@@ -117,21 +117,9 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err != nil {
 		return fmt.Errorf("read keys: %w", err)
 	}
-	// The balances, with the buyers' weekly stake limits and the stakes of their week, brought
-	// forward to the batch's first sale if a stake has left the week since (rarely: a stake
-	// leaves a week after it was made): the batch's later sales are checked against a sum that
-	// may still count a stake that left meanwhile, never one that is missing.
-	first := sales[0].Time
-	for _, s := range sales {
-		if s.Time.Before(first) {
-			first = s.Time
-		}
-	}
+	// The balances, with the buyers' weekly stake limits and the stakes of their week (brought
+	// forward below, if a stake has left it: Book.BringForward).
 	book.Stakes = map[int64]*lottery.Staking{}
-	players := map[int64]int64{} // by account
-	for _, s := range sales {
-		players[s.Request.AccountID] = s.Request.PlayerID
-	}
 	err = t.chunks(`SELECT id, balance, staked_total, staked_expired, staked_through_id, staked_next, staked_last, stake_limit, stake_raise, stake_raise_at
 		FROM accounts WHERE id IN (`, `)`, 1, accounts, func(query string, args []any) error {
 		return t.rows(func(r *sql.Rows) error {
@@ -157,13 +145,10 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err != nil {
 		return fmt.Errorf("read balances: %w", err)
 	}
-	for id, st := range book.Stakes {
-		if !st.Window.Current(first) {
-			if err := forward(t.rows, players[id], &st.Window, first); err != nil {
-				return fmt.Errorf("bring the stakes of the week forward: %w", err)
-			}
-			st.Changed = true
-		}
+	if err := book.BringForward(sales, func(player int64, w *lottery.Window, at time.Time) error {
+		return forward(t.rows, player, w, at)
+	}); err != nil {
+		return err
 	}
 	err = t.chunks(`SELECT token_hash FROM sessions WHERE token_hash IN (`, `)`, 1, sessions, func(query string, args []any) error {
 		return t.rows(func(r *sql.Rows) error {
