@@ -25,7 +25,6 @@ import (
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/throttle"
-	"starcolor/internal/wallet"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,7 +48,7 @@ but what never changes.`, stderr)
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
 	walletURL := fs.String("wallet", "", "seamless wallet mode (WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback")
-	walletSecret := fs.String("wallet-secret-file", "", "the `file` holding the secret the wallet and Star Color sign with (else $STARCOLOR_WALLET_SECRET)")
+	walletSecretFile := fs.String("wallet-secret-file", "", "the `file` holding the secret the wallet and Star Color sign with (else $STARCOLOR_WALLET_SECRET)")
 	publicURL := fs.String("public-url", "", "Star Color's public `URL`, for the launch links of wallet mode (default: the address the launch call came to)")
 	proxies := fs.String("trusted-proxy", "", "the load balancers in front of the server, by `address` or CIDR prefix (comma-separated): their X-Forwarded-For names the client, for the limits per address and the logs")
 	authRate := fs.Int("auth-per-minute", 60, "logins and sign-ups (players' and operators') each client address may make at once, then `N` a minute; 0: no limit (for a load test)")
@@ -123,11 +122,9 @@ but what never changes.`, stderr)
 	cfg.AuthRate = throttle.PerMinute(*authRate)
 	var walletCfg *app.WalletConfig
 	if *walletURL != "" {
-		secret := []byte(os.Getenv("STARCOLOR_WALLET_SECRET"))
-		if *walletSecret != "" {
-			if secret, err = wallet.ReadSecret(*walletSecret); err != nil {
-				return err
-			}
+		secret, err := walletSecret(*walletSecretFile)
+		if err != nil {
+			return err
 		}
 		if len(secret) == 0 {
 			return usageError(fs, "--wallet needs its secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")

@@ -36,12 +36,9 @@ is one: run it again once the outbox has drained).`, stderr)
 	if *url == "" || fs.NArg() > 0 {
 		return usageError(fs, "want --wallet URL and nothing else")
 	}
-	secret := []byte(os.Getenv("STARCOLOR_WALLET_SECRET"))
-	if *secretFile != "" {
-		var err error
-		if secret, err = wallet.ReadSecret(*secretFile); err != nil {
-			return err
-		}
+	secret, err := walletSecret(*secretFile)
+	if err != nil {
+		return err
 	}
 	if len(secret) == 0 {
 		return usageError(fs, "the wallet's secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
@@ -68,4 +65,13 @@ is one: run it again once the outbox has drained).`, stderr)
 	}
 	fmt.Fprintf(stdout, "OK: %d rounds agree with the wallet's %d transactions\n", len(ours), len(theirs))
 	return nil
+}
+
+// walletSecret is the secret Star Color and the operator's wallet sign with: the bytes of file,
+// or else $STARCOLOR_WALLET_SECRET (empty: none given).
+func walletSecret(file string) ([]byte, error) {
+	if file != "" {
+		return wallet.ReadSecret(file)
+	}
+	return []byte(os.Getenv("STARCOLOR_WALLET_SECRET")), nil
 }

@@ -179,16 +179,15 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	}
 	body, _ := json.Marshal(debit)
 	var after int64
+	var refused *wallet.Refused
 	deadline := time.Now().Add(w.DebitWait)
 	for {
 		after, err = w.Client.CallRaw(ctx, wallet.CallDebit, body)
-		var refused *wallet.Refused
 		if err == nil || (errors.As(err, &refused) && refused.Status != 401 && refused.Status != 409) || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
 		time.Sleep(100 * time.Millisecond) // the same debit again: the wallet answers it once
 	}
-	var refused *wallet.Refused
 	switch {
 	case err == nil:
 	case errors.As(err, &refused) && (refused.Status == 402 || refused.Status == 403):
