@@ -84,7 +84,10 @@ type WalletConfig struct {
 
 // App is the application over one store.
 type App struct {
-	sender  *wallet.Sender // wallet mode's outbox sender (nil: no wallet)
+	sender *wallet.Sender // wallet mode's outbox sender (nil: no wallet)
+	// heldFor is how long a rollback may stay held before the sweep takes its debit for one a
+	// crash left: longer than a sale waits for its debit.
+	heldFor time.Duration
 	Store   Store
 	Game    *game.Service
 	Admin   *admin.Server
@@ -127,7 +130,9 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		// The outbox's calls wait longer than a player's debit: nobody waits for them, and a
 		// slow wallet answered is a call settled.
 		a.sender = &wallet.Sender{Store: store, Client: wallet.NewClient(w.URL, w.Secret, max(timeout, 10*time.Second)), Now: cfg.Now, Log: cfg.Log}
-		a.Game.WithWallet(&game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait})
+		gw := &game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait}
+		a.Game.WithWallet(gw)
+		a.heldFor = gw.DebitWait + timeout + 10*time.Second
 		a.API.EnableLaunch(w.Secret, w.PublicURL)
 	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,

@@ -31,6 +31,7 @@ func (a *App) Background(ctx context.Context) {
 	go a.checkStore(ctx)
 	if a.sender != nil {
 		go a.sender.Run(ctx)
+		go a.walletSweep(ctx)
 	}
 	tick := time.NewTicker(sweepEvery)
 	defer tick.Stop()
@@ -50,19 +51,6 @@ func (a *App) Background(ctx context.Context) {
 				a.log.Error("deleting ended operator sessions", "err", err)
 			}
 		})
-		if a.sender != nil {
-			// The calls a crash left held (a rollback whose sale never came, a credit whose
-			// game finished): released after a minute, by whichever server takes the sweep.
-			a.sweep(ctx, "wallet-calls", sweepEvery, func() {
-				now := a.now()
-				if n, err := a.Store.ReleaseStaleWalletCalls(ctx, now.Add(-time.Minute), now); err != nil && ctx.Err() == nil {
-					a.log.Error("releasing the wallet's held calls", "err", err)
-				} else if n > 0 {
-					a.log.Warn("wallet calls left held by a crash, released", "calls", n)
-					a.sender.Wake()
-				}
-			})
-		}
 		a.sweep(ctx, "old-keys", keySweepEvery, func() {
 			start := time.Now()
 			if n, err := a.Game.ForgetOldKeys(ctx); err != nil && ctx.Err() == nil {
@@ -115,6 +103,35 @@ func (a *App) checkStore(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-time.After(storeCheckEvery):
+		}
+	}
+}
+
+// walletSweepEvery is how often the calls a crash left held are looked for: a debit whose server
+// died is rolled back within heldFor and this.
+const walletSweepEvery = 5 * time.Second
+
+// walletSweep releases, every walletSweepEvery, the calls a crash left held: a rollback held for
+// longer than any sale waits for its debit, whose round was never sold (a sale that comes later
+// all the same finds its rollback gone and is refused: lottery.Book.Held), and the credit of a
+// game that finished. It is done by whichever server takes the sweep's lease.
+func (a *App) walletSweep(ctx context.Context) {
+	tick := time.NewTicker(walletSweepEvery)
+	defer tick.Stop()
+	for {
+		a.sweep(ctx, "wallet-calls", walletSweepEvery, func() {
+			now := a.now()
+			if n, err := a.Store.ReleaseStaleWalletCalls(ctx, now.Add(-a.heldFor), now); err != nil && ctx.Err() == nil {
+				a.log.Error("releasing the wallet's held calls", "err", err)
+			} else if n > 0 {
+				a.log.Warn("wallet calls left held by a crash, released", "calls", n)
+				a.sender.Wake()
+			}
+		})
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
 		}
 	}
 }

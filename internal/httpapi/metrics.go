@@ -58,6 +58,7 @@ func NewMetrics(db StoreStats) *Metrics {
 			walletPending:  prometheus.NewDesc("starcolor_wallet_calls_pending", "Credits and rollbacks owed to the operator's wallet, not yet acknowledged.", nil, nil),
 			walletOldest:   prometheus.NewDesc("starcolor_wallet_calls_oldest_age_seconds", "How long the oldest call not yet acknowledged by the wallet has waited (0: none).", nil, nil),
 			walletDisputed: prometheus.NewDesc("starcolor_wallet_calls_disputed", "Calls the wallet refused, to settle by hand.", nil, nil),
+			walletOpen:     prometheus.NewDesc("starcolor_wallet_rounds_open", "Rounds debited at the operator's wallet whose game is in play: credited when it finishes.", nil, nil),
 			ops:            prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
 			writer: prometheus.NewDesc("starcolor_writer_seconds_total",
 				"Time the writer of batches spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
@@ -95,7 +96,7 @@ type dbCollector struct {
 	writer                  *prometheus.Desc
 	// The wallet's outbox (WALLET.md): the calls not yet acknowledged, the oldest's age, the
 	// disputed ones.
-	walletPending, walletOldest, walletDisputed *prometheus.Desc
+	walletPending, walletOldest, walletDisputed, walletOpen *prometheus.Desc
 }
 
 func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -106,6 +107,7 @@ func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.walletPending
 	ch <- c.walletOldest
 	ch <- c.walletDisputed
+	ch <- c.walletOpen
 }
 
 func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
@@ -134,5 +136,6 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.walletPending, prometheus.GaugeValue, float64(o.Pending))
 		ch <- prometheus.MustNewConstMetric(c.walletOldest, prometheus.GaugeValue, age)
 		ch <- prometheus.MustNewConstMetric(c.walletDisputed, prometheus.GaugeValue, float64(o.Disputed))
+		ch <- prometheus.MustNewConstMetric(c.walletOpen, prometheus.GaugeValue, float64(o.Open))
 	}
 }

@@ -11,6 +11,7 @@ package lottery
 
 import (
 	"errors"
+	"time"
 
 	"starcolor/internal/fault"
 )
@@ -25,6 +26,10 @@ var ErrMoved = errors.New("the game has moved since it was read")
 
 // ErrExists is an emission id already taken.
 var ErrExists = errors.New("already exists")
+
+// ErrDebitRolledBack refuses a sale in wallet mode whose debit's rollback was released before the
+// sale's turn came (the sweep of held calls took it for one a crash left): the stake goes back.
+var ErrDebitRolledBack = fault.Retry(fault.WalletUnavailable, time.Second, "the sale took too long and its debit is being rolled back: nothing was sold; try again")
 
 // ErrSessionEnded refuses a write whose session has ended (a logout) since its request was let in:
 // every write made for a player checks its session in its own transaction.

@@ -43,7 +43,12 @@ type CallOutcome struct {
 // OutboxState is what the back office and the metrics show of the outbox: the calls not yet
 // acknowledged, how old the oldest is, and the disputed ones.
 type OutboxState struct {
+	// Pending are the calls owed and not yet acknowledged: due or being sent, and the rollbacks
+	// held for debits in flight (a debit whose server died is rolled back once the sweep finds
+	// it). None pending means the two sides' books agree, but for the open rounds.
 	Pending  int
 	Oldest   time.Time // zero: none pending
 	Disputed int
+	// Open are the rounds of games in play: debited, their credit held until the game finishes.
+	Open int
 }

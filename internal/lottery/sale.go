@@ -78,6 +78,10 @@ type Book struct {
 	Balances map[int64]int64 // the buyers' accounts
 	Taken    map[KeyRef]bool // the keys already answered
 	Live     map[string]bool // the sessions still open, by hash
+	// Held are the rollbacks still held of the batch's sales in wallet mode, by transaction id.
+	// One no longer held was released (a sweep took its sale for one a crash ended): its debit
+	// is being rolled back, so the sale must not be made.
+	Held map[string]bool
 	// Stakes are the buyers' weekly stake limits and the stakes of their week, by account: a
 	// buyer without one has set no limit (RULES §7 and API.md 1.1: the limit is checked in the
 	// sale's atomic step).
@@ -178,6 +182,10 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		k := KeyRef{r.PlayerID, r.Key}
 		if r.Session != nil && !b.Live[string(r.Session)] {
 			s.Err = ErrSessionEnded
+			continue
+		}
+		if r.Wallet != nil && r.Wallet.Rollback != "" && !b.Held[r.Wallet.Rollback] {
+			s.Err = ErrDebitRolledBack
 			continue
 		}
 		if b.Taken[k] {

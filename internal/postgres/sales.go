@@ -273,6 +273,16 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 			return err
 		})
 	}
+	// The rollbacks still held of the sales in wallet mode (Book.Held), locked: a sweep that
+	// releases one (ReleaseStaleWalletCalls) waits for this batch, and then finds it deleted.
+	book.Held = map[string]bool{}
+	if held := heldRollbacks(ops); len(held) > 0 {
+		b.Queue(`SELECT transaction_id FROM wallet_calls WHERE status = 'held' AND transaction_id = ANY($1) FOR UPDATE`, held).Query(func(rows pgx.Rows) error {
+			var id string
+			_, err := pgx.ForEachRow(rows, []any{&id}, func() error { book.Held[id] = true; return nil })
+			return err
+		})
+	}
 	// Sales in wallet mode write two transfers more (the debit's deposit, the prize's
 	// withdrawal): a pair of ids each, from the same sequence.
 	var extra []int64
@@ -549,4 +559,16 @@ func walletSales(ops []*saleOp) int {
 		}
 	}
 	return n
+}
+
+// heldRollbacks are the transaction ids of the rollbacks held for the batch's sales in wallet
+// mode.
+func heldRollbacks(ops []*saleOp) []string {
+	var ids []string
+	for _, op := range ops {
+		if w := op.sale.Request.Wallet; w != nil && w.Rollback != "" {
+			ids = append(ids, w.Rollback)
+		}
+	}
+	return ids
 }

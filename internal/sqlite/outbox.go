@@ -102,8 +102,10 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 	var s lottery.OutboxState
 	var oldest sql.NullInt64
-	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending'), min(created_at) FILTER (WHERE status = 'pending'),
-		count(*) FILTER (WHERE status = 'disputed') FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed)
+	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback')),
+		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback')),
+		count(*) FILTER (WHERE status = 'disputed'), count(*) FILTER (WHERE status = 'held' AND call = 'credit')
+		FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
 	if oldest.Valid {
 		s.Oldest = time.UnixMilli(oldest.Int64).UTC()
 	}

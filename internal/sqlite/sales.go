@@ -161,6 +161,26 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err != nil {
 		return fmt.Errorf("read sessions: %w", err)
 	}
+	// The rollbacks still held of the sales in wallet mode (Book.Held): this writer is the only
+	// one, so none is released between this read and the commit.
+	book.Held = map[string]bool{}
+	var held []any
+	for _, op := range ops {
+		if w := op.sale.Request.Wallet; w != nil && w.Rollback != "" {
+			held = append(held, w.Rollback)
+		}
+	}
+	err = t.chunks(`SELECT transaction_id FROM wallet_calls WHERE status = 'held' AND transaction_id IN (`, `)`, 1, held, func(query string, args []any) error {
+		return t.rows(func(r *sql.Rows) error {
+			var id string
+			err := r.Scan(&id)
+			book.Held[id] = true
+			return err
+		}, query, args...)
+	})
+	if err != nil {
+		return fmt.Errorf("read held rollbacks: %w", err)
+	}
 
 	rows, err := lottery.Decide(ctx, sales, book)
 	if err != nil || len(rows.Games) == 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 )
 
@@ -207,7 +208,7 @@ func testWalletSales(t *testing.T, h Harness) {
 		t.Fatal("no winning game: the prize's withdrawal was not tested")
 	}
 	manual := sell("manual", true)
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 {
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 || st.Open != 1 {
 		t.Fatalf("the outbox after 12 auto sales and a manual one: %+v (the rollbacks held must be gone, the manual credit held)", st)
 	}
 	if f.balance(t, p) != 0 {
@@ -220,7 +221,7 @@ func testWalletSales(t *testing.T, h Harness) {
 	if err := f.s.ReleaseWalletCalls(f.ctx, nil, []string{fmt.Sprint(manual.ID)}, f.now); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 13 {
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 13 || st.Open != 0 {
 		t.Fatalf("after the manual game's release: %+v", st)
 	}
 	// A crash between a debit and its sale leaves the rollback held: released once stale.
@@ -231,7 +232,35 @@ func testWalletSales(t *testing.T, h Harness) {
 	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now, f.now); err != nil || n != 0 {
 		t.Fatalf("released before its time: %d %v", n, err)
 	}
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 14 {
+		t.Fatalf("a rollback held is owed, and counted: %+v", st)
+	}
 	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now.Add(time.Minute), f.now); err != nil || n != 1 {
 		t.Fatalf("the stale rollback: %d %v", n, err)
+	}
+	// A sale slower than the sweep: its rollback released (and so its debit being rolled back)
+	// before its turn came, it is refused and writes nothing.
+	id, err := f.s.ReserveGameID(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "rollback", TransactionID: "r-late", Player: "op-1", RoundID: fmt.Sprint(id),
+		Amount: 100, Body: []byte(`{}`), Status: lottery.CallHeld}}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now.Add(time.Minute), f.now); err != nil || n != 1 {
+		t.Fatalf("the late sale's rollback: %d %v", n, err)
+	}
+	r := f.sale(p, "late")
+	r.GameID = id
+	r.Wallet = &lottery.WalletSale{Balance: 5000, Credit: credit, Rollback: "r-late"}
+	if _, err := f.s.Sell(f.ctx, r, f.now); fault.CodeOf(err) != fault.WalletUnavailable {
+		t.Fatalf("a sale whose debit is being rolled back: %v", err)
+	}
+	if c := f.ledgerOK(t); c.Games != 13 {
+		t.Fatalf("the refused sale was written: %+v", c)
+	}
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 15 {
+		t.Fatalf("the late sale's rollback is still owed: %+v", st)
 	}
 }
