@@ -60,8 +60,8 @@ func (s *salesState) reset() {
 // no sale of the batch was written, and the caller fails them all.
 func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	t := &tx{ctx: ctx, w: w}
-	if err := w.db.gameIDs.init(func() (next int64, err error) {
-		err = t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&next)
+	if err := w.db.gameIDs.init(func() (next, through int64, err error) {
+		err = t.queryRow(firstGameID).Scan(&next, &through)
 		return
 	}); err != nil {
 		return err

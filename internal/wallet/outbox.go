@@ -22,6 +22,9 @@ type OutboxStore interface {
 // unknown or the wallet refuses its signature (the operator may fix the secret); a call refused
 // otherwise (another 4xx) is a dispute, shown to the operator, not sent again. Every server runs
 // one; a call is claimed for Lease before it is sent, so one server at a time sends it.
+//
+// Calls are claimed many at a time, and each is sent on its own: a slow answer holds up its call
+// only. Their outcomes are written as they come, many in one write.
 type Sender struct {
 	Store  OutboxStore
 	Client *Client
@@ -30,14 +33,18 @@ type Sender struct {
 	Base   time.Duration // the first wait (1 s)
 	Cap    time.Duration // the longest wait (1 min)
 	Lease  time.Duration // how long a claimed call is this sender's (30 s): more than a call's timeout
-	Batch  int           // calls claimed and sent at once (256)
-	Poll   time.Duration // how often the outbox is read when nothing wakes the sender (250 ms)
-	// Gather is how long the sender waits, once woken, for more calls to come due, so that one
-	// claim and one settling carry many calls under load (10 ms).
+	Batch  int           // calls claimed at once, and outcomes written at once (256)
+	// InFlight bounds the calls sent and not yet settled (4 × Batch).
+	InFlight int
+	Poll     time.Duration // how often the outbox is read when nothing wakes the sender (250 ms)
+	// Gather is how long the sender waits, once woken, for more calls to come due (and the
+	// writer of outcomes for more outcomes), so that one claim and one write carry many calls
+	// under load (10 ms).
 	Gather time.Duration
 
-	once sync.Once
-	wake chan struct{}
+	once  sync.Once
+	wake  chan struct{}
+	slots chan struct{} // one per call in flight
 }
 
 func (s *Sender) init() {
@@ -61,12 +68,16 @@ func (s *Sender) init() {
 		if s.Batch <= 0 {
 			s.Batch = 256
 		}
+		if s.InFlight <= 0 {
+			s.InFlight = 4 * s.Batch
+		}
 		if s.Gather <= 0 {
 			s.Gather = 10 * time.Millisecond
 		}
 		if s.Poll <= 0 {
 			s.Poll = 250 * time.Millisecond
 		}
+		s.slots = make(chan struct{}, s.InFlight)
 	})
 }
 
@@ -79,13 +90,21 @@ func (s *Sender) Wake() {
 	}
 }
 
+// sent is a call's sending and what became of it.
+type sent struct {
+	id int64
+	o  lottery.CallOutcome
+}
+
 // Run sends until ctx ends.
 func (s *Sender) Run(ctx context.Context) {
 	s.init()
+	results := make(chan sent, s.InFlight)
+	go s.settle(ctx, results)
 	t := time.NewTicker(s.Poll)
 	defer t.Stop()
 	for {
-		for s.round(ctx) == s.Batch { // a full batch: more may be due
+		for s.claim(ctx, results) { // as many as it could take: more may be due
 		}
 		select {
 		case <-ctx.Done():
@@ -101,21 +120,23 @@ func (s *Sender) Run(ctx context.Context) {
 	}
 }
 
-// round claims the calls due, sends them all at once and writes their outcomes in one write; it
-// returns how many it claimed.
-func (s *Sender) round(ctx context.Context) int {
-	calls, err := s.Store.ClaimWalletCalls(ctx, s.Now(), s.Lease, s.Batch)
+// claim claims the calls due, as many as there is room for in flight, and starts sending each;
+// it tells whether it took as many as it asked for.
+func (s *Sender) claim(ctx context.Context, results chan<- sent) bool {
+	room := min(s.Batch, cap(s.slots)-len(s.slots))
+	if room == 0 {
+		return false
+	}
+	calls, err := s.Store.ClaimWalletCalls(ctx, s.Now(), s.Lease, room)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.Log.Warn("wallet outbox: reading the calls due", "err", err)
 		}
-		return 0
+		return false
 	}
-	var mu sync.Mutex
-	outcomes := make(map[int64]lottery.CallOutcome, len(calls))
-	var wg sync.WaitGroup
 	for _, c := range calls {
-		wg.Go(func() {
+		s.slots <- struct{}{}
+		go func() {
 			_, err := s.Client.CallRaw(ctx, c.Call, c.Body)
 			if ctx.Err() != nil {
 				return // shutting down: the lease runs out and the call is sent again
@@ -124,18 +145,44 @@ func (s *Sender) round(ctx context.Context) int {
 			if o.Disputed {
 				s.Log.Error("wallet outbox: a call refused, to settle by hand", "call", c.Call, "transaction", c.TransactionID, "round", c.RoundID, "err", err)
 			}
-			mu.Lock()
-			outcomes[c.ID] = o
-			mu.Unlock()
-		})
+			results <- sent{c.ID, o} // never blocks: it has room for every call in flight
+		}()
 	}
-	wg.Wait()
-	if len(outcomes) > 0 {
+	return len(calls) == room
+}
+
+// settle writes the calls' outcomes as they come: those that come within Gather of the first,
+// up to Batch, in one write. A call's slot is freed once its outcome is written.
+func (s *Sender) settle(ctx context.Context, results <-chan sent) {
+	outcomes := make(map[int64]lottery.CallOutcome, s.Batch)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case r := <-results:
+			outcomes[r.id] = r.o
+		}
+		gather := time.NewTimer(s.Gather)
+	more:
+		for len(outcomes) < s.Batch {
+			select {
+			case r := <-results:
+				outcomes[r.id] = r.o
+			case <-gather.C:
+				break more
+			}
+		}
+		gather.Stop()
 		if err := s.Store.SettleWalletCalls(context.WithoutCancel(ctx), outcomes, s.Now()); err != nil {
+			// Not written: each call is sent again once its lease runs out.
 			s.Log.Warn("wallet outbox: writing the calls' outcomes", "calls", len(outcomes), "err", err)
 		}
+		for range outcomes {
+			<-s.slots
+		}
+		clear(outcomes)
+		s.Wake() // room again for the calls due
 	}
-	return len(calls)
 }
 
 // Outcome is what becomes of a call after a sending that answered err, at its attempt-th sending:
