@@ -396,7 +396,7 @@ func walletChaos(t *testing.T, db string, servers int) {
 	if raw.code != 0 {
 		t.Fatalf("fakewallet transactions: %+v", raw)
 	}
-	debits := map[string]listed{} // by transaction id
+	debits := map[string]listed{}  // by transaction id
 	standing := map[string]int64{} // by round: the stake of its debit standing
 	credits := map[string][]listed{}
 	rolledBack := map[string]bool{}
