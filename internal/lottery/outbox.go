@@ -47,3 +47,11 @@ type OutboxState struct {
 	Oldest   time.Time // zero: none pending
 	Disputed int
 }
+
+// OutboxCall is a call as the back office lists it (WalletCalls): the call, and who and what it
+// is for on this side.
+type OutboxCall struct {
+	WalletCall
+	PlayerID int64 // the operator's player's account here (0: none known)
+	GameID   int64 // the round's game (0: the round was never sold, as a rollback's)
+}
