@@ -67,6 +67,8 @@ type Store interface {
 	RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error)
 	RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error)
 	OutboxState(ctx context.Context) (lottery.OutboxState, error)
+	// WalletCalls lists up to limit calls to the wallet in a status, the longest kept first.
+	WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error)
 	PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error)
 	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
 	GameByID(ctx context.Context, id int64) (lottery.Game, error)

@@ -45,8 +45,10 @@ func TestEveryTextInFrench(t *testing.T) {
 			texts = append(texts, text)
 		}
 	}
-	// The words of the data the pages translate: transfers' kinds, games' modes and statuses.
-	texts = append(texts, "deposit", "withdrawal", "stake", "prize", "manual", "auto", "choose_color", "playing", "finished")
+	// The words of the data the pages translate: transfers' kinds, games' modes and statuses,
+	// the wallet's calls and their statuses.
+	texts = append(texts, "deposit", "withdrawal", "stake", "prize", "manual", "auto", "choose_color", "playing", "finished",
+		"credit", "rollback", "pending", "disputed")
 	if len(texts) < 150 {
 		t.Fatalf("only %d texts found: the search has gone wrong", len(texts))
 	}

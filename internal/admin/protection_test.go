@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"bytes"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"strconv"
@@ -116,4 +117,97 @@ func TestOutboxShown(t *testing.T) {
 	if !strings.Contains(page, `id="wallet-outbox"`) || !strings.Contains(page, "2 credits and rollbacks not yet acknowledged") || !strings.Contains(page, "1m30s") {
 		t.Fatalf("the wallet's card: %s", page)
 	}
+	if strings.Contains(page, `id="wallet-disputed"`) || !strings.Contains(page, `id="wallet-pending"`) {
+		t.Fatalf("the lists of calls with two pending and none disputed: %s", page)
+	}
+}
+
+// The wallet's card lists the disputed calls and the pending ones that have waited longest, each
+// with its transaction id, its player (linked to their page when they have an account here), its
+// round (linked to its game when it was sold), its amount, attempts, last error and age.
+func TestOutboxCallsListed(t *testing.T) {
+	e := newEnv(t, 1)
+	e.player(t, "wanda", 1000, 1)
+	games, err := e.db.Games(t.Context(), mustInt(t, e.playerID(t, "wanda")), 1, 0)
+	if err != nil || len(games) != 1 {
+		t.Fatalf("the player's game: %v %v", games, err)
+	}
+	launched, err := e.db.LaunchPlayer(t.Context(), "op-9", "s", []byte("token"), e.clock.Now().Add(time.Minute), e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := e.clock.Now()
+	round := strconv.FormatInt(games[0].ID, 10)
+	for _, c := range []struct {
+		call lottery.WalletCall
+		ago  time.Duration
+	}{
+		{lottery.WalletCall{Call: "rollback", TransactionID: "rollback-lost", Player: "op-9", RoundID: "999999", Amount: 200, Body: []byte(`{"r":1}`)}, 3 * time.Hour},
+		{lottery.WalletCall{Call: "credit", TransactionID: "credit-refused", Player: "op-gone", RoundID: round, Amount: 1500, Body: []byte(`{"c":1}`)}, 2 * time.Hour},
+		{lottery.WalletCall{Call: "credit", TransactionID: "credit-late", Player: "op-9", RoundID: round, Amount: 700, Body: []byte(`{"c":2}`)}, time.Hour},
+	} {
+		if err := e.db.AddWalletCalls(t.Context(), []lottery.WalletCall{c.call}, now.Add(-c.ago)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claimed, err := e.db.ClaimWalletCalls(t.Context(), now, time.Second, 10)
+	if err != nil || len(claimed) != 3 {
+		t.Fatalf("claimed %d: %v", len(claimed), err)
+	}
+	outcomes := map[int64]lottery.CallOutcome{}
+	for _, c := range claimed {
+		outcomes[c.ID] = lottery.CallOutcome{Retry: now.Add(time.Minute), Error: "503 Service Unavailable"}
+		if c.TransactionID == "credit-refused" {
+			outcomes[c.ID] = lottery.CallOutcome{Disputed: true, Error: "404 unknown_player"}
+		}
+	}
+	if err := e.db.SettleWalletCalls(t.Context(), outcomes, now); err != nil {
+		t.Fatal(err)
+	}
+	op := e.client(t)
+	op.login(opName, opPassword)
+	_, page := op.do("GET", "/admin/", nil)
+	section := func(id string) string {
+		i := strings.Index(page, `id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no %s on the page: %s", id, page)
+		}
+		end := strings.Index(page[i:], "</table>")
+		return page[i : i+end]
+	}
+	disputed, pending := section("wallet-disputed"), section("wallet-pending")
+	for _, want := range []string{`data-transaction="credit-refused"`, "<td>op-gone</td>", `<a href="/admin/games?id=` + round + `">` + round + `</a>`,
+		"15 €", "<td>disputed</td>", `<td class="n">1</td>`, "404 unknown_player", "2h0m0s"} {
+		if !strings.Contains(disputed, want) {
+			t.Errorf("the disputed calls lack %q: %s", want, disputed)
+		}
+	}
+	if strings.Contains(disputed, "rollback-lost") || strings.Contains(pending, "credit-refused") {
+		t.Errorf("a call in the wrong list:\n%s\n%s", disputed, pending)
+	}
+	lost, late := strings.Index(pending, "rollback-lost"), strings.Index(pending, "credit-late")
+	if lost < 0 || late < lost {
+		t.Fatalf("the pending calls, the longest waiting first: %s", pending)
+	}
+	player := fmt.Sprintf(`<a href="/admin/players/%d">op-9</a>`, launched.ID)
+	for _, want := range []string{player, "999999 <small class=\"muted\">not sold</small>", "2 €", "<td>pending</td>", "503 Service Unavailable", "3h0m0s",
+		`<a href="/admin/games?id=` + round + `">`, "7 €"} {
+		if !strings.Contains(pending, want) {
+			t.Errorf("the pending calls lack %q: %s", want, pending)
+		}
+	}
+	fr := e.frenchClient(t)
+	fr.login(opName, opPassword)
+	if _, page := fr.do("GET", "/admin/", nil); !strings.Contains(page, "Appels en litige") || !strings.Contains(page, "<td>en litige</td>") || !strings.Contains(page, "non vendu") {
+		t.Errorf("the lists in French: %s", page)
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -68,7 +68,23 @@ type salesData struct {
 	// long the oldest has waited, the disputed ones; shown when there are any.
 	Outbox    lottery.OutboxState
 	OutboxAge time.Duration
+	// The calls themselves: every disputed one (up to maxDisputed), and the pending ones that
+	// have waited longest.
+	Disputed, Pending []outboxRow
 }
+
+// outboxRow is a call to the wallet as the sales page lists it, with how long it has been kept.
+type outboxRow struct {
+	lottery.OutboxCall
+	Age time.Duration
+}
+
+// How many calls the sales page lists: the disputed ones are settled by hand, one by one, and
+// should be few; the pending ones are shown only to see what is stuck.
+const (
+	maxDisputed  = 50
+	pendingShown = 10
+)
 
 // tableFigures are a table's return to players and hit rate over a block.
 func tableFigures(t *gamedef.Table) (rtp, hit float64) {
@@ -139,6 +155,23 @@ func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.fail(w, r, err)
 		return
+	}
+	for _, l := range []struct {
+		status string
+		n, max int
+		rows   *[]outboxRow
+	}{{lottery.CallDisputed, d.Outbox.Disputed, maxDisputed, &d.Disputed}, {lottery.CallPending, d.Outbox.Pending, pendingShown, &d.Pending}} {
+		if l.n == 0 {
+			continue
+		}
+		calls, err := s.db.WalletCalls(r.Context(), l.status, l.max)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		for _, c := range calls {
+			*l.rows = append(*l.rows, outboxRow{OutboxCall: c, Age: d.Now.Sub(c.CreatedAt).Round(time.Second)})
+		}
 	}
 	totals, err := s.db.SalesTotals(r.Context())
 	if err != nil {

@@ -144,7 +144,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	site.Handle("/api/", api)
 	site.Handle("/healthz", api)
 	site.Handle("/metrics", api)
-	site.Handle("/", a.API.Launches(web.Default()))
+	site.Handle("/", a.API.Launches(web.Default(web.Options{Wallet: cfg.Wallet != nil})))
 	site.Handle("/admin/", a.Admin.Handler())
 	a.handler = behindProxies(cfg.TrustedProxies, site)
 	return a, nil

@@ -75,15 +75,25 @@ func operations(t *testing.T, doc map[string]any) []operation {
 }
 
 // routeServer is a server built only to list its routes: New registers handlers and does not
-// touch the service or the database, and the metrics read the database only at a scrape.
+// touch the service or the database, and the metrics read the database only at a scrape. It
+// serves the operator's launch call too, as a server in wallet mode does (EnableLaunch only
+// registers it): openapi.json describes every call a server may serve.
 func routeServer() *Server {
-	return New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil))
+	s := New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil))
+	s.EnableLaunch([]byte("secret"), "")
+	return s
 }
 
 func TestOpenAPIRoutesMatchServer(t *testing.T) {
 	routes := routeServer().Routes()
 	if !slices.Contains(routes, "GET /metrics") {
 		t.Fatal("a server built with metrics does not list GET /metrics")
+	}
+	if !slices.Contains(routes, "POST /api/v1/launch") {
+		t.Fatal("a server in wallet mode does not list POST /api/v1/launch")
+	}
+	if slices.Contains(New(nil, nil, slog.New(slog.DiscardHandler), nil).Routes(), "POST /api/v1/launch") {
+		t.Error("a server without a wallet lists POST /api/v1/launch")
 	}
 	want := map[string]bool{}
 	for _, r := range routes {

@@ -52,3 +52,11 @@ type OutboxState struct {
 	// Open are the rounds of games in play: debited, their credit held until the game finishes.
 	Open int
 }
+
+// OutboxCall is a call as the back office lists it (WalletCalls): the call, and who and what it
+// is for on this side.
+type OutboxCall struct {
+	WalletCall
+	PlayerID int64 // the operator's player's account here (0: none known)
+	GameID   int64 // the round's game (0: the round was never sold, as a rollback's)
+}

@@ -61,10 +61,11 @@ func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Dur
 
 const walletCallColumns = `id, call, transaction_id, player, round_id, amount, body, status, attempts, next_at, last_error, created_at, acked_at`
 
-func scanWalletCall(r pgx.Row) (lottery.WalletCall, error) {
+// scanWalletCall reads a call's walletCallColumns, then the columns after them into extra.
+func scanWalletCall(r pgx.Row, extra ...any) (lottery.WalletCall, error) {
 	var c lottery.WalletCall
 	var acked *time.Time
-	err := r.Scan(&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &c.NextAt, &c.LastError, &c.CreatedAt, &acked)
+	err := r.Scan(append([]any{&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &c.NextAt, &c.LastError, &c.CreatedAt, &acked}, extra...)...)
 	c.NextAt, c.CreatedAt, c.AckedAt = c.NextAt.UTC(), c.CreatedAt.UTC(), timeOr(acked)
 	return c, err
 }
@@ -96,6 +97,26 @@ func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 		FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
 	s.Oldest = timeOr(oldest)
 	return s, asFault(err)
+}
+
+// WalletCalls lists up to limit calls in a status, the longest kept first, each with its
+// player's account and its round's game here, when there are.
+func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error) {
+	rows, err := d.pool.Query(ctx, `SELECT c.id, c.call, c.transaction_id, c.player, c.round_id, c.amount, c.body, c.status, c.attempts, c.next_at,
+			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
+		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
+		LEFT JOIN games g ON g.id = CASE WHEN c.round_id ~ '^[0-9]{1,18}$' THEN c.round_id::bigint END
+		WHERE c.status = $1 ORDER BY c.created_at, c.id LIMIT $2`, status, limit)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.OutboxCall, error) {
+		var c lottery.OutboxCall
+		var err error
+		c.WalletCall, err = scanWalletCall(r, &c.PlayerID, &c.GameID)
+		return c, err
+	})
+	return out, asFault(err)
 }
 
 // ReleaseWalletCalls makes held calls due now: by transaction id (a rollback whose sale was not

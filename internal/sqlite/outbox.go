@@ -63,11 +63,12 @@ func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Dur
 
 const walletCallColumns = `id, call, transaction_id, player, round_id, amount, body, status, attempts, next_at, last_error, created_at, acked_at`
 
-func scanWalletCall(r scanner) (lottery.WalletCall, error) {
+// scanWalletCall reads a call's walletCallColumns, then the columns after them into extra.
+func scanWalletCall(r scanner, extra ...any) (lottery.WalletCall, error) {
 	var c lottery.WalletCall
 	var next, created int64
 	var acked sql.NullInt64
-	err := r.Scan(&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &next, &c.LastError, &created, &acked)
+	err := r.Scan(append([]any{&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &next, &c.LastError, &created, &acked}, extra...)...)
 	c.NextAt, c.CreatedAt = time.UnixMilli(next).UTC(), time.UnixMilli(created).UTC()
 	if acked.Valid {
 		c.AckedAt = time.UnixMilli(acked.Int64).UTC()
@@ -110,6 +111,30 @@ func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 		s.Oldest = time.UnixMilli(oldest.Int64).UTC()
 	}
 	return s, asFault(err)
+}
+
+// WalletCalls lists up to limit calls in a status, the longest kept first, each with its
+// player's account and its round's game here, when there are.
+func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT c.id, c.call, c.transaction_id, c.player, c.round_id, c.amount, c.body, c.status, c.attempts, c.next_at,
+			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
+		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
+		LEFT JOIN games g ON g.id = CAST(c.round_id AS INTEGER)
+		WHERE c.status = ? ORDER BY c.created_at, c.id LIMIT ?`, status, limit)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	defer rows.Close()
+	var out []lottery.OutboxCall
+	for rows.Next() {
+		var c lottery.OutboxCall
+		var err error
+		if c.WalletCall, err = scanWalletCall(rows, &c.PlayerID, &c.GameID); err != nil {
+			return nil, asFault(err)
+		}
+		out = append(out, c)
+	}
+	return out, asFault(rows.Err())
 }
 
 // callStatus is the status a call is kept with: pending unless held.

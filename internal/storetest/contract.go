@@ -88,6 +88,7 @@ func Run(t *testing.T, h Harness) {
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
 		{"Register", testRegister},
 		{"WalletOutbox", testWalletOutbox},
+		{"WalletCallsListed", testWalletCallsListed},
 		{"ReservedGameIDs", testReservedGameIDs},
 		{"WalletSales", testWalletSales},
 		{"SalesTotals", testSalesTotals},

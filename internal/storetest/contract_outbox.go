@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -90,6 +91,99 @@ func testWalletOutbox(t *testing.T, h Harness) {
 	}
 	if len(due) != 37 {
 		t.Fatalf("%d due, want 37", len(due))
+	}
+}
+
+// The calls to the wallet listed by status for the back office, the longest kept first, up to a
+// limit: each with its player's account here (none for a player the operator never launched) and
+// its round's game (none for a round never sold, as a rollback's), its attempts and last error.
+func testWalletCallsListed(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	p, err := f.s.LaunchPlayer(f.ctx, "op-7", "s", []byte("token"), f.now.Add(time.Minute), f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "rollback", TransactionID: "r-lost", Player: "op-7", RoundID: "999999",
+		Amount: 100, Body: []byte(`{"r":1}`)}}, f.now.Add(-2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "credit", TransactionID: "c-stray", Player: "op-unknown", RoundID: "not-a-number",
+		Amount: 0, Body: []byte(`{"c":1}`)}}, f.now.Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	id, err := f.s.ReserveGameID(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.sale(p, "sold")
+	r.GameID = id
+	r.Wallet = &lottery.WalletSale{Balance: 5000, Rollback: "none", Credit: func(g *lottery.Game) lottery.WalletCall {
+		return lottery.WalletCall{Call: "credit", TransactionID: "c-sold", Player: "op-7", RoundID: fmt.Sprint(g.ID), Amount: g.Prize, Body: []byte(`{"c":2}`)}
+	}}
+	g, err := f.s.Sell(f.ctx, r, f.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		tx           string
+		player, game int64
+		amount       int64
+		attempts     int
+		lastError    string
+		created      time.Time
+	}
+	list := func(status string, limit int) []row {
+		t.Helper()
+		calls, err := f.s.WalletCalls(f.ctx, status, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []row
+		for _, c := range calls {
+			if c.Status != status {
+				t.Fatalf("%s listed as %s: %+v", c.TransactionID, status, c)
+			}
+			out = append(out, row{c.TransactionID, c.PlayerID, c.GameID, c.Amount, c.Attempts, c.LastError, c.CreatedAt})
+		}
+		return out
+	}
+	ms := func(d time.Duration) time.Time { return f.now.Add(d).Truncate(time.Millisecond) }
+	want := []row{{"r-lost", p.ID, 0, 100, 0, "", ms(-2 * time.Minute)}, {"c-stray", 0, 0, 0, 0, "", ms(-time.Minute)},
+		{"c-sold", p.ID, g.ID, g.Prize, 0, "", ms(0)}}
+	if got := list(lottery.CallPending, 10); !slices.Equal(got, want) {
+		t.Fatalf("the pending calls:\n got %+v\nwant %+v", got, want)
+	}
+	if got := list(lottery.CallPending, 2); !slices.Equal(got, want[:2]) {
+		t.Fatalf("the two longest pending: %+v", got)
+	}
+	claimed, err := f.s.ClaimWalletCalls(f.ctx, f.now, time.Minute, 10)
+	if err != nil || len(claimed) != 3 {
+		t.Fatalf("claimed %d calls: %v", len(claimed), err)
+	}
+	outcomes := map[int64]lottery.CallOutcome{}
+	for _, c := range claimed {
+		switch c.TransactionID {
+		case "r-lost":
+			outcomes[c.ID] = lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "503 Service Unavailable"}
+		case "c-stray":
+			outcomes[c.ID] = lottery.CallOutcome{Disputed: true, Error: "404 unknown_player"}
+		default:
+			outcomes[c.ID] = lottery.CallOutcome{Acked: true}
+		}
+	}
+	if err := f.s.SettleWalletCalls(f.ctx, outcomes, f.now); err != nil {
+		t.Fatal(err)
+	}
+	want[0].attempts, want[0].lastError = 1, "503 Service Unavailable"
+	want[1].attempts, want[1].lastError = 1, "404 unknown_player"
+	want[2].attempts = 1
+	for _, c := range []struct {
+		status string
+		want   []row
+	}{{lottery.CallPending, want[:1]}, {lottery.CallDisputed, want[1:2]}, {lottery.CallAcked, want[2:]}, {lottery.CallHeld, nil}} {
+		if got := list(c.status, 10); !slices.Equal(got, c.want) {
+			t.Errorf("the %s calls:\n got %+v\nwant %+v", c.status, got, c.want)
+		}
 	}
 }
 

@@ -45,14 +45,23 @@ type Site struct {
 	mux    *http.ServeMux
 }
 
+// Options say how the server the page plays on runs.
+type Options struct {
+	// Wallet is seamless wallet mode (WALLET.md): the operator keeps its players' accounts, money
+	// and protection, and opens the game for them with a launch link. The page then has no
+	// sign-up or login, no deposit and no player-protection screens, and says so; it is told
+	// once, in the page itself, so that a page opened without a session says it too.
+	Wallet bool
+}
+
 // Default is the page for the game definition that new emissions use (gamedef.Default). It panics
 // if that embedded definition cannot be read, which the tests of gamedef rule out.
-func Default() *Site {
+func Default(o Options) *Site {
 	def, err := gamedef.Lookup(gamedef.Default)
 	if err != nil {
 		panic(err)
 	}
-	s, err := New(def)
+	s, err := New(def, o)
 	if err != nil {
 		panic(err)
 	}
@@ -60,7 +69,7 @@ func Default() *Site {
 }
 
 // New builds the page for a game definition: its prize tables are the ones the rules page shows.
-func New(def *gamedef.Definition) (*Site, error) {
+func New(def *gamedef.Definition, o Options) (*Site, error) {
 	s := &Site{assets: map[string]*asset{}, pages: map[string]*asset{}, lost: map[string]*asset{}, mux: http.NewServeMux()}
 	names, err := fs.Glob(files, "static/*")
 	if err != nil {
@@ -89,7 +98,7 @@ func New(def *gamedef.Definition) (*Site, error) {
 	rules := Rules(def)
 	for _, lang := range Languages {
 		var b bytes.Buffer
-		if err := tmpl.Execute(&b, map[string]any{"Lang": lang, "Rules": rules}); err != nil {
+		if err := tmpl.Execute(&b, map[string]any{"Lang": lang, "Rules": rules, "Wallet": o.Wallet}); err != nil {
 			return nil, err
 		}
 		a := newAsset("index.html", b.Bytes())

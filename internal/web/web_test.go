@@ -61,7 +61,7 @@ func get(t *testing.T, h http.Handler, path string, header ...string) *http.Resp
 }
 
 func TestAssetsAreCachedByChecksum(t *testing.T) {
-	s := Default()
+	s := Default(Options{})
 	res := get(t, s, "/")
 	page, _ := io.ReadAll(res.Body)
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
@@ -112,16 +112,43 @@ func TestAssetsAreCachedByChecksum(t *testing.T) {
 }
 
 func TestEnglishFromTheCookie(t *testing.T) {
-	res := get(t, Default(), "/", "Cookie", LangCookie+"=en")
+	res := get(t, Default(Options{}), "/", "Cookie", LangCookie+"=en")
 	page, _ := io.ReadAll(res.Body)
 	if !strings.Contains(string(page), `<html lang="en">`) {
 		t.Error("the language cookie is not followed")
 	}
 }
 
+// In wallet mode the page is marked so, and leaves out what the operator does: sign-up and login,
+// deposits, limits, self-exclusion and closure; the page of the mode without a wallet has them,
+// and nothing of the wallet's.
+func TestWalletModePageServed(t *testing.T) {
+	operators := []string{`id="login-form"`, `id="signup-form"`, `id="deposit-form"`, `id="limits-open"`, `id="limits"`,
+		`id="exclusion"`, `id="closure"`, "Argent fictif"}
+	wallets := []string{`data-wallet="yes"`, `id="wallet-launch"`, `id="wallet-info"`, "Terminer la session"}
+	for _, c := range []struct {
+		wallet      bool
+		has, hasNot []string
+	}{{true, wallets, operators}, {false, operators, wallets}} {
+		res := get(t, Default(Options{Wallet: c.wallet}), "/")
+		raw, _ := io.ReadAll(res.Body)
+		page := string(raw)
+		for _, s := range c.has {
+			if !strings.Contains(page, s) {
+				t.Errorf("wallet %v: the page lacks %s", c.wallet, s)
+			}
+		}
+		for _, s := range c.hasNot {
+			if strings.Contains(page, s) {
+				t.Errorf("wallet %v: the page has %s", c.wallet, s)
+			}
+		}
+	}
+}
+
 // The whole page stays light: under 300 KB for the HTML, the script and the style sheet.
 func TestPageWeight(t *testing.T) {
-	if w := Default().Weight(); w > 300<<10 {
+	if w := Default(Options{}).Weight(); w > 300<<10 {
 		t.Errorf("the page weighs %d bytes, over 300 KB", w)
 	} else {
 		t.Logf("page weight: %d bytes", w)
@@ -131,7 +158,7 @@ func TestPageWeight(t *testing.T) {
 // An unknown address gets a page, not Go's plain text: 404, in the player's language, with the
 // site's style sheet and a link back to the game. Other methods on the game's address get 405.
 func TestUnknownAddress(t *testing.T) {
-	s := Default()
+	s := Default(Options{})
 	for _, c := range []struct{ cookie, lang, words string }{
 		{"", "fr", "Cette page n'existe pas"}, {LangCookie + "=en", "en", "This page does not exist"}, {LangCookie + "=xx", "fr", "Retour au jeu"},
 	} {
@@ -165,7 +192,7 @@ func TestUnknownAddress(t *testing.T) {
 func TestLegalFooter(t *testing.T) {
 	const msg = "Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé)."
 	for _, c := range []struct{ path, cookie string }{{"/", ""}, {"/", LangCookie + "=en"}, {"/regles", ""}, {"/nulle-part", ""}} {
-		res := get(t, Default(), c.path, "Cookie", c.cookie)
+		res := get(t, Default(Options{}), c.path, "Cookie", c.cookie)
 		body, _ := io.ReadAll(res.Body)
 		page := string(body)
 		foot := page[max(0, strings.Index(page, `<footer class="legal">`)):]

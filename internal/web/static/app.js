@@ -9,6 +9,10 @@
   const body = document.body;
   const params = new URLSearchParams(location.search);
   const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // Seamless wallet mode (WALLET.md): the operator keeps the accounts, the money and player
+  // protection, and opens the game with a launch link. The server leaves their forms out of the
+  // page, and marks it so.
+  const wallet = body.dataset.wallet === 'yes';
   // ?speed=N runs every animation N times faster (the browser tests use it).
   const baseSpeed = Math.max(0.25, Number(params.get('speed')) || (reduced ? 4 : 1));
 
@@ -68,6 +72,13 @@
       closed: 'Votre compte est fermé et votre solde vous a été versé. Vous ne pourrez plus vous y connecter.',
       realityText: (d, n) => `Vous jouez depuis ${d}. Résultat de la session : ${n} (gains moins mises). Voulez-vous continuer ?`,
       stopped: (d, n) => `Session terminée après ${d}. Résultat de la session : ${n}.`,
+      walletEnded: 'Session terminée. Pour rejouer, ouvrez à nouveau le jeu depuis le site de votre opérateur.',
+      // In wallet mode these come from the operator's wallet, without the figures of a limit.
+      walletErrors: {
+        insufficient_funds: 'Solde insuffisant chez votre opérateur : créditez votre compte sur son site.',
+        limit_reached: 'Votre opérateur refuse cette mise : une de vos limites de jeu est atteinte (voyez-les sur son site).',
+        not_logged_in: 'Votre session est terminée : ouvrez à nouveau le jeu depuis le site de votre opérateur.',
+      },
       errors: {
         insufficient_funds: 'Solde insuffisant : créditez votre compte.',
         username_taken: 'Cet identifiant est déjà pris.',
@@ -95,6 +106,9 @@
         limit_reached: 'Limite par semaine atteinte.',
         excluded: e => (until(e) ? `Vous vous êtes exclu du jeu jusqu'au ${when(until(e))} : impossible de vous connecter avant cette date.` : 'Vous êtes inscrit sur la liste nationale des personnes interdites de jeux : aucun compte ne peut être ouvert ni utilisé.'),
         account_closed: 'Ce compte a été fermé par son titulaire : on ne peut plus s\'y connecter.',
+        wallet_mode: 'Cela se fait sur le site de votre opérateur : il tient votre compte, votre argent et vos limites.',
+        wallet_unavailable: 'Votre opérateur n\'a pas répondu à temps : rien n\'a été vendu (une mise débitée malgré tout vous est rendue). Réessayez.',
+        player_blocked: 'Votre opérateur refuse vos mises pour le moment : voyez sur son site.',
       },
     },
     en: {
@@ -148,6 +162,12 @@
       closed: 'Your account is closed and its balance was paid out to you. You cannot log in to it again.',
       realityText: (d, n) => `You have been playing for ${d}. Result of this session: ${n} (winnings less stakes). Do you want to go on?`,
       stopped: (d, n) => `Session ended after ${d}. Result of this session: ${n}.`,
+      walletEnded: 'Session ended. To play again, open the game again from your operator\'s site.',
+      walletErrors: {
+        insufficient_funds: 'Not enough money at your operator: add some on its site.',
+        limit_reached: 'Your operator refuses this stake: one of your gambling limits is reached (see them on its site).',
+        not_logged_in: 'Your session has ended: open the game again from your operator\'s site.',
+      },
       errors: {
         insufficient_funds: 'Not enough money: add some to your account.',
         username_taken: 'This username is taken.',
@@ -175,6 +195,9 @@
         limit_reached: 'Weekly limit reached.',
         excluded: e => (until(e) ? `You excluded yourself from gambling until ${when(until(e))}: you cannot log in before then.` : 'You are on the national list of persons banned from gambling: no account can be opened or used.'),
         account_closed: 'This account was closed by its holder: it cannot be logged in to again.',
+        wallet_mode: 'This is done on your operator\'s site: it keeps your account, your money and your limits.',
+        wallet_unavailable: 'Your operator did not answer in time: nothing was sold (a stake debited all the same is given back). Try again.',
+        player_blocked: 'Your operator refuses your stakes for now: see its site.',
       },
     },
   };
@@ -196,7 +219,7 @@
   // Every error is told in the player's language, from its code, never in the server's words.
   const errText = e => {
     const m = T[lang()].errors;
-    const v = e && e.code && e.code !== 'unknown' && m[e.code];
+    const v = e && e.code && e.code !== 'unknown' && ((wallet && T[lang()].walletErrors[e.code]) || m[e.code]);
     return typeof v === 'string' ? v : typeof v === 'function' ? v(e) : m.unknown(e && (e.code || e.status));
   };
 
@@ -803,6 +826,8 @@
     } catch (e) {
       S.mode = 'idle';
       controls();
+      // The wallet refused the stake: the balance it holds may not be the one shown.
+      if (wallet && ['insufficient_funds', 'limit_reached', 'player_blocked'].includes(e.code)) refreshBalance();
       $('#play-err').textContent = await refused(e, 'stake_weekly');
       return;
     }
@@ -1178,6 +1203,19 @@
   }
 
   // ---- accounts ----
+  // refreshBalance reads the wallet's balance again (wallet mode), for an idle page: an answer
+  // that a sale overtook is not shown.
+  function refreshBalance() {
+    if (!S.user || S.mode !== 'idle') return;
+    const last = S.last;
+    api('GET', '/me')
+      .then(me => {
+        if (S.user !== me.username || S.mode !== 'idle' || S.last !== last) return;
+        S.balance = me.balance;
+        renderBalance();
+      })
+      .catch(() => {});
+  }
   // onLogin shows the player's page; fresh: a login here, which starts a new session.
   async function onLogin(me, fresh) {
     S.known = true;
@@ -1186,11 +1224,11 @@
     startSession(me.username, fresh);
     S.said = null;
     sayOut();
-    loadLimits().catch(() => {}); // for the reality checks
+    if (!wallet) loadLimits().catch(() => {}); // for the reality checks (the operator's, in wallet mode)
     tick();
     scrollTo(0, 0);
     S.hold = 0;
-    $('#user').textContent = me.username;
+    $('#user').textContent = wallet ? '' : me.username; // an operator's player is named by the operator
     body.classList.add('in');
     const list = await api('GET', '/games?limit=10');
     S.history = [];
@@ -1202,7 +1240,7 @@
       resetStage();
       drawSleeping();
       controls();
-      status(t('welcome', me.username));
+      status(wallet ? t('ready') : t('welcome', me.username));
       setShowing(0);
     }
     renderBalance();
@@ -1435,8 +1473,12 @@
     $(why === 'whyStake' ? '#limit-stake' : '#limit-deposit').focus();
     if (why) announce(w.textContent);
   }
-  $('#limits-open').addEventListener('click', () => openLimits());
-  $('#limits-form').addEventListener('submit', async e => {
+  // In wallet mode the page has no limits screen: the operator keeps the limits.
+  if (!wallet) {
+    $('#limits-open').addEventListener('click', () => openLimits());
+    $('#limits-form').addEventListener('submit', saveLimits);
+  }
+  async function saveLimits(e) {
     e.preventDefault();
     const msg = $('#limits-msg');
     msg.textContent = '';
@@ -1481,10 +1523,12 @@
     } finally {
       btn.disabled = false;
     }
-  });
+  }
   // refused tells a deposit or a sale the server refused for a limit: before one is set, the
-  // limits screen opens and says why; past one, the words say what is left this week.
+  // limits screen opens and says why; past one, the words say what is left this week (in wallet
+  // mode the operator's wallet refused it, and its figures are the operator's).
   async function refused(e, kind) {
+    if (wallet) return errText(e);
     if (e.code === 'limits_required') {
       const dep = kind === 'deposit_weekly';
       openLimits(dep ? 'whyDeposit' : 'whyStake', $(dep ? '#deposit' : '#play'));
@@ -1507,7 +1551,6 @@
     $('#exclusion-text').textContent = ok ? t('exclText', n, when(Date.now() + n * 86400000)) : t('badDays');
     return ok ? n : 0;
   }
-  $('#exclusion-days').addEventListener('input', exclusionText);
   // Each opens in place of the limits screen; closed, the focus goes back to « Mes limites ».
   function fromLimits(d, focus) {
     const back = $('#limits').ret;
@@ -1515,14 +1558,6 @@
     d.querySelector('.err').textContent = '';
     openDialog(d, focus, back);
   }
-  $('#exclusion-open').addEventListener('click', () => {
-    exclusionText();
-    fromLimits($('#exclusion'), $('#exclusion-days'));
-  });
-  $('#closure-open').addEventListener('click', () => {
-    $('#closure-text').textContent = t('closeText', money(S.balance));
-    fromLimits($('#closure'), $('#closure-confirm'));
-  });
   // accountForm runs a confirmed step that ends every session, then shows the page logged out
   // with what run returns it to say.
   function accountForm(form, run) {
@@ -1544,17 +1579,31 @@
       }
     });
   }
-  accountForm($('#exclusion-form'), async () => {
+  async function exclude() {
     const days = exclusionText();
     if (!days) return null;
     const r = await api('POST', '/me/exclusion', { days });
     $('#auth-msg').dataset.until = r.until;
     return () => t('excludedUntil', when(r.until));
-  });
-  accountForm($('#closure-form'), async () => {
+  }
+  async function closeAccount() {
     await api('DELETE', '/me');
     return () => t('closed');
-  });
+  }
+  // In wallet mode the page has neither: the operator keeps its players' exclusions and accounts.
+  if (!wallet) {
+    $('#exclusion-days').addEventListener('input', exclusionText);
+    $('#exclusion-open').addEventListener('click', () => {
+      exclusionText();
+      fromLimits($('#exclusion'), $('#exclusion-days'));
+    });
+    $('#closure-open').addEventListener('click', () => {
+      $('#closure-text').textContent = t('closeText', money(S.balance));
+      fromLimits($('#closure'), $('#closure-confirm'));
+    });
+    accountForm($('#exclusion-form'), exclude);
+    accountForm($('#closure-form'), closeAccount);
+  }
 
   // ---- navigation ----
   function route() {
@@ -1580,9 +1629,11 @@
     renderLimits();
     sayOut();
     if ($('#reality-check').open) renderReality();
-    if ($('#exclusion').open) exclusionText();
-    if ($('#closure').open) $('#closure-text').textContent = t('closeText', money(S.balance));
-    if (!$('#limits-why').hidden) $('#limits-why').textContent = t($('#limits-why').dataset.why);
+    if (!wallet) {
+      if ($('#exclusion').open) exclusionText();
+      if ($('#closure').open) $('#closure-text').textContent = t('closeText', money(S.balance));
+      if (!$('#limits-why').hidden) $('#limits-why').textContent = t($('#limits-why').dataset.why);
+    }
     if (S.mode === 'choose') status(t('choose'));
     else if (S.mode === 'play' && S.game) status(t('click', colorName(S.game.color)));
     else if (S.mode === 'idle') status(S.user ? t('ready') : '');
@@ -1633,34 +1684,45 @@
   $('#more').addEventListener('click', () => loadHistory(true).catch(showErr));
   $('#logout').addEventListener('click', async () => {
     await api('DELETE', '/session').catch(() => {});
-    onLogout();
+    // In wallet mode the session ends here; only the operator's site opens another.
+    onLogout(wallet ? () => t('walletEnded') : undefined);
   });
   $('#lang').addEventListener('click', () => setLang(lang() === 'fr' ? 'en' : 'fr'));
-  $$('#deposit-form .quick button').forEach(b =>
-    b.addEventListener('click', () => ($('#deposit-amount').value = String(Number(b.dataset.amount) / 100))));
-  $('#deposit-form').addEventListener('submit', async e => {
-    e.preventDefault();
-    const msg = $('#deposit-msg');
-    const euros = Number($('#deposit-amount').value);
-    if (!(euros >= 1 && euros <= 1000 && Number.isInteger(euros))) {
-      msg.textContent = errText({ code: 'invalid_input' });
-      return;
-    }
-    $('#deposit').disabled = true;
-    try {
-      const r = await apiMoney('POST', '/deposits', { amount: euros * 100 });
-      S.balance = r.balance;
-      renderBalance();
-      msg.textContent = t('deposited', money(euros * 100));
-    } catch (e2) {
-      msg.textContent = await refused(e2, 'deposit_weekly');
-    } finally {
-      $('#deposit').disabled = false;
-    }
-  });
-  authForm($('#login-form'), false);
-  authForm($('#signup-form'), true);
+  // The operator's players neither sign up, log in nor deposit here: the page has no such forms.
+  if (!wallet) {
+    $$('#deposit-form .quick button').forEach(b =>
+      b.addEventListener('click', () => ($('#deposit-amount').value = String(Number(b.dataset.amount) / 100))));
+    $('#deposit-form').addEventListener('submit', async e => {
+      e.preventDefault();
+      const msg = $('#deposit-msg');
+      const euros = Number($('#deposit-amount').value);
+      if (!(euros >= 1 && euros <= 1000 && Number.isInteger(euros))) {
+        msg.textContent = errText({ code: 'invalid_input' });
+        return;
+      }
+      $('#deposit').disabled = true;
+      try {
+        const r = await apiMoney('POST', '/deposits', { amount: euros * 100 });
+        S.balance = r.balance;
+        renderBalance();
+        msg.textContent = t('deposited', money(euros * 100));
+      } catch (e2) {
+        msg.textContent = await refused(e2, 'deposit_weekly');
+      } finally {
+        $('#deposit').disabled = false;
+      }
+    });
+    authForm($('#login-form'), false);
+    authForm($('#signup-form'), true);
+  }
   addEventListener('hashchange', route);
+  // In wallet mode the balance moves at the operator too (a deposit on its site): an idle page
+  // the player comes back to reads it again.
+  if (wallet) {
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') refreshBalance();
+    });
+  }
 
   // The proof check, for people who want to run it by hand from the console; the sounds played;
   // the messages (the tests compare the languages').
