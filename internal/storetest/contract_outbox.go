@@ -115,9 +115,14 @@ func testWalletCallsListed(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Its rollback held before the debit (as game.walletSale does), deleted by the sale.
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "rollback", TransactionID: "r-sold", Player: "op-7", RoundID: fmt.Sprint(id),
+		Amount: 100, Body: []byte(`{"r":2}`), Status: lottery.CallHeld}}, f.now); err != nil {
+		t.Fatal(err)
+	}
 	r := f.sale(p, "sold")
 	r.GameID = id
-	r.Wallet = &lottery.WalletSale{Balance: 5000, Rollback: "none", Credit: func(g *lottery.Game) lottery.WalletCall {
+	r.Wallet = &lottery.WalletSale{Balance: 5000, Rollback: "r-sold", Credit: func(g *lottery.Game) lottery.WalletCall {
 		return lottery.WalletCall{Call: "credit", TransactionID: "c-sold", Player: "op-7", RoundID: fmt.Sprint(g.ID), Amount: g.Prize, Body: []byte(`{"c":2}`)}
 	}}
 	g, err := f.s.Sell(f.ctx, r, f.now)
