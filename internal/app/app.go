@@ -72,6 +72,10 @@ type Config struct {
 	Wallet *WalletConfig
 }
 
+// walletLinger is how long the SQLite writer waits for more writes to join a small batch in
+// wallet mode (sqlite.DB.Linger): a sale waits some milliseconds for the wallet anyway.
+const walletLinger = 2 * time.Millisecond
+
 // WalletConfig is the operator's wallet: its URL, the secret both sides sign with, and Star
 // Color's public address for the launch links (empty: the address the launch call came to).
 type WalletConfig struct {
@@ -133,6 +137,10 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		gw := &game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait}
 		a.Game.WithWallet(gw)
 		a.heldFor = gw.DebitWait + timeout + 10*time.Second
+		if l, ok := store.(interface{ Linger(time.Duration) }); ok {
+			// Each sale writes twice, the wallet's answer between: writes come one by one.
+			l.Linger(walletLinger)
+		}
 		a.API.EnableLaunch(w.Secret, w.PublicURL)
 	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,

@@ -63,6 +63,8 @@ type DB struct {
 	health fault.WriteHealth // see CheckWrite
 
 	gameIDs gameIDs // see ids.go
+
+	linger atomic.Int64 // nanoseconds: see Linger
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.
