@@ -128,6 +128,8 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		// slow wallet answered is a call settled.
 		a.sender = &wallet.Sender{Store: store, Client: wallet.NewClient(w.URL, w.Secret, max(timeout, 10*time.Second)), Now: cfg.Now, Log: cfg.Log}
 		a.Game.WithWallet(&game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait})
+		// The balance a credit or a rollback was answered with is the one the player is shown.
+		a.sender.Answered = func(c lottery.WalletCall, balance int64) { a.Game.NoteWalletBalance(c.Player, balance) }
 		a.API.EnableLaunch(w.Secret, w.PublicURL)
 	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,

@@ -35,6 +35,9 @@ type Sender struct {
 	// Gather is how long the sender waits, once woken, for more calls to come due, so that one
 	// claim and one settling carry many calls under load (10 ms).
 	Gather time.Duration
+	// Answered, if not nil, is told the balance the wallet answered to each call it acknowledged
+	// (the player's balance after a credit or a rollback), before the call is settled.
+	Answered func(c lottery.WalletCall, balance int64)
 
 	once sync.Once
 	wake chan struct{}
@@ -116,9 +119,12 @@ func (s *Sender) round(ctx context.Context) int {
 	var wg sync.WaitGroup
 	for _, c := range calls {
 		wg.Go(func() {
-			_, err := s.Client.CallRaw(ctx, c.Call, c.Body)
+			balance, err := s.Client.CallRaw(ctx, c.Call, c.Body)
 			if ctx.Err() != nil {
 				return // shutting down: the lease runs out and the call is sent again
+			}
+			if err == nil && s.Answered != nil {
+				s.Answered(c, balance)
 			}
 			o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
 			if o.Disputed {
