@@ -46,6 +46,58 @@ type Wallet struct {
 	balMu    sync.Mutex
 	balances map[int64]balance // the wallet's answers, at most a second old
 	ids      map[string]int64  // the players of balances, by their id at the operator
+
+	keys saleKeys // the sales under way, by player and Idempotency-Key
+}
+
+// saleKeys lets one sale at a time run under a player's Idempotency-Key, in this server: copies
+// of one request sent at once (a client retrying, a double click) wait for the first, and then
+// find its answer kept under the key, instead of each debiting the stake at the wallet (where
+// a debit the balance no longer covers would be refused, and the player told 402 for a request
+// that was sold).
+type saleKeys struct {
+	mu    sync.Mutex
+	turns map[saleKey]*saleTurn
+}
+
+type saleKey struct {
+	player int64
+	key    string
+}
+
+type saleTurn struct {
+	held  chan struct{} // holds a token while a sale under the key runs
+	users int           // the sales running or waiting under the key
+}
+
+// lock waits for the turn of a sale under a player's key, or for ctx to end; unlock ends it.
+func (k *saleKeys) lock(ctx context.Context, player int64, key string) (unlock func(), err error) {
+	id := saleKey{player, key}
+	k.mu.Lock()
+	if k.turns == nil {
+		k.turns = map[saleKey]*saleTurn{}
+	}
+	t := k.turns[id]
+	if t == nil {
+		t = &saleTurn{held: make(chan struct{}, 1)}
+		k.turns[id] = t
+	}
+	t.users++
+	k.mu.Unlock()
+	leave := func() {
+		k.mu.Lock()
+		if t.users--; t.users == 0 {
+			delete(k.turns, id)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case t.held <- struct{}{}:
+		return func() { <-t.held; leave() }, nil
+	case <-ctx.Done():
+		leave()
+		return nil, ctx.Err()
+	}
 }
 
 type balance struct {
