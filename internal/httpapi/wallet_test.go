@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +24,7 @@ type walletEnv struct {
 	fwURL  string
 	secret []byte
 	fw     *fakewallet.Store
+	proxy  *walletProxy
 	env    *apptest.Env
 }
 
@@ -35,26 +34,29 @@ func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
 
 func newWalletEnvWith(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig) *walletEnv {
 	t.Helper()
-	secret := []byte("shared-secret")
-	fw, err := fakewallet.Open(context.Background(), filepath.Join(t.TempDir(), "wallet.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fw.Close() })
-	wsrv := httptest.NewServer(fakewallet.NewServer(fw, secret, faults))
-	t.Cleanup(wsrv.Close)
-	cfg.URL, cfg.Secret = wsrv.URL, secret
+	skipInWalletMode(t, ranAlready)
+	w := startRefWallet(t, faults, true)
+	cfg.URL, cfg.Secret = w.url, walletSecret
 	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg})
-	return &walletEnv{url: env.URL, fwURL: wsrv.URL, secret: secret, fw: fw, env: env}
+	return &walletEnv{url: env.URL, fwURL: w.url, secret: walletSecret, fw: w.fw, proxy: w.proxy, env: env}
 }
 
 // launch is the operator's signed launch call: its status and body.
 func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string) {
 	t.Helper()
+	if sign == nil {
+		return e.launchSigned(t, body, "")
+	}
+	return e.launchSigned(t, body, wallet.Sign(sign, []byte(body)))
+}
+
+// launchSigned is the launch call with a signature header as given ("": none).
+func (e *walletEnv) launchSigned(t *testing.T, body, signature string) (int, string) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", e.url+"/api/v1/launch", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	if sign != nil {
-		req.Header.Set(wallet.SignatureHeader, wallet.Sign(sign, []byte(body)))
+	if signature != "" {
+		req.Header.Set(wallet.SignatureHeader, signature)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -69,46 +71,19 @@ func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string)
 	return resp.StatusCode, b.String()
 }
 
-// player launches a player and opens the link in a client of its own.
+// player launches a player and opens the link in a client of its own; the link opens once.
 func (e *walletEnv) player(t *testing.T, who string) *client {
 	t.Helper()
-	st, body := e.launch(t, fmt.Sprintf(`{"player":%q,"operator_session":"sess-%s","currency":"EUR"}`, who, who), e.secret)
-	if st != 201 {
-		t.Fatalf("launch: %d %s", st, body)
-	}
-	link := body[strings.Index(body, "http"):strings.LastIndex(body, `"`)]
 	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := hc.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("opening the launch link: %d %s", resp.StatusCode, resp.Header.Get("Location"))
-	}
-	if again, _ := http.Get(link); again.StatusCode != 401 {
-		t.Errorf("a launch link opened twice: %d", again.StatusCode)
-	}
-	return &client{t: t, base: e.url, http: hc}
+	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	launchInto(t, e.url, e.secret, who, hc)
+	return &client{t: t, base: e.url, http: hc, who: who}
 }
 
 // drained waits until the outbox holds nothing to send.
 func (e *walletEnv) drained(t *testing.T) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		st, err := e.env.Store.OutboxState(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the outbox did not drain: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	drainOutbox(t, e.env.Store)
 }
 
 // The launch (signed both ways, once, the body checked), the balance from the wallet, money and
@@ -170,7 +145,7 @@ func TestWalletMode(t *testing.T) {
 	if b := books.Total; b.Credits.Count != 9 || b.Credits.Amount != prizes || b.Balance != fakewallet.DefaultInitialBalance-stakes+prizes || books.Unmatched != 0 {
 		t.Fatalf("the wallet's books: %+v", books)
 	}
-	time.Sleep(1100 * time.Millisecond) // the balance shown may be a second old
+	// The balance shown is the wallet's answer to the last credit (the outbox notes it).
 	p.must(200, &me, "GET", "/api/v1/me", nil, "")
 	if me.Balance != fakewallet.DefaultInitialBalance-stakes+prizes {
 		t.Fatalf("the balance shown: %d", me.Balance)
