@@ -560,6 +560,26 @@ func TestBadInput(t *testing.T) {
 	if again.Status != "choose_color" || len(again.Events) != 0 {
 		t.Fatalf("bad input changed the game: %+v", again)
 	}
+	// A sale refused is not kept under its key: once the player can afford it, the same request
+	// under the same key is a new attempt, and sells (API.md; WALLET.md: a sale refused 402, 403
+	// or 503 is not kept under its Idempotency-Key).
+	sale := `{"stake":100,"mode":"auto"}`
+	key := poor.key()
+	poor.refused(402, "insufficient_funds", "POST", "/api/v1/games", sale, key)
+	if w := poor.wallet(); w != nil {
+		w.fund(t, "poor", 100)
+		blocked, unblocked := true, false
+		if _, err := w.fw.SetPlayer(t.Context(), "poor", nil, &blocked); err != nil {
+			t.Fatal(err)
+		}
+		poor.refused(403, "player_blocked", "POST", "/api/v1/games", sale, key)
+		if _, err := w.fw.SetPlayer(t.Context(), "poor", nil, &unblocked); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		poor.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 50}, poor.key())
+	}
+	poor.must(201, nil, "POST", "/api/v1/games", sale, key)
 }
 
 // Concurrent duplicates of one request have one effect.
