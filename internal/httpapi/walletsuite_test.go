@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -184,10 +185,7 @@ func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Header.Set(wallet.SignatureHeader, sig)
 		}
 	}
-	r.Body = http.NoBody
-	if body.Len() > 0 {
-		r.Body = ioNopCloser{bytes.NewReader(body.Bytes())}
-	}
+	r.Body = io.NopCloser(bytes.NewReader(body.Bytes()))
 	rec := httptest.NewRecorder()
 	p.next.ServeHTTP(rec, r)
 	p.mu.Lock()
@@ -206,10 +204,6 @@ func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(rec.Code)
 	w.Write(rec.Body.Bytes())
 }
-
-type ioNopCloser struct{ *bytes.Reader }
-
-func (ioNopCloser) Close() error { return nil }
 
 // launchInto is the operator's signed launch of a player, its link opened in hc's cookies: hc is
 // then that player's browser.
