@@ -84,6 +84,9 @@ type WalletConfig struct {
 	PublicURL string
 	Timeout   time.Duration // a call to the wallet waits at most this (2 s)
 	DebitWait time.Duration // a sale waits at most this for its debit, sent again meanwhile (4 s)
+	// RetryBase is the outbox's first wait before it sends a call again (1 s; WALLET.md: at
+	// most a second), doubled at each sending up to a minute.
+	RetryBase time.Duration
 }
 
 // App is the application over one store.
@@ -133,9 +136,12 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		client := wallet.NewClient(w.URL, w.Secret, timeout)
 		// The outbox's calls wait longer than a player's debit: nobody waits for them, and a
 		// slow wallet answered is a call settled.
-		a.sender = &wallet.Sender{Store: store, Client: wallet.NewClient(w.URL, w.Secret, max(timeout, 10*time.Second)), Now: cfg.Now, Log: cfg.Log}
+		a.sender = &wallet.Sender{Store: store, Client: wallet.NewClient(w.URL, w.Secret, max(timeout, 10*time.Second)), Now: cfg.Now, Log: cfg.Log,
+			Base: w.RetryBase}
 		gw := &game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait}
 		a.Game.WithWallet(gw)
+		// The balance a credit or a rollback was answered with is the one the player is shown.
+		a.sender.Answered = func(c lottery.WalletCall, balance int64) { a.Game.NoteWalletBalance(c.Player, balance) }
 		a.heldFor = gw.DebitWait + timeout + 10*time.Second
 		if l, ok := store.(interface{ Linger(time.Duration) }); ok {
 			// Each sale writes twice, the wallet's answer between: writes come one by one.

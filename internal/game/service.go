@@ -318,13 +318,22 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	}
 	if s.wallet != nil {
 		// A sale refused is not kept under its key (WALLET.md): a retry is a new attempt.
-		// A key answered already answers the same; the same key sent twice at once debits twice,
-		// and the second sale, refused for its key, rolls its debit back.
+		// A key answered already answers the same. The same key sent twice at once waits here
+		// for its first sale (saleKeys), and then answers the same; sent to two servers at once,
+		// both debit, and the second sale, refused for its key, rolls its debit back.
+		unlock, err := s.wallet.keys.lock(ctx, p.ID, r.Key)
+		if err != nil {
+			return lottery.Answer{}, nil, err
+		}
+		defer unlock()
 		if ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], errNotKept); err != errNotKept {
 			return ans, nil, err
 		}
 		if err := s.walletSale(ctx, p, &req); err != nil {
-			return lottery.Answer{}, nil, err
+			// The debit refused, or its outcome unknown: the answer of a copy of the request
+			// sold meanwhile on another server, if there is one, else the refusal.
+			ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
+			return ans, nil, err
 		}
 	}
 	g, err := s.db.Sell(ctx, req, s.now())

@@ -45,6 +45,59 @@ type Wallet struct {
 
 	balMu    sync.Mutex
 	balances map[int64]balance // the wallet's answers, at most a second old
+	ids      map[string]int64  // the players of balances, by their id at the operator
+
+	keys saleKeys // the sales under way, by player and Idempotency-Key
+}
+
+// saleKeys lets one sale at a time run under a player's Idempotency-Key, in this server: copies
+// of one request sent at once (a client retrying, a double click) wait for the first, and then
+// find its answer kept under the key, instead of each debiting the stake at the wallet (where
+// a debit the balance no longer covers would be refused, and the player told 402 for a request
+// that was sold).
+type saleKeys struct {
+	mu    sync.Mutex
+	turns map[saleKey]*saleTurn
+}
+
+type saleKey struct {
+	player int64
+	key    string
+}
+
+type saleTurn struct {
+	held  chan struct{} // holds a token while a sale under the key runs
+	users int           // the sales running or waiting under the key
+}
+
+// lock waits for the turn of a sale under a player's key, or for ctx to end; unlock ends it.
+func (k *saleKeys) lock(ctx context.Context, player int64, key string) (unlock func(), err error) {
+	id := saleKey{player, key}
+	k.mu.Lock()
+	if k.turns == nil {
+		k.turns = map[saleKey]*saleTurn{}
+	}
+	t := k.turns[id]
+	if t == nil {
+		t = &saleTurn{held: make(chan struct{}, 1)}
+		k.turns[id] = t
+	}
+	t.users++
+	k.mu.Unlock()
+	leave := func() {
+		k.mu.Lock()
+		if t.users--; t.users == 0 {
+			delete(k.turns, id)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case t.held <- struct{}{}:
+		return func() { <-t.held; leave() }, nil
+	case <-ctx.Done():
+		leave()
+		return nil, ctx.Err()
+	}
 }
 
 type balance struct {
@@ -60,7 +113,7 @@ func (s *Service) WithWallet(w *Wallet) {
 	if w.Wake == nil {
 		w.Wake = func() {}
 	}
-	w.balances = map[int64]balance{}
+	w.balances, w.ids = map[int64]balance{}, map[string]int64{}
 	s.wallet = w
 }
 
@@ -127,14 +180,35 @@ func (s *Service) walletBalance(ctx context.Context, p Player) (int64, error) {
 	if err != nil {
 		return 0, walletFault(err)
 	}
-	s.noteBalance(p.ID, amount)
+	s.noteBalance(p.ID, who, amount)
 	return amount, nil
 }
 
-func (s *Service) noteBalance(playerID, amount int64) {
+func (s *Service) noteBalance(playerID int64, walletPlayer string, amount int64) {
 	s.wallet.balMu.Lock()
 	s.wallet.balances[playerID] = balance{amount, s.now()}
+	s.wallet.ids[walletPlayer] = playerID
 	s.wallet.balMu.Unlock()
+}
+
+// NoteWalletBalance notes the balance the wallet answered to a credit or a rollback the outbox
+// sent for one of its players. Without it, the balance shown for a second after a sale would be
+// the debit's answer, which lacks the prize credited since: a player who has just won would see
+// their stake taken and not their prize, and one whose sale was refused and rolled back their
+// stake still gone. Only a player this server already shows a balance of is noted (there is no
+// answer of theirs to correct otherwise); another server's calls still leave this one's answer
+// at most a second old, as WALLET.md allows. (Answers of calls made at once may be noted out of
+// order; each is the wallet's own balance at its moment, and the next sale or second corrects it.)
+func (s *Service) NoteWalletBalance(walletPlayer string, amount int64) {
+	w := s.wallet
+	if w == nil {
+		return
+	}
+	w.balMu.Lock()
+	if id, ok := w.ids[walletPlayer]; ok {
+		w.balances[id] = balance{amount, s.now()}
+	}
+	w.balMu.Unlock()
 }
 
 // walletFault is a wallet's refusal as the player is told it (the same status and code), or an
@@ -200,7 +274,7 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 		s.rollBack(ctx, rb.TransactionID)
 		return walletFault(err)
 	}
-	s.noteBalance(p.ID, after)
+	s.noteBalance(p.ID, who, after)
 	req.GameID = id
 	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rb.TransactionID, Credit: func(g *lottery.Game) lottery.WalletCall {
 		c := wallet.CreditRequest{TransactionID: "credit-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round, Amount: g.Prize,

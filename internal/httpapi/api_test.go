@@ -21,19 +21,22 @@ import (
 	"starcolor/internal/app/apptest"
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
+	"starcolor/internal/fakewallet"
 	"starcolor/internal/game"
 	"starcolor/internal/lottery"
 )
 
 // testServer is the real application (app.New, as serve builds it) over a new test store
 // holding a small emission at 1 €: a SQLite file, or a PostgreSQL schema under
-// STARCOLOR_TEST_STORE=postgres (TestMain runs the whole suite on both).
+// STARCOLOR_TEST_STORE=postgres (TestMain runs the whole suite on both); in wallet mode, in
+// front of the reference wallet, under STARCOLOR_TEST_WALLET=1 (walletsuite_test.go).
 type testServer struct {
-	url   string
-	db    app.Store
-	e     *emission.Emission
-	svc   *game.Service
-	clock *clock
+	url    string
+	db     app.Store
+	e      *emission.Emission
+	svc    *game.Service
+	clock  *clock
+	wallet *refWallet // the operator's wallet, in wallet mode (nil otherwise)
 }
 
 // clock is the server's time, moved by the test.
@@ -62,12 +65,22 @@ func newTestServer(t *testing.T, blocks int) *testServer {
 func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *clock)) *testServer {
 	t.Helper()
 	clk := &clock{now: time.Now()}
-	env := apptest.Start(t, apptest.Options{Blocks: blocks, Seed: 42, Now: clk.Now, Metrics: true, Configure: func(cfg *game.Config) {
+	o := apptest.Options{Blocks: blocks, Seed: 42, Now: clk.Now, Metrics: true, Configure: func(cfg *game.Config) {
 		if configure != nil {
 			configure(cfg, clk)
 		}
-	}})
-	return &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk}
+	}}
+	var w *refWallet
+	if walletSuite {
+		w = startRefWallet(t, fakewallet.Faults{}, false)
+		o.Wallet = &app.WalletConfig{URL: w.url, Secret: walletSecret}
+	}
+	env := apptest.Start(t, o)
+	s := &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk, wallet: w}
+	if w != nil {
+		t.Cleanup(func() { s.checkWalletBooks(t) }) // before the server stops
+	}
+	return s
 }
 
 // client is a player's browser-less client with its own cookies.
@@ -76,11 +89,21 @@ type client struct {
 	base string
 	http *http.Client
 	keys int
+	srv  *testServer // the server it was made for (nil: a client of another kind of server)
+	who  string      // in wallet mode, the player at the operator it was launched for
 }
 
 func (s *testServer) client(t testing.TB) *client {
 	jar, _ := cookiejar.New(nil)
-	return &client{t: t, base: s.url, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}}
+	return &client{t: t, base: s.url, http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, srv: s}
+}
+
+// wallet is the operator's wallet of the client's server, in wallet mode (nil otherwise).
+func (c *client) wallet() *refWallet {
+	if c.srv == nil {
+		return nil
+	}
+	return c.srv.wallet
 }
 
 // call sends a request; key is the Idempotency-Key ("" for none). It returns the status and body.
@@ -132,8 +155,15 @@ func (c *client) must(want int, v any, method, path string, body any, key string
 	}
 }
 
+// signUp makes a player with deposit cents and opens their session in the client. In wallet
+// mode, the operator puts the money in the player's balance at its wallet and launches them.
 func (c *client) signUp(name string, deposit int64) {
 	c.t.Helper()
+	if w := c.wallet(); w != nil {
+		w.fund(c.t, name, deposit)
+		c.login(name)
+		return
+	}
 	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": name, "password": "secret-" + name}, "")
 	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
 	// Limits high enough to stay out of the way (limits_test.go tests them).
@@ -143,10 +173,26 @@ func (c *client) signUp(name string, deposit int64) {
 	}
 }
 
+// balance is the player's balance, as GET /api/v1/me shows it. In wallet mode it is the
+// wallet's: the credits of the games finished and the rollbacks of the sales refused reach the
+// wallet through the outbox, after their answers, so it is read once the outbox has drained; it
+// must then be the wallet's to the cent, although the server shows an answer of the wallet up to
+// a second old (and the test's clock stands still): the outbox notes the balance the wallet
+// answers to each credit and rollback (game.Service.NoteWalletBalance), as a player who has just
+// won must see it.
 func (c *client) balance() int64 {
 	c.t.Helper()
+	w := c.wallet()
+	if w != nil {
+		c.srv.drained(c.t)
+	}
 	var me struct{ Balance int64 }
 	c.must(200, &me, "GET", "/api/v1/me", nil, "")
+	if w != nil {
+		if at := w.balanceOf(c.t, c.who); at != me.Balance {
+			c.t.Fatalf("the balance shown is %d, the wallet's %d", me.Balance, at)
+		}
+	}
 	return me.Balance
 }
 
@@ -178,6 +224,7 @@ type gameJSON struct {
 func hidden(cell json.RawMessage) bool { return string(cell) == "null" }
 
 func TestAccountsAndMoney(t *testing.T) {
+	skipInWalletMode(t, noAccounts+"; "+noMoney)
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("alice", 0)
@@ -222,6 +269,7 @@ func TestAccountsAndMoney(t *testing.T) {
 }
 
 func TestLoginThrottling(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("bob", 0)
@@ -380,7 +428,7 @@ func TestFinishAndResume(t *testing.T) {
 	c.must(200, &g, "POST", fmt.Sprintf("/api/v1/games/%d/reveal", g.ID), map[string]int{"cell": first}, "")
 	// Another browser, the same player: the game resumes exactly where it stopped.
 	other := s.client(t)
-	other.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "dave", "password": "secret-dave"}, "")
+	other.login("dave")
 	var again gameJSON
 	other.must(200, &again, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, "")
 	a, _ := json.Marshal(g)
@@ -434,11 +482,12 @@ func TestFinishAndResume(t *testing.T) {
 	}
 }
 
-// Bad input: each its status, and no balance changes.
+// Bad input: each its status, and no balance changes. (frank can afford the sold-out stake: in
+// wallet mode the debit comes first, and a stake the wallet refuses is refused as it did, 402.)
 func TestBadInput(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
-	c.signUp("frank", 250)
+	c.signUp("frank", 1000)
 	var g gameJSON
 	c.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
 	poor := s.client(t)
@@ -478,6 +527,14 @@ func TestBadInput(t *testing.T) {
 		{"limit 0", c, "GET", "/api/v1/games?limit=0", nil, false, 400, "invalid_input"},
 		{"short username", c, "POST", "/api/v1/players", `{"last_name":"Martin","first_names":"Jeanne","birth_date":"1990-01-01","username":"x","password":"abcd"}`, false, 400, "invalid_username"},
 	}
+	if walletSuite {
+		// Deposits and sign-ups are the operator's: refused as such once their body is read.
+		for i := range tests {
+			if tests[i].name == "negative deposit" || tests[i].name == "short username" {
+				tests[i].status, tests[i].code = 403, "wallet_mode"
+			}
+		}
+	}
 	balances := func() [2]int64 { return [2]int64{c.balance(), poor.balance()} }
 	before := balances()
 	for _, tt := range tests {
@@ -503,6 +560,26 @@ func TestBadInput(t *testing.T) {
 	if again.Status != "choose_color" || len(again.Events) != 0 {
 		t.Fatalf("bad input changed the game: %+v", again)
 	}
+	// A sale refused is not kept under its key: once the player can afford it, the same request
+	// under the same key is a new attempt, and sells (API.md; WALLET.md: a sale refused 402, 403
+	// or 503 is not kept under its Idempotency-Key).
+	sale := `{"stake":100,"mode":"auto"}`
+	key := poor.key()
+	poor.refused(402, "insufficient_funds", "POST", "/api/v1/games", sale, key)
+	if w := poor.wallet(); w != nil {
+		w.fund(t, "poor", 100)
+		blocked, unblocked := true, false
+		if _, err := w.fw.SetPlayer(t.Context(), "poor", nil, &blocked); err != nil {
+			t.Fatal(err)
+		}
+		poor.refused(403, "player_blocked", "POST", "/api/v1/games", sale, key)
+		if _, err := w.fw.SetPlayer(t.Context(), "poor", nil, &unblocked); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		poor.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 50}, poor.key())
+	}
+	poor.must(201, nil, "POST", "/api/v1/games", sale, key)
 }
 
 // Concurrent duplicates of one request have one effect.
@@ -529,11 +606,22 @@ func TestConcurrentDuplicates(t *testing.T) {
 	if len(list.Games) != 1 {
 		t.Fatalf("%d games for one request", len(list.Games))
 	}
+	if w := c.wallet(); w != nil {
+		// In wallet mode the copies waited for the first sale: one debit, none to roll back.
+		if b, err := w.fw.Books(t.Context()); err != nil || b.Total.Debits.Count != 1 || b.Total.Rollbacks.Count != 0 {
+			t.Fatalf("the wallet's books after one request sent 16 times at once: %+v %v", b.Total, err)
+		}
+	}
 	if c.balance() != 1000-100+list.Games[0].Prize {
 		t.Fatalf("balance %d after one game", c.balance())
 	}
 	// A retry answered after the player can no longer afford the stake still gets the first answer.
-	c.must(201, nil, "POST", "/api/v1/withdrawals", map[string]int64{"amount": c.balance()}, c.key())
+	if w := c.wallet(); w != nil {
+		w.fund(t, "gina", 0)             // the operator's hand on its wallet
+		s.clock.Advance(2 * time.Second) // the balance shown may be a second old (WALLET.md)
+	} else {
+		c.must(201, nil, "POST", "/api/v1/withdrawals", map[string]int64{"amount": c.balance()}, c.key())
+	}
 	if st, raw := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, "same-key"); fmt.Sprint(st, string(raw)) != answers[0] {
 		t.Fatalf("late retry: %d %s, want %s", st, raw, answers[0])
 	}
@@ -543,9 +631,18 @@ func TestConcurrentDuplicates(t *testing.T) {
 }
 
 // 64 players play until the emission sells out: every unit sold once, the books balance, and
-// the prizes paid are the table's, block by block.
+// the prizes paid are the table's, block by block. (In wallet mode, an emission of one block: the
+// wallet's books are checked round by round, 1,000 of them, and the run stays short.)
 func TestSellOut(t *testing.T) {
-	s := newTestServer(t, 3)
+	blocks := 3
+	if walletSuite {
+		blocks = 1
+	}
+	s := newTestServer(t, blocks)
+	units := 0
+	for _, b := range s.e.Blocks {
+		units += b.Units
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	played := 0
@@ -555,7 +652,7 @@ func TestSellOut(t *testing.T) {
 			c.signUp(fmt.Sprintf("player%02d", p), 100_000)
 			for {
 				st, raw := c.call("POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, c.key())
-				if st == 503 {
+				if st == 503 && strings.Contains(string(raw), `"sold_out"`) {
 					return
 				}
 				if st != 201 {
@@ -571,8 +668,8 @@ func TestSellOut(t *testing.T) {
 	wg.Wait()
 	st := s.db.WriteStats()
 	t.Logf("%d games in %d write batches of %d operations", played, st.Batches, st.Ops)
-	if played != 3000 {
-		t.Fatalf("%d games sold, the emission holds 3000 units", played)
+	if played != units {
+		t.Fatalf("%d games sold, the emission holds %d units", played, units)
 	}
 	c, err := s.db.CheckLedger(context.Background())
 	if err != nil {
@@ -581,7 +678,7 @@ func TestSellOut(t *testing.T) {
 	if len(c.Problems) > 0 {
 		t.Fatalf("ledger: %v", c.Problems)
 	}
-	if want := 3 * s.e.Table.Payout(); c.Prizes != want || c.Stakes != 3000*100 || c.Games != 3000 {
+	if want := int64(blocks) * s.e.Table.Payout(); c.Prizes != want || c.Stakes != int64(units)*100 || c.Games != units {
 		t.Fatalf("prizes %d (table %d), stakes %d, games %d", c.Prizes, want, c.Stakes, c.Games)
 	}
 	e := s.mustEmission(t)
@@ -605,7 +702,7 @@ func TestSessionTimeouts(t *testing.T) {
 	if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 401 {
 		t.Fatalf("after 31 idle minutes: %d", st)
 	}
-	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "hana", "password": "secret-hana"}, "")
+	c.login("hana")
 	for i := range 35 { // active every 20 minutes for 11 h 40
 		s.clock.Advance(20 * time.Minute)
 		if st, _ := c.call("GET", "/api/v1/me", nil, ""); st != 200 {
@@ -634,7 +731,7 @@ func TestAbandonedGamesAreFinished(t *testing.T) {
 	if n, err := s.svc.FinishAbandoned(context.Background()); err != nil || n != 2 {
 		t.Fatalf("abandoned games finished: %d, %v", n, err)
 	}
-	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "ivan", "password": "secret-ivan"}, "")
+	c.login("ivan")
 	for _, g := range []gameJSON{a, b} {
 		var now gameJSON
 		c.must(200, &now, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, "")
@@ -662,29 +759,44 @@ func TestRetriedManualSale(t *testing.T) {
 	}
 }
 
-// Idempotency keys are kept 48 hours (API.md: at least 24), then forgotten.
+// Idempotency keys are kept 48 hours (API.md: at least 24), then forgotten: a retry within them
+// gets the first answer and moves nothing; after them, the key is a new request. The request is
+// a deposit, or in wallet mode, where deposits are the operator's, a sale.
 func TestKeysAreKeptThenForgotten(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("kate", 1000)
-	c.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
+	path, body := "/api/v1/deposits", `{"amount":100}`
+	if walletSuite {
+		path, body = "/api/v1/games", `{"stake":100,"mode":"auto"}`
+	}
+	// effects counts what the requests did: the money deposited, or the games sold.
+	effects := func() int64 {
+		if walletSuite {
+			var list struct{ Games []gameJSON }
+			c.must(200, &list, "GET", "/api/v1/games", nil, "")
+			return int64(len(list.Games))
+		}
+		return (c.balance() - 1000) / 100
+	}
+	st, answer := c.call("POST", path, body, "kept")
+	if st != 201 || effects() != 1 {
+		t.Fatalf("the request: %d %s, %d effects", st, answer, effects())
+	}
 	s.clock.Advance(25 * time.Hour)
-	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "kate", "password": "secret-kate"}, "")
+	c.login("kate")
 	if _, err := s.svc.ForgetOldKeys(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	var again struct{ Balance int64 }
-	c.must(201, &again, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
-	if again.Balance != 1100 {
-		t.Fatalf("a retry after 25 hours moved money again: balance %d", again.Balance)
+	if again, raw := c.call("POST", path, body, "kept"); again != 201 || !bytes.Equal(raw, answer) || effects() != 1 {
+		t.Fatalf("a retry after 25 hours: %d %s (the first answer %s), %d effects, want 1", again, raw, answer, effects())
 	}
 	s.clock.Advance(24 * time.Hour)
-	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "kate", "password": "secret-kate"}, "")
+	c.login("kate")
 	if _, err := s.svc.ForgetOldKeys(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c.must(201, &again, "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, "kept")
-	if again.Balance != 1200 {
-		t.Fatalf("after 49 hours the key is a new request: balance %d, want 1200", again.Balance)
+	if again, raw := c.call("POST", path, body, "kept"); again != 201 || bytes.Equal(raw, answer) || effects() != 2 {
+		t.Fatalf("after 49 hours the key is a new request: %d %s, %d effects, want 2", again, raw, effects())
 	}
 }

@@ -9,6 +9,7 @@ import (
 // Closing an account (API.md 1.1) pays its balance out first, ends every session of the player
 // and refuses logins afterwards; the books still balance.
 func TestAccountClosure(t *testing.T) {
+	skipInWalletMode(t, noProtection)
 	srv := newTestServer(t, 1)
 	a := srv.client(t)
 	a.signUp("clotilde", 5000)

@@ -13,6 +13,7 @@ import (
 // until it ends, saying until when; no account opens meanwhile with the same identity, in any
 // case or accents; it cannot be shortened; it ends by itself.
 func TestSelfExclusion(t *testing.T) {
+	skipInWalletMode(t, noProtection)
 	srv := newTestServer(t, 1)
 	start := srv.clock.Now()
 	sign := func(c *client, name, last, first string) (int, []byte) {
@@ -81,6 +82,7 @@ func TestSelfExclusion(t *testing.T) {
 // An exclusion and requests with the session race: once the exclusion has answered, no request
 // with the session succeeds.
 func TestExclusionEndsSessionsUnderConcurrentRequests(t *testing.T) {
+	skipInWalletMode(t, noProtection)
 	srv := newTestServer(t, 1)
 	for trial := range 40 {
 		c := srv.client(t)

@@ -11,6 +11,7 @@ import (
 // A sign-up says who the player is (API.md 1.1): a name missing or an impossible date is a 400,
 // a player under 18 on the server's date a 403 underage; each refusal makes no account.
 func TestRegistrationIdentity(t *testing.T) {
+	skipInWalletMode(t, noAccounts+"; "+noProtection)
 	srv := newTestServer(t, 1)
 	// The server's date: a moment late on 30 November 2026, UTC.
 	srv.clock.mu.Lock()

@@ -31,8 +31,15 @@ func (s *testServer) bare(t *testing.T, name string) *client {
 	return c
 }
 
+// login opens a new session of the player in the client: with the password, or in wallet mode
+// with the operator's launch.
 func (c *client) login(name string) {
 	c.t.Helper()
+	if w := c.wallet(); w != nil {
+		launchInto(c.t, c.base, walletSecret, name, c.http)
+		c.who = name
+		return
+	}
 	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
 }
 
@@ -48,6 +55,7 @@ func (c *client) refused(status int, code, method, path string, body any, key st
 // before the first deposit and stake; up to a limit and not a cent past, refusals changing
 // nothing; a raise pending for 48 hours, a lowering at once and cancelling it; the week rolling.
 func TestWeeklyLimits(t *testing.T) {
+	skipInWalletMode(t, noProtection)
 	srv := newTestServer(t, 1)
 	c := srv.bare(t, "léa")
 	var l limitsView
@@ -132,6 +140,7 @@ func TestWeeklyLimits(t *testing.T) {
 // Concurrent sales and deposits of one player at the edge of a limit: exactly as many pass as it
 // allows, the others are refused with limit_reached, and the books balance.
 func TestLimitEdgeUnderConcurrentRequests(t *testing.T) {
+	skipInWalletMode(t, noProtection)
 	srv := newTestServer(t, 1)
 	c := srv.bare(t, "noé")
 	c.must(200, nil, "PUT", "/api/v1/me/limits", map[string]any{"deposit_weekly": 1000, "stake_weekly": 700}, "")

@@ -9,28 +9,43 @@ import (
 	"starcolor/internal/storetest"
 )
 
-// TestMain runs every test of the API on SQLite, and then, when a PostgreSQL database is given
-// ($STARCOLOR_TEST_POSTGRES), all of them again on PostgreSQL (in a second run of this test
-// binary, with STARCOLOR_TEST_STORE=postgres): the same tests on both stores.
+// TestMain runs every test of the API on SQLite; then, each in a run of this test binary of its
+// own: all of them again on PostgreSQL, when a database is given ($STARCOLOR_TEST_POSTGRES, with
+// STARCOLOR_TEST_STORE=postgres), and in seamless wallet mode, in front of the reference wallet
+// (STARCOLOR_TEST_WALLET=1, walletsuite_test.go), on SQLite and, when a database is given, on
+// PostgreSQL: the same tests on both stores, with and without the operator's wallet.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if code != 0 || os.Getenv("STARCOLOR_TEST_STORE") != "" {
+	if code != 0 || os.Getenv("STARCOLOR_TEST_STORE") != "" || walletSuite {
 		os.Exit(code)
 	}
-	if os.Getenv(storetest.PostgresEnv) == "" {
+	postgres := os.Getenv(storetest.PostgresEnv) != ""
+	if !postgres {
 		if os.Getenv("CI") == "true" {
 			fmt.Printf("FAIL: the API tests did not run on PostgreSQL: no $%s (CI=true: they must)\n", storetest.PostgresEnv)
 			os.Exit(1)
 		}
 		fmt.Printf("skipping the API tests on PostgreSQL: no $%s\n", storetest.PostgresEnv)
-		os.Exit(code)
 	}
-	cmd := exec.Command(os.Args[0], os.Args[1:]...)
-	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_STORE=postgres")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Printf("FAIL: the API tests on PostgreSQL: %v\n", err)
-		os.Exit(1)
+	runs := []struct {
+		name string
+		env  []string
+	}{
+		{"on PostgreSQL", []string{"STARCOLOR_TEST_STORE=postgres"}},
+		{"in wallet mode on SQLite", []string{walletSuiteEnv + "=1"}},
+		{"in wallet mode on PostgreSQL", []string{"STARCOLOR_TEST_STORE=postgres", walletSuiteEnv + "=1"}},
+	}
+	for _, r := range runs {
+		if !postgres && r.env[0] == "STARCOLOR_TEST_STORE=postgres" {
+			continue
+		}
+		cmd := exec.Command(os.Args[0], os.Args[1:]...)
+		cmd.Env = append(os.Environ(), r.env...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Printf("FAIL: the API tests %s: %v\n", r.name, err)
+			os.Exit(1)
+		}
 	}
 	os.Exit(0)
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"starcolor/internal/lottery"
 )
@@ -29,19 +30,60 @@ func (s *testServer) metric(t *testing.T, name string) float64 {
 }
 
 // /metrics counts the sales and shows the wallet's outbox: the calls not yet acknowledged, the
-// oldest's age, the disputed ones.
+// oldest's age, the disputed ones. Without a wallet, calls are put in the outbox by hand; in
+// wallet mode, they are the credits of games finished while the wallet is down.
 func TestMetricsSalesAndOutbox(t *testing.T) {
 	srv := newTestServer(t, 1)
 	c := srv.client(t)
 	c.signUp("mila", 1000)
+	if srv.wallet != nil {
+		// The games are sold 90 s ago, by the server's clock, which dates the wallet's calls;
+		// the age of the oldest call is by the real clock.
+		srv.clock.Advance(-90 * time.Second)
+	}
 	for range 3 {
 		c.must(201, nil, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, c.key())
 	}
 	if got := srv.metric(t, "starcolor_sales_total"); got != 3 {
 		t.Errorf("starcolor_sales_total %v, want 3", got)
 	}
+	if srv.wallet != nil {
+		srv.drained(t) // the games' credits are sent
+	}
 	if got := srv.metric(t, "starcolor_wallet_calls_pending"); got != 0 {
 		t.Errorf("starcolor_wallet_calls_pending %v, want 0", got)
+	}
+	if w := srv.wallet; w != nil {
+		// In wallet mode the calls owed are real ones: the credits of four « Jouer » games
+		// finished while the wallet is down wait in the outbox, shown, until it is back (the
+		// games sold 90 s ago: see above).
+		var games [4]gameJSON
+		for i := range games {
+			c.must(201, &games[i], "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"}, c.key())
+		}
+		w.proxy.set(intact, intact, true)
+		for _, g := range games {
+			c.must(200, nil, "POST", fmt.Sprintf("/api/v1/games/%d/finish", g.ID), nil, "")
+		}
+		if got := srv.metric(t, "starcolor_wallet_calls_pending"); got != 4 {
+			t.Errorf("starcolor_wallet_calls_pending %v with the wallet down, want 4", got)
+		}
+		if got := srv.metric(t, "starcolor_wallet_calls_oldest_age_seconds"); got < 89 {
+			t.Errorf("starcolor_wallet_calls_oldest_age_seconds %v, want 90 or so", got)
+		}
+		if got := srv.metric(t, "starcolor_wallet_calls_disputed"); got != 0 {
+			t.Errorf("starcolor_wallet_calls_disputed %v", got)
+		}
+		w.proxy.set(intact, intact, false)
+		srv.clock.Advance(2 * time.Minute) // their next sending is due (after 2 s at most)
+		srv.drained(t)
+		if got := srv.metric(t, "starcolor_wallet_calls_pending"); got != 0 {
+			t.Errorf("starcolor_wallet_calls_pending %v once the wallet is back, want 0", got)
+		}
+		if got := srv.metric(t, "starcolor_sales_total"); got != 7 {
+			t.Errorf("starcolor_sales_total %v, want 7", got)
+		}
+		return
 	}
 	var calls []lottery.WalletCall
 	for i := range 4 {

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -42,9 +43,13 @@ func (s *testServer) raw(t testing.TB, hc *http.Client, method, path, token, bod
 	return resp.StatusCode
 }
 
-// login opens a session for a player and returns its token.
+// login opens a session for a player and returns its token: with the password, or in wallet mode
+// with the operator's launch.
 func (s *testServer) login(t testing.TB, name string) string {
 	t.Helper()
+	if s.wallet != nil {
+		return s.launchSession(t, name)
+	}
 	token, _, err := s.svc.Login(context.Background(), name, "secret-"+name, "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
@@ -53,16 +58,23 @@ func (s *testServer) login(t testing.TB, name string) string {
 }
 
 // After a logout returns, no request with its token succeeds: not a read, not a movement of
-// money, whether the server had the session in memory already (warm) or reads it for the first
-// time while the logout runs (cold). Requests race the logout from several goroutines, in
-// 150 trials of each kind; before the fix, most trials let a request through.
+// money (a deposit; in wallet mode, where deposits are the operator's, a sale), whether the server
+// had the session in memory already (warm) or reads it for the first time while the logout runs
+// (cold). Requests race the logout from several goroutines, in 150 trials of each kind; before
+// the fix, most trials let a request through.
 func TestLogoutEndsTheSessionUnderConcurrentRequests(t *testing.T) {
 	s := newTestServer(t, 1)
 	s.client(t).signUp("lena", 1_000_000)
+	path, body := "/api/v1/deposits", `{"amount":1}`
+	if walletSuite {
+		path, body = "/api/v1/games", `{"stake":100,"mode":"auto"}`
+	}
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}, Timeout: 30 * time.Second}
 	trials := 150
 	if testing.Short() {
 		trials = 30
+	} else if walletSuite {
+		trials = 50 // the race is the session's, tried 150 times in the suite's other runs
 	}
 	for _, warm := range []bool{true, false} {
 		leaked := 0
@@ -90,7 +102,7 @@ func TestLogoutEndsTheSessionUnderConcurrentRequests(t *testing.T) {
 						if g%2 == 0 {
 							st = s.raw(t, hc, "GET", "/api/v1/me", token, "", "")
 						} else {
-							st = s.raw(t, hc, "POST", "/api/v1/deposits", token, `{"amount":1}`, fmt.Sprintf("t%d-g%d-%d", trial, g, i))
+							st = s.raw(t, hc, "POST", path, token, body, fmt.Sprintf("t%d-g%d-%d", trial, g, i))
 						}
 						if sentAfter && st != 401 {
 							after.Add(1)
@@ -140,9 +152,11 @@ func TestLogoutRefusesWritesAuthenticatedBefore(t *testing.T) {
 	if _, err := s.svc.Move(ctx, p, g.ID, game.Move{Finish: true}); !fault.Is(err, fault.NotLoggedIn) {
 		t.Errorf("a move authenticated before the logout, made after it: %v", err)
 	}
-	_, err = s.svc.Deposit(ctx, p, game.Request{Key: "late-deposit", Call: "POST /api/v1/deposits", Body: []byte(`{"amount":5}`)}, 5)
-	if !fault.Is(err, fault.NotLoggedIn) {
-		t.Errorf("a deposit authenticated before the logout, made after it: %v", err)
+	if !walletSuite { // in wallet mode there are no deposits here
+		_, err = s.svc.Deposit(ctx, p, game.Request{Key: "late-deposit", Call: "POST /api/v1/deposits", Body: []byte(`{"amount":5}`)}, 5)
+		if !fault.Is(err, fault.NotLoggedIn) {
+			t.Errorf("a deposit authenticated before the logout, made after it: %v", err)
+		}
 	}
 	if got := c.balance(); got != before {
 		t.Errorf("balance %d after refused writes, want %d", got, before)
@@ -152,6 +166,7 @@ func TestLogoutRefusesWritesAuthenticatedBefore(t *testing.T) {
 // An Idempotency-Key is bound to its call as well as to its body: the same key and body sent to
 // another call is refused (422), not answered with the first call's answer.
 func TestIdempotencyKeyBoundToItsCall(t *testing.T) {
+	skipInWalletMode(t, noMoney+": the only call under a key is the sale")
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("nina", 0)
@@ -258,7 +273,7 @@ func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
 		t.Fatalf("the sweep: %v", err)
 	}
 	var now gameJSON
-	c.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": "olga", "password": "secret-olga"}, "")
+	c.login("olga")
 	c.must(200, &now, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, "")
 	if now.Status != "playing" || *now.Color != 4 || len(now.Events) == 0 || now.Events[0].Cell != cell || now.Events[0].Cause != "click" {
 		t.Fatalf("after a click and a sweep that raced it: status %s, colour %d, events %+v", now.Status, *now.Color, now.Events)
@@ -266,11 +281,17 @@ func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
 }
 
 // Every answer of the API says nosniff; a body that is not JSON by its Content-Type is refused
-// (415) before anything is read or done.
+// (415) before anything is read or done. The body is a deposit's; in wallet mode, where deposits
+// are the operator's, a sale's.
 func TestContentTypes(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.signUp("pia", 1000)
+	target, body, moved := "/api/v1/deposits", `{"amount":100}`, int64(100)
+	if walletSuite {
+		target, body, moved = "/api/v1/games", `{"stake":100,"mode":"auto"}`, -100
+	}
+	var prizes int64
 	for _, path := range []string{"/api/v1/me", "/api/v1/nothing-here", "/healthz"} {
 		resp, err := c.http.Get(s.url + path)
 		if err != nil {
@@ -282,7 +303,7 @@ func TestContentTypes(t *testing.T) {
 		}
 	}
 	for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"} {
-		req, _ := http.NewRequest("POST", s.url+"/api/v1/deposits", strings.NewReader(`{"amount":100}`))
+		req, _ := http.NewRequest("POST", s.url+target, strings.NewReader(body))
 		if ct != "" {
 			req.Header.Set("Content-Type", ct)
 		}
@@ -291,33 +312,37 @@ func TestContentTypes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(resp.Body)
+		raw, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 415 || !strings.Contains(string(body), "unsupported_media_type") {
-			t.Errorf("a deposit sent as %q: %d %s", ct, resp.StatusCode, body)
+		if resp.StatusCode != 415 || !strings.Contains(string(raw), "unsupported_media_type") {
+			t.Errorf("POST %s sent as %q: %d %s", target, ct, resp.StatusCode, raw)
 		}
 	}
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON"} {
-		req, _ := http.NewRequest("POST", s.url+"/api/v1/deposits", strings.NewReader(`{"amount":100}`))
+		req, _ := http.NewRequest("POST", s.url+target, strings.NewReader(body))
 		req.Header.Set("Content-Type", ct)
 		req.Header.Set("Idempotency-Key", "ok-"+ct)
 		resp, err := c.http.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
+		var answer struct{ Prize int64 }
+		json.NewDecoder(resp.Body).Decode(&answer)
 		resp.Body.Close()
+		prizes += answer.Prize
 		if resp.StatusCode != 201 {
-			t.Errorf("a deposit sent as %q: %d", ct, resp.StatusCode)
+			t.Errorf("POST %s sent as %q: %d", target, ct, resp.StatusCode)
 		}
 	}
-	if got := c.balance(); got != 1300 {
-		t.Errorf("balance %d, want 1300: only the JSON deposits moved money", got)
+	if got, want := c.balance(), 1000+3*moved+prizes; got != want {
+		t.Errorf("balance %d, want %d: only the JSON requests moved money", got, want)
 	}
 }
 
 // A player's password is 8 characters or more and not among the most common ones; a refused
 // one creates nothing.
 func TestWeakPasswordsRefused(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	for _, pw := range []string{"abcd", "1234567", "password", "Password", "12345678", "sunshine", "qwertyuiop", "quentin1"} {
@@ -333,6 +358,7 @@ func TestWeakPasswordsRefused(t *testing.T) {
 // parallel wrong guesses, no more than the free attempts are evaluated (the others get 429), and
 // the right password sent after them is refused too. Repeated on fresh accounts.
 func TestParallelGuessesAreCounted(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	for trial := range 5 {
 		name := fmt.Sprintf("rosa%d", trial)
@@ -364,6 +390,7 @@ func TestParallelGuessesAreCounted(t *testing.T) {
 
 // A name that does not exist is answered as one that does: the same 401s, then the same 429s.
 func TestUnknownNamesAnsweredAlike(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	s.client(t).signUp("sara", 0)
 	codes := func(name string) []int {
@@ -384,6 +411,7 @@ func TestUnknownNamesAnsweredAlike(t *testing.T) {
 // Failed logins lock a name from the address they come from only: the player, from their own
 // address, still logs in.
 func TestLockoutIsPerAddress(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	s.client(t).signUp("tess", 0)
 	ctx := context.Background()
@@ -414,6 +442,7 @@ func TestLockoutIsPerAddress(t *testing.T) {
 // Logins and sign-ups are limited by address: past the burst, 429 with Retry-After; another
 // address is not affected.
 func TestAuthRatePerAddress(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServerWith(t, 1, func(cfg *game.Config, clk *clock) {
 		cfg.AuthRate = throttle.Rate{Burst: 3, Every: 20 * time.Second}
 	})
@@ -441,6 +470,7 @@ func TestAuthRatePerAddress(t *testing.T) {
 // When every hash slot and the queue are taken, a login is refused at once with 503 and
 // Retry-After, not queued without bound.
 func TestHashesBusy(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	gate := passhash.NewGate(1, 0, time.Second)
 	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) { cfg.Hashes = gate })
 	s.client(t).signUp("vera", 0)
@@ -472,6 +502,7 @@ func clientFrom(t *testing.T, ip string) *http.Client {
 // The same as TestLockoutIsPerAddress, over HTTP from two real addresses: guesses from one
 // lock the name there only (429 with Retry-After), and the player logs in from the other.
 func TestLockoutFromAnotherAddress(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	s.client(t).signUp("wanda", 0)
 	login := func(hc *http.Client, pw string) *http.Response {
@@ -503,6 +534,7 @@ func TestLockoutFromAnotherAddress(t *testing.T) {
 // A username may hold accented letters and other alphabets; it is one account whatever its case
 // or the way its accents were typed.
 func TestAccentedUsernames(t *testing.T) {
+	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
 	c := s.client(t)
 	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "Élodie", "password": "secret-élodie"}, "")

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +15,8 @@ import (
 	"starcolor/internal/app"
 	"starcolor/internal/app/apptest"
 	"starcolor/internal/fakewallet"
+	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
 	"starcolor/internal/wallet"
 )
 
@@ -26,6 +26,7 @@ type walletEnv struct {
 	fwURL  string
 	secret []byte
 	fw     *fakewallet.Store
+	proxy  *walletProxy
 	env    *apptest.Env
 }
 
@@ -35,26 +36,29 @@ func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
 
 func newWalletEnvWith(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig) *walletEnv {
 	t.Helper()
-	secret := []byte("shared-secret")
-	fw, err := fakewallet.Open(context.Background(), filepath.Join(t.TempDir(), "wallet.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fw.Close() })
-	wsrv := httptest.NewServer(fakewallet.NewServer(fw, secret, faults))
-	t.Cleanup(wsrv.Close)
-	cfg.URL, cfg.Secret = wsrv.URL, secret
+	skipInWalletMode(t, ranAlready)
+	w := startRefWallet(t, faults, true)
+	cfg.URL, cfg.Secret = w.url, walletSecret
 	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg})
-	return &walletEnv{url: env.URL, fwURL: wsrv.URL, secret: secret, fw: fw, env: env}
+	return &walletEnv{url: env.URL, fwURL: w.url, secret: walletSecret, fw: w.fw, proxy: w.proxy, env: env}
 }
 
 // launch is the operator's signed launch call: its status and body.
 func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string) {
 	t.Helper()
+	if sign == nil {
+		return e.launchSigned(t, body, "")
+	}
+	return e.launchSigned(t, body, wallet.Sign(sign, []byte(body)))
+}
+
+// launchSigned is the launch call with a signature header as given ("": none).
+func (e *walletEnv) launchSigned(t *testing.T, body, signature string) (int, string) {
+	t.Helper()
 	req, _ := http.NewRequest("POST", e.url+"/api/v1/launch", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	if sign != nil {
-		req.Header.Set(wallet.SignatureHeader, wallet.Sign(sign, []byte(body)))
+	if signature != "" {
+		req.Header.Set(wallet.SignatureHeader, signature)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -69,52 +73,25 @@ func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string)
 	return resp.StatusCode, b.String()
 }
 
-// player launches a player and opens the link in a client of its own.
+// player launches a player and opens the link in a client of its own; the link opens once.
 func (e *walletEnv) player(t *testing.T, who string) *client {
 	t.Helper()
-	st, body := e.launch(t, fmt.Sprintf(`{"player":%q,"operator_session":"sess-%s","currency":"EUR"}`, who, who), e.secret)
-	if st != 201 {
-		t.Fatalf("launch: %d %s", st, body)
-	}
-	link := body[strings.Index(body, "http"):strings.LastIndex(body, `"`)]
 	jar, _ := cookiejar.New(nil)
-	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := hc.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
-		t.Fatalf("opening the launch link: %d %s", resp.StatusCode, resp.Header.Get("Location"))
-	}
-	if again, _ := http.Get(link); again.StatusCode != 401 {
-		t.Errorf("a launch link opened twice: %d", again.StatusCode)
-	}
-	return &client{t: t, base: e.url, http: hc}
+	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	launchInto(t, e.url, e.secret, who, hc)
+	return &client{t: t, base: e.url, http: hc, who: who}
 }
 
 // drained waits until the outbox holds nothing to send.
 func (e *walletEnv) drained(t *testing.T) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		st, err := e.env.Store.OutboxState(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the outbox did not drain: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	drainOutbox(t, e.env.Store)
 }
 
-// The launch (signed both ways, once, the body checked), the balance from the wallet, money and
-// protection refused with wallet_mode, sales debited first with their credits sent (a manual
-// game's when it finishes), a refused debit refusing the sale; the wallet's books and the games
-// agree to the cent.
+// The launch (once, the body checked; its signatures: TestSignatures), the balance from the
+// wallet, money and protection refused with wallet_mode, sales debited first with their credits
+// sent (a manual game's when it finishes), a refused debit refusing the sale; the wallet's books
+// and the games agree to the cent.
 func TestWalletMode(t *testing.T) {
 	e := newWalletEnv(t, fakewallet.Faults{})
 	for _, c := range []struct {
@@ -122,8 +99,6 @@ func TestWalletMode(t *testing.T) {
 		sign []byte
 		want int
 	}{
-		{`{"player":"op-1","operator_session":"s","currency":"EUR"}`, nil, 401},
-		{`{"player":"op-1","operator_session":"s","currency":"EUR"}`, []byte("other"), 401},
 		{`{"player":"","operator_session":"s","currency":"EUR"}`, e.secret, 400},
 		{`{"player":"op-1","operator_session":"s","currency":"USD"}`, e.secret, 400},
 	} {
@@ -170,7 +145,7 @@ func TestWalletMode(t *testing.T) {
 	if b := books.Total; b.Credits.Count != 9 || b.Credits.Amount != prizes || b.Balance != fakewallet.DefaultInitialBalance-stakes+prizes || books.Unmatched != 0 {
 		t.Fatalf("the wallet's books: %+v", books)
 	}
-	time.Sleep(1100 * time.Millisecond) // the balance shown may be a second old
+	// The balance shown is the wallet's answer to the last credit (the outbox notes it).
 	p.must(200, &me, "GET", "/api/v1/me", nil, "")
 	if me.Balance != fakewallet.DefaultInitialBalance-stakes+prizes {
 		t.Fatalf("the balance shown: %d", me.Balance)
@@ -317,4 +292,107 @@ func TestWalletDebitUnknownRolledBack(t *testing.T) {
 	if len(list.Games) != 0 {
 		t.Fatalf("%d games sold on an unknown debit", len(list.Games))
 	}
+}
+
+// Signatures, both ways (WALLET.md: a request whose signature is missing or wrong is refused with
+// 401 bad_signature and changes nothing; an answer whose signature is missing or wrong is an
+// unknown outcome; the hex is accepted in either case).
+//
+// (a) The operator's launch call to Star Color, its signature missing, made with another secret,
+// valid but of another body, or not hex: 401 bad_signature (signed), no link, no player made (the
+// player and the link's token are made in one write); in upper case: accepted.
+//
+// (b) Star Color's calls to the wallet, through a proxy that tampers with the signatures: the
+// wallet's answers to a debit unsigned, signed with another secret or signed for another body are
+// unknown outcomes (the debit was applied at the wallet): the sale is refused 503
+// wallet_unavailable and its debit is rolled back once the wallet answers properly again; a
+// retry under the same key is a new attempt, and sells. Star Color's requests signed so are
+// refused by the wallet, 401, and move nothing; the sale is refused 503 the same way. In upper
+// case, both ways, a sale and its credit go through. At the end the wallet and the games agree,
+// round by round, and the balance shown is the wallet's.
+func TestSignatures(t *testing.T) {
+	e := newWalletEnvWith(t, fakewallet.Faults{}, app.WalletConfig{Timeout: 300 * time.Millisecond, DebitWait: 250 * time.Millisecond, RetryBase: 50 * time.Millisecond})
+	ctx := t.Context()
+
+	// (a) The launch.
+	body := `{"player":"op-sig","operator_session":"s","currency":"EUR"}`
+	for _, c := range []struct{ name, signature string }{
+		{"missing", ""},
+		{"made with another secret", wallet.Sign([]byte("another secret"), []byte(body))},
+		{"of another body", wallet.Sign(e.secret, []byte(`{"player":"op-other","operator_session":"s","currency":"EUR"}`))},
+		{"not hex", "not a signature"},
+	} {
+		if st, answer := e.launchSigned(t, body, c.signature); st != 401 || !strings.Contains(answer, `"code":"bad_signature"`) || strings.Contains(answer, "launch=") {
+			t.Errorf("a launch whose signature is %s: %d %s, want 401 bad_signature", c.name, st, answer)
+		}
+	}
+	if _, err := e.env.Store.PlayerByName(ctx, lottery.WalletUsername("op-sig")); !fault.Is(err, fault.NotFound) {
+		t.Fatalf("refused launches made the player: %v", err)
+	}
+	if st, answer := e.launchSigned(t, body, strings.ToUpper(wallet.Sign(e.secret, []byte(body)))); st != 201 || !strings.Contains(answer, "/?launch=") {
+		t.Fatalf("a launch signed in upper case: %d %s", st, answer)
+	}
+
+	// (b) Star Color's calls to the wallet.
+	p := e.player(t, "op-sig")
+	var me struct{ Balance int64 }
+	p.must(200, &me, "GET", "/api/v1/me", nil, "") // the player's account at the wallet, opened
+	sale := `{"stake":100,"mode":"auto"}`
+	books := func() fakewallet.PlayerBooks {
+		t.Helper()
+		b, err := e.fw.Books(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Total
+	}
+	for _, m := range []tampering{unsigned, otherSecret, otherBody} {
+		// The wallet's answers tampered with: the debit is applied, its outcome unknown here.
+		before := books()
+		e.proxy.set(intact, m, false)
+		key := p.key()
+		p.refused(503, "wallet_unavailable", "POST", "/api/v1/games", sale, key)
+		if b := books(); b.Debits.Count != before.Debits.Count+1 || b.Staked.Amount != before.Staked.Amount+100 {
+			t.Fatalf("answers %s: the wallet's books %+v, want the debit applied once (it answered %v)", m, b, e.proxy.answered())
+		}
+		e.proxy.set(intact, intact, false)
+		e.drained(t)
+		if b := books(); b.Staked != before.Staked || b.Balance != before.Balance || b.Rollbacks.Amount != before.Rollbacks.Amount+100 {
+			t.Fatalf("answers %s: once the wallet answers properly, the debit is not rolled back: %+v", m, b)
+		}
+		p.must(201, nil, "POST", "/api/v1/games", sale, key) // a new attempt
+	}
+	for _, m := range []tampering{unsigned, otherSecret, otherBody} {
+		// Star Color's requests tampered with: refused by the wallet, 401, nothing moved.
+		before := books()
+		e.proxy.set(m, intact, false)
+		p.refused(503, "wallet_unavailable", "POST", "/api/v1/games", sale, p.key())
+		answered := e.proxy.answered()
+		if len(answered) == 0 {
+			t.Fatalf("requests %s: the wallet was not called", m)
+		}
+		for _, st := range answered {
+			if st != 401 {
+				t.Fatalf("requests %s: the wallet answered %v, want 401 each time", m, answered)
+			}
+		}
+		e.proxy.set(intact, intact, false)
+		e.drained(t) // the rollback, of a debit the wallet never took
+		if b := books(); b.Debits != before.Debits || b.Staked != before.Staked || b.Balance != before.Balance || b.Rollbacks.Amount != before.Rollbacks.Amount {
+			t.Fatalf("requests %s: the wallet's books moved: %+v, were %+v", m, b, before)
+		}
+	}
+	// In upper case, both ways: accepted.
+	e.proxy.set(upperCase, upperCase, false)
+	p.must(201, nil, "POST", "/api/v1/games", sale, p.key())
+	e.drained(t) // its credit, signed in upper case, and its answer
+	if answered := e.proxy.answered(); len(answered) != 2 || answered[0] != 200 || answered[1] != 200 {
+		t.Fatalf("signatures in upper case: the wallet answered %v, want the debit and the credit (200, 200)", answered)
+	}
+	e.proxy.set(intact, intact, false)
+	p.must(200, &me, "GET", "/api/v1/me", nil, "")
+	if b := books(); me.Balance != b.Balance || b.Staked.Amount != 4*100 {
+		t.Fatalf("the balance shown %d; the wallet's books %+v, want 4 stakes standing", me.Balance, b)
+	}
+	(&testServer{db: e.env.Store, wallet: &refWallet{fw: e.fw}}).checkWalletBooks(t)
 }

@@ -34,6 +34,9 @@ type Sender struct {
 	Cap    time.Duration // the longest wait (1 min)
 	Lease  time.Duration // how long a claimed call is this sender's (30 s): more than a call's timeout
 	Batch  int           // calls claimed at once, and outcomes written at once (256)
+	// Answered, if not nil, is told the balance the wallet answered to each call it acknowledged
+	// (the player's balance after a credit or a rollback), before the call is settled.
+	Answered func(c lottery.WalletCall, balance int64)
 	// InFlight bounds the calls sent and not yet settled (4 × Batch).
 	InFlight int
 	Poll     time.Duration // how often the outbox is read when nothing wakes the sender (250 ms)
@@ -137,9 +140,12 @@ func (s *Sender) claim(ctx context.Context, results chan<- sent) bool {
 	for _, c := range calls {
 		s.slots <- struct{}{}
 		go func() {
-			_, err := s.Client.CallRaw(ctx, c.Call, c.Body)
+			balance, err := s.Client.CallRaw(ctx, c.Call, c.Body)
 			if ctx.Err() != nil {
 				return // shutting down: the lease runs out and the call is sent again
+			}
+			if err == nil && s.Answered != nil {
+				s.Answered(c, balance)
 			}
 			o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
 			if o.Disputed {

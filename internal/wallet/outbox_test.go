@@ -112,6 +112,13 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 	defer cancel()
 	s := &wallet.Sender{Store: store, Client: wallet.NewClient(srv.URL, secret, time.Second), Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond,
 		Lease: 2 * time.Second, Batch: 16, Poll: 10 * time.Millisecond}
+	var toldMu sync.Mutex
+	told := map[string]int64{} // the balances answered to the calls acknowledged
+	s.Answered = func(c lottery.WalletCall, balance int64) {
+		toldMu.Lock()
+		told[c.TransactionID] = balance
+		toldMu.Unlock()
+	}
 	go s.Run(ctx)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -130,6 +137,11 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	toldMu.Lock()
+	if _, ok := told["c-disputed"]; ok || len(told) != 99 || told["c-unsigned"] != 1 {
+		t.Errorf("the balances answered were told for %d calls (want the 99 acknowledged), the disputed one's too: %v", len(told), ok)
+	}
+	toldMu.Unlock()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(applied) != 99 || sends["c-disputed"] != 1 || sends["c-unsigned"] < 3 {
