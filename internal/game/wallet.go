@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -157,6 +158,16 @@ func (s *Service) OpenLaunch(ctx context.Context, token string) (string, error) 
 	return s.sessions.Open(ctx, id)
 }
 
+// transactionSuffix names a sale's movements (its debit, and its credit or rollback): the time in
+// milliseconds then 64 random bits, in hex. Unique forever without asking anyone, and in time
+// order, so that the outbox's index of transaction ids grows at its end rather than at a random
+// page for each call (a page written again at every commit).
+func transactionSuffix(now time.Time) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%012x%x", now.UnixMilli(), b)
+}
+
 func randomToken() string {
 	b := make([]byte, 24)
 	rand.Read(b)
@@ -242,7 +253,7 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 		return err
 	}
 	round := strconv.FormatInt(id, 10)
-	debit := wallet.DebitRequest{TransactionID: "debit-" + randomToken(), Player: who, OperatorSession: session, RoundID: round,
+	debit := wallet.DebitRequest{TransactionID: "debit-" + transactionSuffix(s.now()), Player: who, OperatorSession: session, RoundID: round,
 		Amount: req.Price, Currency: wallet.Currency}
 	rb := wallet.RollbackRequest{TransactionID: "rollback-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round,
 		RolledBackTransactionID: debit.TransactionID}

@@ -48,7 +48,7 @@ func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Dur
 	var out []lottery.WalletCall
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `UPDATE wallet_calls SET next_at = $1, attempts = attempts + 1 WHERE id IN (
-				SELECT id FROM wallet_calls WHERE status = 'pending' AND next_at <= $2 ORDER BY next_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+				SELECT id FROM wallet_calls WHERE status <> 'acked' AND status = 'pending' AND next_at <= $2 ORDER BY next_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
 			RETURNING `+walletCallColumns, now.Add(lease), now, limit)
 		if err != nil {
 			return err
@@ -106,7 +106,7 @@ func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lotte
 			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
 		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
 		LEFT JOIN games g ON g.id = CASE WHEN c.round_id ~ '^[0-9]{1,18}$' THEN c.round_id::bigint END
-		WHERE c.status = $1 ORDER BY c.created_at, c.id LIMIT $2`, status, limit)
+		WHERE c.status <> 'acked' AND c.status = $1 ORDER BY c.created_at, c.id LIMIT $2`, status, limit)
 	if err != nil {
 		return nil, asFault(err)
 	}
@@ -141,12 +141,12 @@ func (d *DB) DropHeldWalletCall(ctx context.Context, transactionID string) error
 func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error) {
 	var n int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		a, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status = 'held' AND call = 'rollback' AND created_at < $2
+		a, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status <> 'acked' AND status = 'held' AND call = 'rollback' AND next_at < $2
 			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = w.round_id::bigint)`, now, before)
 		if err != nil {
 			return err
 		}
-		b, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status = 'held' AND call = 'credit'
+		b, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status <> 'acked' AND status = 'held' AND call = 'credit'
 			AND EXISTS (SELECT 1 FROM games g WHERE g.id = w.round_id::bigint AND g.status = 'finished')`, now)
 		n = a.RowsAffected() + b.RowsAffected()
 		return err

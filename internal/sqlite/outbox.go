@@ -12,7 +12,10 @@ import (
 )
 
 // The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
-// them. Times are unix milliseconds.
+// them. Times are unix milliseconds. The queries of the calls not acknowledged say
+// "status <> 'acked'" in so many words: SQLite uses a partial index (wallet_calls_open, migration
+// 0019) only for a query whose WHERE holds the index's own condition, and without it each claim
+// of the sender would read every call ever made.
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
 // was: the same body is a no-op, another body an error (a call never changes).
@@ -52,7 +55,7 @@ func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Dur
 			out = append(out, c)
 			return err
 		}, `UPDATE wallet_calls SET next_at = ?, attempts = attempts + 1 WHERE id IN (
-				SELECT id FROM wallet_calls WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?)
+				SELECT id FROM wallet_calls WHERE status <> 'acked' AND status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?)
 			RETURNING `+walletCallColumns, now.Add(lease).UnixMilli(), now.UnixMilli(), limit); err != nil {
 			return err
 		}
@@ -120,7 +123,7 @@ func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lotte
 			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
 		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
 		LEFT JOIN games g ON g.id = CAST(c.round_id AS INTEGER)
-		WHERE c.status = ? ORDER BY c.created_at, c.id LIMIT ?`, status, limit)
+		WHERE c.status <> 'acked' AND c.status = ? ORDER BY c.created_at, c.id LIMIT ?`, status, limit)
 	if err != nil {
 		return nil, asFault(err)
 	}
@@ -179,14 +182,14 @@ func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 	var n int64
 	err := d.update(ctx, func(t *tx) error {
 		// A rollback held past its time whose round was not sold: the sale never happened.
-		res, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status = 'held' AND call = 'rollback' AND created_at < ?
+		res, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status <> 'acked' AND status = 'held' AND call = 'rollback' AND next_at < ?
 			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER))`, now.UnixMilli(), before.UnixMilli())
 		if err != nil {
 			return err
 		}
 		a, _ := res.RowsAffected()
 		// A credit held whose game is finished: its release was lost in a crash.
-		res, err = t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status = 'held' AND call = 'credit'
+		res, err = t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status <> 'acked' AND status = 'held' AND call = 'credit'
 			AND EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER) AND g.status = 'finished')`, now.UnixMilli())
 		if err != nil {
 			return err
