@@ -214,6 +214,11 @@ func (s *Service) storedAnswer(ctx context.Context, p Player, key string, hash [
 	if !found {
 		return lottery.Answer{}, err
 	}
+	return s.keptAnswer(ctx, p, stored, hash)
+}
+
+// keptAnswer is the answer kept under a key, given again to a request with the same hash.
+func (s *Service) keptAnswer(ctx context.Context, p Player, stored lottery.KeptAnswer, hash []byte) (lottery.Answer, error) {
 	if string(stored.RequestHash) != string(hash) {
 		return lottery.Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request (another call, or another body)")
 	}
@@ -326,10 +331,12 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 			return lottery.Answer{}, nil, err
 		}
 		defer unlock()
-		if ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], errNotKept); err != errNotKept {
+		kept, err := s.walletSale(ctx, p, &req)
+		if err == nil && kept != nil {
+			ans, err := s.keptAnswer(ctx, p, *kept, hash[:])
 			return ans, nil, err
 		}
-		if err := s.walletSale(ctx, p, &req); err != nil {
+		if err != nil {
 			// The debit refused, or its outcome unknown: the answer of a copy of the request
 			// sold meanwhile on another server, if there is one, else the refusal.
 			ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)

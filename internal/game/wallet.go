@@ -26,7 +26,7 @@ import (
 // WalletStore is what wallet mode needs of a store, beyond Store.
 type WalletStore interface {
 	ReserveGameID(ctx context.Context) (int64, error)
-	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
+	HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error)
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
 	DropHeldWalletCall(ctx context.Context, transactionID string) error
 	LaunchPlayer(ctx context.Context, walletPlayer, operatorSession string, tokenHash []byte, expires, now time.Time) (lottery.Player, error)
@@ -49,6 +49,46 @@ type Wallet struct {
 	ids      map[string]int64  // the players of balances, by their id at the operator
 
 	keys saleKeys // the sales under way, by player and Idempotency-Key
+
+	whoMu sync.Mutex
+	who   map[sessionOf]walletWho // see walletPlayer
+}
+
+// sessionOf is a player's session.
+type sessionOf struct {
+	player  int64
+	session string
+}
+
+// walletWho is a player as the operator knows them: their id there, and the operator's session
+// of the launch that opened the session here.
+type walletWho struct{ player, session string }
+
+// maxWho bounds the players of sessions remembered by walletPlayer.
+const maxWho = 100_000
+
+// walletPlayer is who the player of a session is at the operator, read once per session rather
+// than at every sale: a player's id at the operator never changes, and a session is opened by
+// one launch, whose operator's session it keeps (a later launch opens another session).
+func (s *Service) walletPlayer(ctx context.Context, p Player) (who, session string, err error) {
+	w := s.wallet
+	k := sessionOf{p.ID, string(p.session)}
+	w.whoMu.Lock()
+	e, ok := w.who[k]
+	w.whoMu.Unlock()
+	if ok {
+		return e.player, e.session, nil
+	}
+	if who, session, err = w.Store.WalletPlayerOf(ctx, p.ID); err != nil {
+		return "", "", err
+	}
+	w.whoMu.Lock()
+	if len(w.who) >= maxWho {
+		clear(w.who)
+	}
+	w.who[k] = walletWho{who, session}
+	w.whoMu.Unlock()
+	return who, session, nil
 }
 
 // saleKeys lets one sale at a time run under a player's Idempotency-Key, in this server: copies
@@ -114,15 +154,12 @@ func (s *Service) WithWallet(w *Wallet) {
 	if w.Wake == nil {
 		w.Wake = func() {}
 	}
-	w.balances, w.ids = map[int64]balance{}, map[string]int64{}
+	w.balances, w.ids, w.who = map[int64]balance{}, map[string]int64{}, map[sessionOf]walletWho{}
 	s.wallet = w
 }
 
 // WalletMode tells whether the money is the operator's wallet's.
 func (s *Service) WalletMode() bool { return s.wallet != nil }
-
-// errNotKept says that no answer is kept under a key (storedAnswer's error when none is).
-var errNotKept = errors.New("no answer kept under the key")
 
 // errWalletMode refuses what the operator does in wallet mode: moving money, protecting players.
 var errWalletMode = fault.Errorf(fault.WalletMode, "the operator holds the money and the player's protection: this is done on the operator's site")
@@ -183,7 +220,7 @@ func (s *Service) walletBalance(ctx context.Context, p Player) (int64, error) {
 	if ok && s.now().Sub(b.at) < time.Second {
 		return b.amount, nil
 	}
-	who, session, err := w.Store.WalletPlayerOf(ctx, p.ID)
+	who, session, err := s.walletPlayer(ctx, p)
 	if err != nil {
 		return 0, err
 	}
@@ -239,18 +276,19 @@ func walletFault(err error) error {
 	return fault.Retry(fault.WalletUnavailable, time.Second, "the operator's wallet did not answer: nothing was sold; try again")
 }
 
-// walletSale debits the stake at the wallet for a sale about to be made, and returns what the
+// walletSale debits the stake at the wallet for a sale about to be made, and puts in req what the
 // sale needs of it; a refusal or an unknown outcome refuses the sale (the rollback of an unknown
-// one is released to the outbox).
-func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleRequest) error {
+// one is released to the outbox). If the sale's key has its answer already, nothing is debited:
+// that answer is returned.
+func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleRequest) (*lottery.KeptAnswer, error) {
 	w := s.wallet
-	who, session, err := w.Store.WalletPlayerOf(ctx, p.ID)
+	who, session, err := s.walletPlayer(ctx, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	id, err := w.Store.ReserveGameID(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	round := strconv.FormatInt(id, 10)
 	debit := wallet.DebitRequest{TransactionID: "debit-" + transactionSuffix(s.now()), Player: who, OperatorSession: session, RoundID: round,
@@ -258,9 +296,10 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	rb := wallet.RollbackRequest{TransactionID: "rollback-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round,
 		RolledBackTransactionID: debit.TransactionID}
 	rbBody, _ := json.Marshal(rb)
-	if err := w.Store.AddWalletCalls(ctx, []lottery.WalletCall{{Call: wallet.CallRollback, TransactionID: rb.TransactionID, Player: who,
-		RoundID: round, Amount: req.Price, Body: rbBody, Status: lottery.CallHeld}}, s.now()); err != nil {
-		return err
+	kept, found, err := w.Store.HoldRollback(ctx, p.ID, req.Key, lottery.WalletCall{Call: wallet.CallRollback, TransactionID: rb.TransactionID,
+		Player: who, RoundID: round, Amount: req.Price, Body: rbBody}, s.now())
+	if err != nil || found {
+		return &kept, err
 	}
 	body, _ := json.Marshal(debit)
 	var after int64
@@ -280,10 +319,10 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 		if derr := w.Store.DropHeldWalletCall(context.WithoutCancel(ctx), rb.TransactionID); derr != nil {
 			s.log.Warn("wallet: forgetting the rollback of a refused debit", "transaction", debit.TransactionID, "err", derr)
 		}
-		return walletFault(err)
+		return nil, walletFault(err)
 	default:
 		s.rollBack(ctx, rb.TransactionID)
-		return walletFault(err)
+		return nil, walletFault(err)
 	}
 	s.noteBalance(p.ID, who, after)
 	req.GameID = id
@@ -297,7 +336,7 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 		}
 		return call
 	}}
-	return nil
+	return nil, nil
 }
 
 // rollBack releases a held rollback to the outbox: its debit's sale was not made.

@@ -102,11 +102,15 @@ func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 // WalletCalls lists up to limit calls in a status, the longest kept first, each with its
 // player's account and its round's game here, when there are.
 func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error) {
+	open := "c.status <> 'acked' AND " // the index of the calls not acknowledged (migration 0019)
+	if status == lottery.CallAcked {
+		open = ""
+	}
 	rows, err := d.pool.Query(ctx, `SELECT c.id, c.call, c.transaction_id, c.player, c.round_id, c.amount, c.body, c.status, c.attempts, c.next_at,
 			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
 		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
 		LEFT JOIN games g ON g.id = CASE WHEN c.round_id ~ '^[0-9]{1,18}$' THEN c.round_id::bigint END
-		WHERE c.status <> 'acked' AND c.status = $1 ORDER BY c.created_at, c.id LIMIT $2`, status, limit)
+		WHERE `+open+`c.status = $1 ORDER BY c.created_at, c.id LIMIT $2`, status, limit)
 	if err != nil {
 		return nil, asFault(err)
 	}
@@ -169,4 +173,22 @@ func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
 		return w, err
 	})
 	return out, asFault(err)
+}
+
+// HoldRollback keeps a sale's rollback held before its debit is sent, in one transaction with the
+// check of the sale's Idempotency-Key: a key answered already gives its answer (found), and
+// nothing is kept.
+func (d *DB) HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error) {
+	var r lottery.KeptAnswer
+	var status *int32
+	err := d.noteWrite(d.pool.QueryRow(ctx, `WITH k AS (SELECT request_hash, status, response FROM idempotency WHERE player_id = $1 AND key = $2),
+		ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
+			SELECT $3, $4, $5, $6, $7, $8, 'held', $9, $9 WHERE NOT EXISTS (SELECT 1 FROM k))
+		SELECT k.request_hash, k.status, k.response FROM (SELECT 1) one LEFT JOIN k ON true`,
+		playerID, key, call.Call, call.TransactionID, call.Player, call.RoundID, call.Amount, call.Body, now).Scan(&r.RequestHash, &status, &r.Body))
+	if status == nil {
+		return lottery.KeptAnswer{}, false, asFault(err)
+	}
+	r.Status = int(*status)
+	return r, true, asFault(err)
 }

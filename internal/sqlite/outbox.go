@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -119,11 +120,15 @@ func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
 // WalletCalls lists up to limit calls in a status, the longest kept first, each with its
 // player's account and its round's game here, when there are.
 func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error) {
+	open := "c.status <> 'acked' AND " // the index of the calls not acknowledged (migration 0019)
+	if status == lottery.CallAcked {
+		open = ""
+	}
 	rows, err := d.db.QueryContext(ctx, `SELECT c.id, c.call, c.transaction_id, c.player, c.round_id, c.amount, c.body, c.status, c.attempts, c.next_at,
 			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
 		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
 		LEFT JOIN games g ON g.id = CAST(c.round_id AS INTEGER)
-		WHERE c.status <> 'acked' AND c.status = ? ORDER BY c.created_at, c.id LIMIT ?`, status, limit)
+		WHERE `+open+`c.status = ? ORDER BY c.created_at, c.id LIMIT ?`, status, limit)
 	if err != nil {
 		return nil, asFault(err)
 	}
@@ -220,4 +225,26 @@ func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
 		out = append(out, r)
 	}
 	return out, asFault(rows.Err())
+}
+
+// HoldRollback keeps a sale's rollback held before its debit is sent, in one write with the check
+// of the sale's Idempotency-Key: a key answered already gives its answer (found), and nothing is
+// kept. One write, where a read of the key and then a write would cost a sale twice.
+func (d *DB) HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error) {
+	var r lottery.KeptAnswer
+	found := false
+	err := d.update(ctx, func(t *tx) error {
+		err := t.queryRow(`SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
+			Scan(&r.RequestHash, &r.Status, &r.Body)
+		if err == nil {
+			found = true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		call.Status = lottery.CallHeld
+		return t.addWalletCalls([]lottery.WalletCall{call}, now)
+	})
+	return r, found, asFault(err)
 }

@@ -306,6 +306,22 @@ func testWalletSales(t *testing.T, h Harness) {
 	if !won {
 		t.Fatal("no winning game: the prize's withdrawal was not tested")
 	}
+	// The check of a sale's key and its rollback held, in one write: a key answered already gives
+	// its answer and keeps nothing; a new key keeps the rollback held.
+	if kept, found, err := f.s.HoldRollback(f.ctx, p.ID, "auto-0", lottery.WalletCall{Call: "rollback", TransactionID: "r-again",
+		Player: "op-1", RoundID: "1", Amount: 100, Body: []byte(`{}`)}, f.now); err != nil || !found || kept.Status != 201 {
+		t.Fatalf("a key answered: %+v %v %v", kept, found, err)
+	}
+	if _, found, err := f.s.HoldRollback(f.ctx, p.ID, "new-key", lottery.WalletCall{Call: "rollback", TransactionID: "r-new",
+		Player: "op-1", RoundID: "1", Amount: 100, Body: []byte(`{}`)}, f.now); err != nil || found {
+		t.Fatalf("a new key: %v %v", found, err)
+	}
+	if err := f.s.DropHeldWalletCall(f.ctx, "r-new"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 {
+		t.Fatalf("after the checks of keys: %+v", st)
+	}
 	manual := sell("manual", true)
 	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 || st.Open != 1 {
 		t.Fatalf("the outbox after 12 auto sales and a manual one: %+v (the rollbacks held must be gone, the manual credit held)", st)
