@@ -32,7 +32,7 @@ type Sender struct {
 	Log    *slog.Logger
 	Base   time.Duration // the first wait (1 s)
 	Cap    time.Duration // the longest wait (1 min)
-	Lease  time.Duration // how long a claimed call is this sender's (30 s): more than a call's timeout
+	Lease  time.Duration // how long a claimed call is this sender's (20 s): more than a call's timeout (10 s)
 	Batch  int           // calls claimed at once, and outcomes written at once (256)
 	// Answered, if not nil, is told the balance the wallet answered to each call it acknowledged
 	// (the player's balance after a credit or a rollback), before the call is settled.
@@ -66,7 +66,7 @@ func (s *Sender) init() {
 			s.Cap = time.Minute
 		}
 		if s.Lease <= 0 {
-			s.Lease = 30 * time.Second
+			s.Lease = 20 * time.Second
 		}
 		if s.Batch <= 0 {
 			s.Batch = 256
