@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -35,6 +36,10 @@ const DefaultInitialBalance = 100_000
 // Store is the wallet's SQLite file.
 type Store struct {
 	db *sql.DB
+	// stmts are the calls' statements, prepared once on the database's one connection, by their
+	// text (see txn).
+	stmtsMu sync.Mutex
+	stmts   map[string]*sql.Stmt
 	// Initial is the balance, in cents, a player gets on first use.
 	Initial int64
 	// Now is the clock of the transactions' times.
@@ -101,7 +106,7 @@ func OpenWith(ctx context.Context, path string, durable bool) (*Store, error) {
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	s := &Store{db: db, Initial: DefaultInitialBalance, Now: time.Now}
+	s := &Store{db: db, stmts: map[string]*sql.Stmt{}, Initial: DefaultInitialBalance, Now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -133,15 +138,119 @@ func (s *Store) migrate(ctx context.Context) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmtsMu.Lock()
+	for q, st := range s.stmts {
+		st.Close()
+		delete(s.stmts, q)
+	}
+	s.stmtsMu.Unlock()
+	return s.db.Close()
+}
+
+// txn is a write transaction whose statements run prepared: a statement is prepared once on the
+// store, after the first transaction that runs it (preparing it during one would wait for the
+// connection that transaction holds), and is then looked up by its text. SQLite otherwise parses
+// and plans every statement each time it runs, most of a call's cost.
+type txn struct {
+	s     *Store
+	tx    *sql.Tx
+	bound map[string]*sql.Stmt // the store's statements bound to tx
+	new   []string             // statements run that are not prepared yet
+}
+
+func (s *Store) begin(ctx context.Context) (*txn, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &txn{s: s, tx: tx, bound: map[string]*sql.Stmt{}}, nil
+}
+
+// stmt is a statement prepared on the store bound to the transaction, or nil if it is not
+// prepared yet.
+func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	if st, ok := t.bound[query]; ok {
+		return st
+	}
+	t.s.stmtsMu.Lock()
+	st, ok := t.s.stmts[query]
+	t.s.stmtsMu.Unlock()
+	if !ok {
+		t.new = append(t.new, query)
+		return nil
+	}
+	st = t.tx.StmtContext(ctx, st)
+	t.bound[query] = st
+	return st
+}
+
+// ExecContext is sql.Tx's, with the statement prepared.
+func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+// QueryRowContext is sql.Tx's, with the statement prepared.
+func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
+}
+
+// end ends the transaction (committing it if commit), then prepares the statements it ran that
+// were not prepared yet.
+func (t *txn) end(commit bool) error {
+	var err error
+	if commit {
+		err = t.tx.Commit()
+	} else {
+		err = t.tx.Rollback()
+	}
+	for _, q := range t.new {
+		t.s.prepare(q)
+	}
+	t.new = nil
+	return err
+}
+
+// prepare prepares a statement on the store, unless it is already: a statement that cannot be
+// prepared keeps running as text.
+func (s *Store) prepare(query string) {
+	s.stmtsMu.Lock()
+	_, ok := s.stmts[query]
+	s.stmtsMu.Unlock()
+	if ok {
+		return
+	}
+	st, err := s.db.PrepareContext(context.Background(), query)
+	if err != nil {
+		return
+	}
+	s.stmtsMu.Lock()
+	defer s.stmtsMu.Unlock()
+	if _, ok := s.stmts[query]; ok {
+		st.Close()
+		return
+	}
+	s.stmts[query] = st
+}
 
 // write runs fn in one write transaction and commits it, unless fn fails.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) (Answer, error)) (Answer, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (s *Store) write(ctx context.Context, fn func(tx *txn) (Answer, error)) (Answer, error) {
+	tx, err := s.begin(ctx)
 	if err != nil {
 		return Answer{}, unavailable(err)
 	}
-	defer tx.Rollback()
+	committed := false
+	defer func() {
+		if !committed {
+			tx.end(false)
+		}
+	}()
 	a, err := fn(tx)
 	if err != nil {
 		if e := (*Error)(nil); !errors.As(err, &e) {
@@ -149,7 +258,8 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) (Answer, error)) 
 		}
 		return Answer{}, err
 	}
-	if err := tx.Commit(); err != nil {
+	committed = true
+	if err := tx.end(true); err != nil {
 		return Answer{}, unavailable(err)
 	}
 	return a, nil
@@ -169,7 +279,7 @@ type player struct {
 }
 
 // player reads a player's account, creating it with the initial balance on first use.
-func (s *Store) player(ctx context.Context, tx *sql.Tx, name string) (player, error) {
+func (s *Store) player(ctx context.Context, tx *txn, name string) (player, error) {
 	p := player{name: name}
 	err := tx.QueryRowContext(ctx, `SELECT balance, blocked FROM players WHERE player = ?`, name).Scan(&p.balance, &p.blocked)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -179,7 +289,7 @@ func (s *Store) player(ctx context.Context, tx *sql.Tx, name string) (player, er
 	return p, err
 }
 
-func setBalance(ctx context.Context, tx *sql.Tx, name string, balance int64) error {
+func setBalance(ctx context.Context, tx *txn, name string, balance int64) error {
 	_, err := tx.ExecContext(ctx, `UPDATE players SET balance = ? WHERE player = ?`, balance, name)
 	return err
 }
