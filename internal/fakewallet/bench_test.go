@@ -45,6 +45,8 @@ func BenchmarkDebitCredit(b *testing.B) {
 	}
 	b.SetParallelism(16) // 16 goroutines per core: the plays of many players at once
 	b.ResetTimer()
+	s.batches.Store(0)
+	s.batched.Store(0)
 	cpu0, wall0 := cpuTime(), time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
@@ -60,6 +62,9 @@ func BenchmarkDebitCredit(b *testing.B) {
 	calls := float64(2 * b.N)
 	b.ReportMetric(float64(cpu.Microseconds())/calls, "cpu-µs/call")
 	b.ReportMetric(calls/wall.Seconds(), "calls/s")
+	if n := s.batches.Load(); n > 0 {
+		b.ReportMetric(float64(s.batched.Load())/float64(n), "calls/commit")
+	}
 }
 
 // cpuTime is the CPU the process spent so far, user and system.
