@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -21,13 +23,22 @@ import (
 // durable (--not-durable, as under a load test). One op is one play, two calls; cpu-µs/call is
 // the CPU the process spent (user and system) per call, the whole benchmark's divided by its
 // calls.
-func BenchmarkDebitCredit(b *testing.B) {
+func BenchmarkDebitCredit(b *testing.B) { benchDebitCredit(b, nil) }
+
+// BenchmarkDebitCreditLogged is BenchmarkDebitCredit with a line logged for each call, as
+// `starcolor fakewallet` does (to io.Discard here).
+func BenchmarkDebitCreditLogged(b *testing.B) {
+	benchDebitCredit(b, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+func benchDebitCredit(b *testing.B, log *slog.Logger) {
 	s, err := OpenWith(context.Background(), filepath.Join(b.TempDir(), "wallet.db"), false)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Close() })
 	h := NewServer(s, secret, Faults{})
+	h.Log = log
 	const players = 1000
 	var next atomic.Int64
 	call := func(b *testing.B, name string, v any) {

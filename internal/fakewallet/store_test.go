@@ -2,10 +2,14 @@ package fakewallet
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
+
+	"starcolor/internal/wallet"
 )
 
 // The calls written in one transaction: each that fails (refused, a statement failing, a panic)
@@ -169,5 +173,15 @@ func TestCloseWritesTheCallsWaiting(t *testing.T) {
 	}
 	if _, err := s.write(ctx, func(ctx context.Context, tx *txn) (Answer, error) { return Answer{}, nil }); CodeOf(err) != CodeUnavailable {
 		t.Fatalf("a call after Close: %v", err)
+	}
+}
+
+// balanceAnswer makes the bytes json.Marshal makes.
+func TestBalanceAnswer(t *testing.T) {
+	for _, v := range []int64{0, 1, -1, 7, 100_000, 1 << 40, math.MaxInt64, math.MinInt64} {
+		want, _ := json.Marshal(wallet.Answer{Balance: v})
+		if a := balanceAnswer(v); a.Status != 200 || string(a.Body) != string(want) {
+			t.Errorf("%d: %d %s, want %s", v, a.Status, a.Body, want)
+		}
 	}
 }
