@@ -22,6 +22,7 @@ package fakewallet
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -49,9 +50,10 @@ type Store struct {
 	once    sync.Once
 	// batches counts the writer's transactions, batched the calls they held.
 	batches, batched atomic.Int64
-	// stmts are the calls' statements, prepared once on the database's one connection, by their
-	// text (see txn); the writer's alone.
-	stmts map[string]*sql.Stmt
+	// stmts are the calls' statements, prepared once on the database's one connection,
+	// stmtsConn, by their text (see txn); the writer's alone.
+	stmts     map[string]driver.Stmt
+	stmtsConn any
 	// Initial is the balance, in cents, a player gets on first use.
 	Initial int64
 	// Now is the clock of the transactions' times.
@@ -119,7 +121,7 @@ func OpenWith(ctx context.Context, path string, durable bool) (*Store, error) {
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	s := &Store{db: db, wake: make(chan struct{}, 1), stopped: make(chan struct{}), stmts: map[string]*sql.Stmt{},
+	s := &Store{db: db, wake: make(chan struct{}, 1), stopped: make(chan struct{}),
 		Initial: DefaultInitialBalance, Now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
@@ -161,90 +163,9 @@ func (s *Store) Close() error {
 		s.mu.Unlock()
 		s.signal()
 		<-s.stopped
-		for _, st := range s.stmts {
-			st.Close()
-		}
+		s.closeStmts()
 	})
 	return s.db.Close()
-}
-
-// txn is a write transaction whose statements run prepared: a statement is prepared once on the
-// store, after the first transaction that runs it (preparing it during one would wait for the
-// connection that transaction holds), and is then looked up by its text. SQLite otherwise parses
-// and plans every statement each time it runs, most of a call's cost. Only the writer uses
-// transactions and the store's statements.
-type txn struct {
-	s     *Store
-	tx    *sql.Tx
-	bound map[string]*sql.Stmt // the store's statements bound to tx
-	new   []string             // statements run that are not prepared yet
-}
-
-func (s *Store) begin(ctx context.Context) (*txn, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &txn{s: s, tx: tx, bound: map[string]*sql.Stmt{}}, nil
-}
-
-// stmt is a statement prepared on the store bound to the transaction, or nil if it is not
-// prepared yet.
-func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
-	if st, ok := t.bound[query]; ok {
-		return st
-	}
-	st, ok := t.s.stmts[query]
-	if !ok {
-		t.new = append(t.new, query)
-		return nil
-	}
-	st = t.tx.StmtContext(ctx, st)
-	t.bound[query] = st
-	return st
-}
-
-// ExecContext is sql.Tx's, with the statement prepared.
-func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if st := t.stmt(ctx, query); st != nil {
-		return st.ExecContext(ctx, args...)
-	}
-	return t.tx.ExecContext(ctx, query, args...)
-}
-
-// QueryRowContext is sql.Tx's, with the statement prepared.
-func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := t.stmt(ctx, query); st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return t.tx.QueryRowContext(ctx, query, args...)
-}
-
-// end ends the transaction (committing it if commit), then prepares the statements it ran that
-// were not prepared yet.
-func (t *txn) end(commit bool) error {
-	var err error
-	if commit {
-		err = t.tx.Commit()
-	} else {
-		err = t.tx.Rollback()
-	}
-	for _, q := range t.new {
-		t.s.prepare(q)
-	}
-	t.new = nil
-	return err
-}
-
-// prepare prepares a statement on the store, unless it is already: a statement that cannot be
-// prepared keeps running as text.
-func (s *Store) prepare(query string) {
-	if _, ok := s.stmts[query]; ok {
-		return
-	}
-	if st, err := s.db.PrepareContext(context.Background(), query); err == nil {
-		s.stmts[query] = st
-	}
 }
 
 // maxBatch bounds the calls written in one transaction.
@@ -352,50 +273,73 @@ func (s *Store) writer() {
 // writeBatch writes a batch of calls in one transaction, each in its own savepoint, commits it
 // and answers every call.
 func (s *Store) writeBatch(batch []*pending) {
-	ctx := context.Background() // a statement never interrupted: it would undo the whole transaction
+	ctx := context.Background() // never done: see txn
 	defer func() {
 		for _, p := range batch {
 			close(p.done)
 		}
 	}()
-	fail := func(err error) {
+	defer func() {
+		// A bug of the writer's own: the batch fails (the connection, its transaction open, was
+		// discarded), and the writer goes on.
+		if r := recover(); r != nil {
+			for _, p := range batch {
+				p.a, p.err = Answer{}, fmt.Errorf("%w: panic: %v\n%s", errorf(CodeInternal, "the wallet failed"), r, debug.Stack())
+			}
+		}
+	}()
+	conn, err := s.db.Conn(ctx)
+	if err == nil {
+		defer conn.Close()
+		err = conn.Raw(func(dc any) error { return s.writeOn(ctx, dc.(driver.Conn), batch) })
+	}
+	if err != nil {
 		for _, p := range batch {
 			p.a, p.err = Answer{}, unavailable(err)
 		}
 	}
-	tx, err := s.begin(ctx)
-	if err != nil {
-		fail(err)
-		return
+}
+
+// writeOn writes a batch on the database's connection; if it fails, nothing of it stays, and
+// if the connection may still be in the transaction, it is discarded (driver.ErrBadConn).
+func (s *Store) writeOn(ctx context.Context, conn driver.Conn, batch []*pending) error {
+	if conn != s.stmtsConn { // another connection (the first, or the last was discarded)
+		s.stmts, s.stmtsConn = map[string]driver.Stmt{}, conn
+	}
+	tx := &txn{s: s, conn: conn}
+	err := s.writeIn(ctx, tx, batch)
+	if err != nil && tx.rollback(ctx) != nil {
+		return fmt.Errorf("%w (%w)", err, driver.ErrBadConn)
+	}
+	return err
+}
+
+// writeIn runs a batch's calls in one transaction, each in a savepoint, and commits them.
+func (s *Store) writeIn(ctx context.Context, tx *txn, batch []*pending) error {
+	if err := tx.begin(ctx); err != nil {
+		return err
 	}
 	for _, p := range batch {
 		if err := p.ctx.Err(); err != nil {
 			p.err = unavailable(err)
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `SAVEPOINT call`); err != nil {
-			tx.end(false)
-			fail(err)
-			return
+		if err := tx.exec(ctx, `SAVEPOINT call`); err != nil {
+			return err
 		}
 		p.a, p.err = run(ctx, tx, p.fn)
 		if p.err != nil {
-			if _, err := tx.ExecContext(ctx, `ROLLBACK TO call`); err != nil {
-				// The transaction is lost (SQLite undoes it whole after some failures).
-				tx.end(false)
-				fail(err)
-				return
+			// Undone alone; if that fails, the transaction is lost (SQLite undoes it whole after
+			// some failures).
+			if err := tx.exec(ctx, `ROLLBACK TO call`); err != nil {
+				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `RELEASE call`); err != nil {
-			tx.end(false)
-			fail(err)
-			return
+		if err := tx.exec(ctx, `RELEASE call`); err != nil {
+			return err
 		}
 	}
-	if err := tx.end(true); err != nil {
-		fail(err)
-	}
+	return tx.commit(ctx)
 }
 
 // run runs a call's fn, its panic turned into its error (500).
