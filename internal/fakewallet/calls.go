@@ -22,7 +22,7 @@ func (s *Store) Balance(ctx context.Context, req wallet.BalanceRequest) (Answer,
 	if req.Player == "" {
 		return Answer{}, errorf(CodeInvalid, "no player")
 	}
-	return s.write(ctx, func(tx *sql.Tx) (Answer, error) {
+	return s.write(ctx, func(ctx context.Context, tx *txn) (Answer, error) {
 		p, err := s.player(ctx, tx, req.Player)
 		if err != nil {
 			return Answer{}, err
@@ -44,7 +44,7 @@ func (s *Store) Debit(ctx context.Context, req wallet.DebitRequest, body []byte,
 	case req.Currency != wallet.Currency:
 		return Answer{}, errorf(CodeInvalid, "the currency is %s, not %q", wallet.Currency, req.Currency)
 	}
-	return s.write(ctx, func(tx *sql.Tx) (Answer, error) {
+	return s.write(ctx, func(ctx context.Context, tx *txn) (Answer, error) {
 		// Rolled back before (even before it came), a debit is refused, also the same one again.
 		if by, err := rollbackOf(ctx, tx, req.TransactionID); err != nil {
 			return Answer{}, err
@@ -89,7 +89,7 @@ func (s *Store) Credit(ctx context.Context, req wallet.CreditRequest, body []byt
 	case req.Currency != wallet.Currency:
 		return Answer{}, errorf(CodeInvalid, "the currency is %s, not %q", wallet.Currency, req.Currency)
 	}
-	return s.write(ctx, func(tx *sql.Tx) (Answer, error) {
+	return s.write(ctx, func(ctx context.Context, tx *txn) (Answer, error) {
 		if a, found, err := replay(ctx, tx, KindCredit, req.TransactionID, body); found || err != nil {
 			return a, err
 		}
@@ -113,7 +113,7 @@ func (s *Store) Rollback(ctx context.Context, req wallet.RollbackRequest, body [
 	if req.TransactionID == "" || req.Player == "" || req.RolledBackTransactionID == "" {
 		return Answer{}, errorf(CodeInvalid, "a rollback needs a transaction_id, a player and a rolled_back_transaction_id")
 	}
-	return s.write(ctx, func(tx *sql.Tx) (Answer, error) {
+	return s.write(ctx, func(ctx context.Context, tx *txn) (Answer, error) {
 		if a, found, err := replay(ctx, tx, KindRollback, req.TransactionID, body); found || err != nil {
 			return a, err
 		}
@@ -178,7 +178,7 @@ type transaction struct {
 	body                    []byte
 }
 
-func (s *Store) record(ctx context.Context, tx *sql.Tx, t transaction, a Answer) error {
+func (s *Store) record(ctx context.Context, tx *txn, t transaction, a Answer) error {
 	code := ""
 	if a.Status != 200 {
 		var e wallet.ErrorBody
@@ -194,7 +194,7 @@ func (s *Store) record(ctx context.Context, tx *sql.Tx, t transaction, a Answer)
 
 // replay finds a transaction id already used: the same call with the same body gets its answer
 // again; another call or another body, 409.
-func replay(ctx context.Context, tx *sql.Tx, kind, id string, body []byte) (a Answer, found bool, err error) {
+func replay(ctx context.Context, tx *txn, kind, id string, body []byte) (a Answer, found bool, err error) {
 	var (
 		was  string
 		prev []byte
@@ -213,7 +213,7 @@ func replay(ctx context.Context, tx *sql.Tx, kind, id string, body []byte) (a An
 
 // rollbackOf is the id of the first rollback of a transaction id, or "" if it was never rolled
 // back.
-func rollbackOf(ctx context.Context, tx *sql.Tx, id string) (string, error) {
+func rollbackOf(ctx context.Context, tx *txn, id string) (string, error) {
 	var by string
 	err := tx.QueryRowContext(ctx, `SELECT rollback_id FROM rolled_back WHERE id = ?`, id).Scan(&by)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -233,7 +233,7 @@ func (s *Store) SetPlayer(ctx context.Context, name string, balance *int64, bloc
 		return Player{}, errorf(CodeInvalid, "a balance is 0 or more cents, not %d", *balance)
 	}
 	var out Player
-	_, err := s.write(ctx, func(tx *sql.Tx) (Answer, error) {
+	_, err := s.write(ctx, func(ctx context.Context, tx *txn) (Answer, error) {
 		p, err := s.player(ctx, tx, name)
 		if err != nil {
 			return Answer{}, err

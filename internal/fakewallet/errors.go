@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"starcolor/internal/wallet"
 )
@@ -67,9 +68,13 @@ type Answer struct {
 	Body   []byte
 }
 
-// balanceAnswer is the answer 200 of every call: the player's balance after it.
+// balanceAnswer is the answer 200 of every call: the player's balance after it, the bytes
+// json.Marshal makes of a wallet.Answer, without its reflection.
 func balanceAnswer(balance int64) Answer {
-	return jsonAnswer(http.StatusOK, wallet.Answer{Balance: balance})
+	b := make([]byte, 0, len(`{"balance":}`)+20)
+	b = append(b, `{"balance":`...)
+	b = strconv.AppendInt(b, balance, 10)
+	return Answer{Status: http.StatusOK, Body: append(b, '}')}
 }
 
 // errorAnswer is a refusal's answer, with the error body of API.md.

@@ -114,7 +114,7 @@ func serveCall[T any](s *Server, name string, apply func(context.Context, T, []b
 			return
 		}
 		if s.draw(s.faults.Fail) {
-			s.logCall(name, body, http.StatusServiceUnavailable, "fail")
+			s.logCall(name, req, http.StatusServiceUnavailable, "fail")
 			s.write(w, errorAnswer(CodeUnavailable, "the wallet failed (a fault injected: --fail); nothing was applied"))
 			return
 		}
@@ -129,7 +129,7 @@ func serveCall[T any](s *Server, name string, apply func(context.Context, T, []b
 			a = s.errorAnswer(err)
 		}
 		if s.draw(s.faults.Drop) {
-			s.logCall(name, body, a.Status, "drop: applied, the answer dropped")
+			s.logCall(name, req, a.Status, "drop: applied, the answer dropped")
 			if hj, ok := w.(http.Hijacker); ok {
 				if conn, _, err := hj.Hijack(); err == nil {
 					conn.Close()
@@ -140,7 +140,7 @@ func serveCall[T any](s *Server, name string, apply func(context.Context, T, []b
 			s.write(w, errorAnswer(CodeInternal, "the answer was dropped (a fault injected: --drop)"))
 			return
 		}
-		s.logCall(name, body, a.Status, "")
+		s.logCall(name, req, a.Status, "")
 		s.write(w, a)
 	})
 }
@@ -173,21 +173,31 @@ func (s *Server) draw(p float64) bool {
 	return s.rnd.Float64() < p
 }
 
-func (s *Server) logCall(name string, body []byte, status int, fault string) {
+// logCall logs a call, its ids taken from its request decoded (not decoded again).
+func (s *Server) logCall(name string, req any, status int, fault string) {
 	if s.Log == nil {
 		return
 	}
-	var ids struct {
-		ID     string `json:"transaction_id"`
-		Player string `json:"player"`
-		Amount int64  `json:"amount"`
+	var (
+		id, player string
+		amount     int64
+	)
+	switch r := req.(type) {
+	case wallet.DebitRequest:
+		id, player, amount = r.TransactionID, r.Player, r.Amount
+	case wallet.CreditRequest:
+		id, player, amount = r.TransactionID, r.Player, r.Amount
+	case wallet.RollbackRequest:
+		id, player = r.TransactionID, r.Player
+	case wallet.BalanceRequest:
+		player = r.Player
 	}
-	json.Unmarshal(body, &ids)
-	attrs := []any{"call", name, "transaction_id", ids.ID, "player", ids.Player, "amount", ids.Amount, "status", status}
+	attrs := []slog.Attr{slog.String("call", name), slog.String("transaction_id", id), slog.String("player", player),
+		slog.Int64("amount", amount), slog.Int("status", status)}
 	if fault != "" {
-		attrs = append(attrs, "fault", fault)
+		attrs = append(attrs, slog.String("fault", fault))
 	}
-	s.Log.Info("call", attrs...)
+	s.Log.LogAttrs(context.Background(), slog.LevelInfo, "call", attrs...)
 }
 
 // write sends an answer, signed.

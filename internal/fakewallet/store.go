@@ -1,8 +1,9 @@
 // Package fakewallet is a reference operator's wallet (seamless wallet, WALLET.md): the other
 // side of internal/wallet, for Star Color's tests and for integrators to read. It keeps the
-// players' balances and every transaction in a SQLite file of its own, each call in one
-// transaction, and serves the four calls of WALLET.md over HTTP (Server), signed both ways, with
-// faults to inject (Faults). `starcolor fakewallet` runs it.
+// players' balances and every transaction in a SQLite file of its own, the calls that wait
+// together written in one transaction (each undone alone if it fails), and serves the four calls
+// of WALLET.md over HTTP (Server), signed both ways, with faults to inject (Faults).
+// `starcolor fakewallet` runs it.
 //
 // What it promises, beside WALLET.md's text:
 //   - A debit, a credit or a rollback is kept with the exact answer it got (status and body), a
@@ -21,9 +22,14 @@ package fakewallet
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -35,6 +41,19 @@ const DefaultInitialBalance = 100_000
 // Store is the wallet's SQLite file.
 type Store struct {
 	db *sql.DB
+	// The calls waiting for the writer (see write), and whether the store is closed to them.
+	mu      sync.Mutex
+	queue   []*pending
+	closed  bool
+	wake    chan struct{} // a call is queued, or the store closed; holds 1
+	stopped chan struct{} // closed when the writer has returned
+	once    sync.Once
+	// batches counts the writer's transactions, batched the calls they held.
+	batches, batched atomic.Int64
+	// stmts are the calls' statements, prepared once on the database's one connection,
+	// stmtsConn, by their text (see txn); the writer's alone.
+	stmts     map[string]driver.Stmt
+	stmtsConn any
 	// Initial is the balance, in cents, a player gets on first use.
 	Initial int64
 	// Now is the clock of the transactions' times.
@@ -80,8 +99,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // OpenWith is Open, durable or not: a wallet that is not (synchronous=OFF) loses its last
 // movements in a crash of the machine, and answers far more calls a second; for load tests.
-// Calls take one connection in turn: SQLite writes one transaction at a time anyway, and callers
-// waiting on a Go lock do not sleep in SQLite's busy handler.
+// The store has one connection: SQLite writes one transaction at a time anyway, the calls are
+// written by one goroutine (see write), and the books and the listing wait for the connection on
+// a Go lock, not in SQLite's busy handler.
 func OpenWith(ctx context.Context, path string, durable bool) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("no database path")
@@ -101,11 +121,13 @@ func OpenWith(ctx context.Context, path string, durable bool) (*Store, error) {
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
-	s := &Store{db: db, Initial: DefaultInitialBalance, Now: time.Now}
+	s := &Store{db: db, wake: make(chan struct{}, 1), stopped: make(chan struct{}),
+		Initial: DefaultInitialBalance, Now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	go s.writer()
 	return s, nil
 }
 
@@ -132,27 +154,206 @@ func (s *Store) migrate(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database, once the calls already waiting are written; a call after it
+// fails (503).
+func (s *Store) Close() error {
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		s.signal()
+		<-s.stopped
+		s.closeStmts()
+	})
+	return s.db.Close()
+}
 
-// write runs fn in one write transaction and commits it, unless fn fails.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) (Answer, error)) (Answer, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
+// maxBatch bounds the calls written in one transaction.
+const maxBatch = 256
+
+// writeFunc is a call's work in a write transaction, with the writer's context: an error undoes
+// it alone.
+type writeFunc func(ctx context.Context, tx *txn) (Answer, error)
+
+// pending is a call waiting for the writer, then its outcome.
+type pending struct {
+	ctx  context.Context
+	fn   writeFunc
+	a    Answer
+	err  error
+	done chan struct{} // closed once the outcome is known (and, if any, committed)
+}
+
+// write runs fn in a write transaction and answers once it is committed, unless fn fails: then
+// nothing of fn stays, and its error is answered (an *Error as it is, any other as unavailable).
+//
+// The calls are written by one goroutine, the writer (group commit): it takes every call waiting
+// when it starts (at most maxBatch), runs each in a savepoint of one transaction (undone alone if
+// it fails: one refused or failed call does not undo the others), commits once, and only then
+// answers them all. A commit, whose cost is the same for one call or a hundred, is shared; if it
+// fails, every call of the transaction is answered unavailable. A call whose caller has left
+// before its turn is not run; one whose caller leaves while it waits may be run all the same:
+// its outcome is unknown to that caller, who was answered unavailable.
+func (s *Store) write(ctx context.Context, fn writeFunc) (Answer, error) {
+	if err := ctx.Err(); err != nil {
 		return Answer{}, unavailable(err)
 	}
-	defer tx.Rollback()
-	a, err := fn(tx)
-	if err != nil {
-		if e := (*Error)(nil); !errors.As(err, &e) {
-			err = unavailable(err)
+	p := &pending{ctx: ctx, fn: fn, done: make(chan struct{})}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return Answer{}, unavailable(errClosed)
+	}
+	s.queue = append(s.queue, p)
+	s.mu.Unlock()
+	s.signal()
+	select {
+	case <-p.done:
+		return p.a, p.err
+	case <-ctx.Done():
+		return Answer{}, unavailable(ctx.Err())
+	}
+}
+
+var errClosed = errors.New("the store is closed")
+
+// signal wakes the writer.
+func (s *Store) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// writer writes the calls queued, a batch at a time, until the store is closed and nothing
+// waits.
+func (s *Store) writer() {
+	defer close(s.stopped)
+	var spare []*pending
+	for {
+		s.mu.Lock()
+		for len(s.queue) == 0 {
+			if s.closed {
+				s.mu.Unlock()
+				return
+			}
+			s.mu.Unlock()
+			<-s.wake
+			// The callers just answered, and those just come, are about to queue their next
+			// calls: the writer lets them (the goroutines ready to run, until that brings none
+			// more), so that one commit serves them all, instead of writing the first alone.
+			for n := -1; ; {
+				runtime.Gosched()
+				s.mu.Lock()
+				m := len(s.queue)
+				s.mu.Unlock()
+				if m == n || m >= maxBatch {
+					break
+				}
+				n = m
+			}
+			s.mu.Lock()
 		}
-		return Answer{}, err
+		var batch []*pending
+		if len(s.queue) <= maxBatch {
+			batch, s.queue = s.queue, spare[:0]
+		} else {
+			batch = append(spare[:0], s.queue[:maxBatch]...)
+			s.queue = append(s.queue[:0], s.queue[maxBatch:]...)
+		}
+		s.mu.Unlock()
+		s.batches.Add(1)
+		s.batched.Add(int64(len(batch)))
+		s.writeBatch(batch)
+		clear(batch)
+		spare = batch
 	}
-	if err := tx.Commit(); err != nil {
-		return Answer{}, unavailable(err)
+}
+
+// writeBatch writes a batch of calls in one transaction, each in its own savepoint, commits it
+// and answers every call.
+func (s *Store) writeBatch(batch []*pending) {
+	ctx := context.Background() // never done: see txn
+	defer func() {
+		for _, p := range batch {
+			close(p.done)
+		}
+	}()
+	defer func() {
+		// A bug of the writer's own: the batch fails (the connection, its transaction open, was
+		// discarded), and the writer goes on.
+		if r := recover(); r != nil {
+			for _, p := range batch {
+				p.a, p.err = Answer{}, fmt.Errorf("%w: panic: %v\n%s", errorf(CodeInternal, "the wallet failed"), r, debug.Stack())
+			}
+		}
+	}()
+	conn, err := s.db.Conn(ctx)
+	if err == nil {
+		defer conn.Close()
+		err = conn.Raw(func(dc any) error { return s.writeOn(ctx, dc.(driver.Conn), batch) })
 	}
-	return a, nil
+	if err != nil {
+		for _, p := range batch {
+			p.a, p.err = Answer{}, unavailable(err)
+		}
+	}
+}
+
+// writeOn writes a batch on the database's connection; if it fails, nothing of it stays, and
+// if the connection may still be in the transaction, it is discarded (driver.ErrBadConn).
+func (s *Store) writeOn(ctx context.Context, conn driver.Conn, batch []*pending) error {
+	if conn != s.stmtsConn { // another connection (the first, or the last was discarded)
+		s.stmts, s.stmtsConn = map[string]driver.Stmt{}, conn
+	}
+	tx := &txn{s: s, conn: conn}
+	err := s.writeIn(ctx, tx, batch)
+	if err != nil && tx.rollback(ctx) != nil {
+		return fmt.Errorf("%w (%w)", err, driver.ErrBadConn)
+	}
+	return err
+}
+
+// writeIn runs a batch's calls in one transaction, each in a savepoint, and commits them.
+func (s *Store) writeIn(ctx context.Context, tx *txn, batch []*pending) error {
+	if err := tx.begin(ctx); err != nil {
+		return err
+	}
+	for _, p := range batch {
+		if err := p.ctx.Err(); err != nil {
+			p.err = unavailable(err)
+			continue
+		}
+		if err := tx.exec(ctx, `SAVEPOINT call`); err != nil {
+			return err
+		}
+		p.a, p.err = run(ctx, tx, p.fn)
+		if p.err != nil {
+			// Undone alone; if that fails, the transaction is lost (SQLite undoes it whole after
+			// some failures).
+			if err := tx.exec(ctx, `ROLLBACK TO call`); err != nil {
+				return err
+			}
+		}
+		if err := tx.exec(ctx, `RELEASE call`); err != nil {
+			return err
+		}
+	}
+	return tx.commit(ctx)
+}
+
+// run runs a call's fn, its panic turned into its error (500).
+func run(ctx context.Context, tx *txn, fn writeFunc) (a Answer, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a, err = Answer{}, fmt.Errorf("%w: panic: %v\n%s", errorf(CodeInternal, "the wallet failed"), r, debug.Stack())
+		}
+	}()
+	a, err = fn(ctx, tx)
+	if e := (*Error)(nil); err != nil && !errors.As(err, &e) {
+		err = unavailable(err)
+	}
+	return a, err
 }
 
 // unavailable is a database failure, told as 503: the outcome is unknown to the caller, who
@@ -169,7 +370,7 @@ type player struct {
 }
 
 // player reads a player's account, creating it with the initial balance on first use.
-func (s *Store) player(ctx context.Context, tx *sql.Tx, name string) (player, error) {
+func (s *Store) player(ctx context.Context, tx *txn, name string) (player, error) {
 	p := player{name: name}
 	err := tx.QueryRowContext(ctx, `SELECT balance, blocked FROM players WHERE player = ?`, name).Scan(&p.balance, &p.blocked)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -179,7 +380,7 @@ func (s *Store) player(ctx context.Context, tx *sql.Tx, name string) (player, er
 	return p, err
 }
 
-func setBalance(ctx context.Context, tx *sql.Tx, name string, balance int64) error {
+func setBalance(ctx context.Context, tx *txn, name string, balance int64) error {
 	_, err := tx.ExecContext(ctx, `UPDATE players SET balance = ? WHERE player = ?`, balance, name)
 	return err
 }
