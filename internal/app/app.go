@@ -74,7 +74,7 @@ type Config struct {
 
 // walletLinger is how long the SQLite writer waits for more writes to join a small batch in
 // wallet mode (sqlite.DB.Linger): a sale waits some milliseconds for the wallet anyway.
-const walletLinger = 2 * time.Millisecond
+const walletLinger = time.Millisecond
 
 // WalletConfig is the operator's wallet: its URL, the secret both sides sign with, and Star
 // Color's public address for the launch links (empty: the address the launch call came to).

@@ -207,11 +207,29 @@ func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 }
 
 // WalletRounds lists the rounds of the operator's players: each game's stake and prize, and
-// whether the wallet acknowledged its credit.
+// whether the wallet acknowledged its credit. The credits acknowledged are read in one pass and
+// matched here: the outbox keeps no index of every call by round (a sale would pay for it), and
+// a join without one would read the calls once for each game.
 func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT g.id, wp.wallet_player, g.stake, g.prize, coalesce(c.status = 'acked', 0)
-		FROM games g JOIN wallet_players wp ON wp.player_id = g.player_id
-		LEFT JOIN wallet_calls c ON c.round_id = CAST(g.id AS TEXT) AND c.call = 'credit' ORDER BY g.id`)
+	acked := map[string]bool{}
+	rows, err := d.db.QueryContext(ctx, `SELECT round_id FROM wallet_calls WHERE call = 'credit' AND status = 'acked'`)
+	if err != nil {
+		return nil, asFault(err)
+	}
+	for rows.Next() {
+		var round string
+		if err := rows.Scan(&round); err != nil {
+			rows.Close()
+			return nil, asFault(err)
+		}
+		acked[round] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, asFault(err)
+	}
+	rows, err = d.db.QueryContext(ctx, `SELECT g.id, wp.wallet_player, g.stake, g.prize
+		FROM games g JOIN wallet_players wp ON wp.player_id = g.player_id ORDER BY g.id`)
 	if err != nil {
 		return nil, asFault(err)
 	}
@@ -219,9 +237,10 @@ func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
 	var out []wallet.Round
 	for rows.Next() {
 		var r wallet.Round
-		if err := rows.Scan(&r.ID, &r.Player, &r.Stake, &r.Prize, &r.Credited); err != nil {
+		if err := rows.Scan(&r.ID, &r.Player, &r.Stake, &r.Prize); err != nil {
 			return nil, asFault(err)
 		}
+		r.Credited = acked[r.ID]
 		out = append(out, r)
 	}
 	return out, asFault(rows.Err())
