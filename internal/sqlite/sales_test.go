@@ -173,7 +173,8 @@ func (c *cachedPages) Page(ctx context.Context, id string, block, page int) ([]b
 func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
 	every, frames := checkpointEvery, restartFrames
 	checkpointEvery, restartFrames = 20*time.Millisecond, 64
-	defer func() { checkpointEvery, restartFrames = every, frames }()
+	// Restored once the store is closed (cleanups run last first): its checkpointer reads them.
+	t.Cleanup(func() { checkpointEvery, restartFrames = every, frames })
 	f := &salesFixture{d: mustOpen(t), now: time.Now()}
 	var wg sync.WaitGroup
 	var largest atomic.Int64
