@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"starcolor/internal/wallet"
 )
@@ -20,39 +17,8 @@ import (
 // TestFakewallet runs the fake wallet as a real process: signed calls, a fault, a clean stop,
 // then its books and its listing read from its file.
 func TestFakewallet(t *testing.T) {
-	dir := t.TempDir()
-	db, secretFile := filepath.Join(dir, "wallet.db"), filepath.Join(dir, "secret")
-	secret := []byte("s3cret shared")
-	if err := os.WriteFile(secretFile, append(secret, '\n'), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "fakewallet", "--addr", "127.0.0.1:0", "--secret-file", secretFile, "--db", db, "--initial-balance", "5000")
-	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
-	logs := &syncBuffer{}
-	cmd.Stderr = logs
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	ready := make(chan string, 1)
-	go func() {
-		lines := bufio.NewScanner(out)
-		for lines.Scan() {
-			if _, url, ok := strings.Cut(lines.Text(), "served at "); ok {
-				ready <- url
-			}
-		}
-	}()
-	var base string
-	select {
-	case base = <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the fake wallet did not start: %s", logs)
-	}
+	w := startFakewallet(t, []byte("s3cret shared"), "--initial-balance", "5000")
+	base, secret, db, cmd, logs := w.url, w.secret, w.db, w.cmd, w.logs
 
 	call := func(path, body, sig string) (int, string) {
 		t.Helper()

@@ -43,26 +43,28 @@ func TestWalletChaosPostgres(t *testing.T) {
 	walletChaos(t, storetest.PostgresURL(t), 3)
 }
 
-// fakeWallet is `starcolor fakewallet` running.
+// fakeWallet is `starcolor fakewallet` running, as a process of its own.
 type fakeWallet struct {
 	cmd        *exec.Cmd
 	url        string
 	db         string
 	secret     []byte
 	secretFile string
+	logs       *syncBuffer
 }
 
-func startFakewallet(t *testing.T, faults ...string) *fakeWallet {
+// startFakewallet starts the fake wallet on a new file with a secret (written with a trailing
+// newline, as an operator's editor would) and more flags; it is killed when the test ends.
+func startFakewallet(t *testing.T, secret []byte, flags ...string) *fakeWallet {
 	t.Helper()
 	dir := t.TempDir()
-	w := &fakeWallet{db: filepath.Join(dir, "wallet.db"), secretFile: filepath.Join(dir, "secret"), secret: []byte("chaos secret")}
+	w := &fakeWallet{db: filepath.Join(dir, "wallet.db"), secretFile: filepath.Join(dir, "secret"), secret: secret, logs: &syncBuffer{}}
 	if err := os.WriteFile(w.secretFile, append(w.secret, '\n'), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w.cmd = exec.Command(os.Args[0], append([]string{"fakewallet", "--addr", "127.0.0.1:0", "--secret-file", w.secretFile, "--db", w.db}, faults...)...)
+	w.cmd = exec.Command(os.Args[0], append([]string{"fakewallet", "--addr", "127.0.0.1:0", "--secret-file", w.secretFile, "--db", w.db}, flags...)...)
 	w.cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
-	logs := &syncBuffer{}
-	w.cmd.Stderr = logs
+	w.cmd.Stderr = w.logs
 	out, err := w.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +85,7 @@ func startFakewallet(t *testing.T, faults ...string) *fakeWallet {
 	select {
 	case w.url = <-ready:
 	case <-time.After(30 * time.Second):
-		t.Fatalf("the fake wallet did not start: %s", logs)
+		t.Fatalf("the fake wallet did not start: %s", w.logs)
 	}
 	return w
 }
@@ -279,7 +281,7 @@ type listed struct {
 }
 
 func walletChaos(t *testing.T, db string, servers int) {
-	w := startFakewallet(t, "--fail", "0.1", "--slow", "0.1", "--slow-delay", "2500ms", "--drop", "0.1", "--refuse", "0.1",
+	w := startFakewallet(t, []byte("chaos secret"), "--fail", "0.1", "--slow", "0.1", "--slow-delay", "2500ms", "--drop", "0.1", "--refuse", "0.1",
 		"--initial-balance", "1000000")
 	c := &cluster{t: t, db: db, args: []string{"--auth-per-minute", "0", "--wallet", w.url, "--wallet-secret-file", w.secretFile},
 		servers: make([]*server, servers)}
