@@ -120,6 +120,17 @@ func TestOutboxShown(t *testing.T) {
 	if strings.Contains(page, `id="wallet-disputed"`) || !strings.Contains(page, `id="wallet-pending"`) {
 		t.Fatalf("the lists of calls with two pending and none disputed: %s", page)
 	}
+	if strings.Contains(page, `id="wallet-open"`) {
+		t.Fatalf("rounds open shown with none: %s", page)
+	}
+	// A game in play: its credit held until it finishes, its round open.
+	if err := e.db.AddWalletCalls(t.Context(), []lottery.WalletCall{{Call: "credit", TransactionID: "c3", Player: "p", RoundID: "3", Body: []byte("{}"),
+		Status: lottery.CallHeld}}, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, page := op.do("GET", "/admin/", nil); !strings.Contains(page, "1 rounds open: games in play") {
+		t.Fatalf("the round open: %s", page)
+	}
 }
 
 // The wallet's card lists the disputed calls and the pending ones that have waited longest, each
