@@ -113,7 +113,7 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 // french is every text of the back office in French.
 var french = map[string]string{
 	"The operator's wallet": "Le portefeuille de l'opérateur",
-	"%d rounds open: games in play, debited, credited when they finish.": "%d manches ouvertes : parties en cours, débitées, créditées à leur fin.",
+	"%d rounds open: games in play, debited, credited when they finish.":                      "%d manches ouvertes : parties en cours, débitées, créditées à leur fin.",
 	"%d credits and rollbacks not yet acknowledged by the wallet; the oldest waits since %s.": "%d crédits et annulations pas encore acquittés par le portefeuille ; le plus ancien attend depuis %s.",
 	"%d refused by the wallet: to settle by hand.":                                            "%d refusés par le portefeuille : à régler à la main.",
 	"Disputed calls": "Appels en litige",
