@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -166,23 +167,13 @@ type chaosGame struct {
 
 // launchPlayer is the operator's launch call for a player, and the link opened.
 func launchPlayer(base string, secret []byte, who string) (*chaosPlayer, error) {
-	body := fmt.Sprintf(`{"player":%q,"operator_session":"op-%s","currency":"EUR"}`, who, who)
-	req, _ := http.NewRequest("POST", base+"/api/v1/launch", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(wallet.SignatureHeader, wallet.Sign(secret, []byte(body)))
-	resp, err := http.DefaultClient.Do(req)
+	link, err := wallet.Launch(context.Background(), http.DefaultClient, base, secret, who, "op-"+who)
 	if err != nil {
 		return nil, err
 	}
-	var answer struct{ URL string }
-	json.NewDecoder(resp.Body).Decode(&answer)
-	resp.Body.Close()
-	if resp.StatusCode != 201 || answer.URL == "" {
-		return nil, fmt.Errorf("launch %s: %d", who, resp.StatusCode)
-	}
 	jar, _ := cookiejar.New(nil) // cookies are per host, not port: the session holds on every server
 	hc := &http.Client{Jar: jar, Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err = hc.Get(answer.URL)
+	resp, err := hc.Get(link)
 	if err != nil {
 		return nil, err
 	}

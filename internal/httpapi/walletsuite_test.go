@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -209,29 +208,20 @@ func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // then that player's browser.
 func launchInto(t testing.TB, base string, secret []byte, who string, hc *http.Client) {
 	t.Helper()
-	body := fmt.Sprintf(`{"player":%q,"operator_session":"sess-%s","currency":"EUR"}`, who, who)
-	req, _ := http.NewRequest("POST", base+"/api/v1/launch", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(wallet.SignatureHeader, wallet.Sign(secret, []byte(body)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var answer struct{ URL string }
-	err = json.NewDecoder(resp.Body).Decode(&answer)
-	resp.Body.Close()
-	if resp.StatusCode != 201 || err != nil || !strings.HasPrefix(answer.URL, base+"/?launch=") {
-		t.Fatalf("launch of %s: %d %+v %v", who, resp.StatusCode, answer, err)
+	link, err := wallet.Launch(context.Background(), http.DefaultClient, base, secret, who, "sess-"+who)
+	if err != nil || !strings.HasPrefix(link, base+"/?launch=") {
+		t.Fatalf("launch of %s: %q %v", who, link, err)
 	}
 	open := &http.Client{Jar: hc.Jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	if resp, err = open.Get(answer.URL); err != nil {
+	resp, err := open.Get(link)
+	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
 		t.Fatalf("opening the launch link: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if resp, err = http.Get(answer.URL); err != nil {
+	if resp, err = http.Get(link); err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()

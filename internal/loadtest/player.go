@@ -248,30 +248,16 @@ func (p *player) retrySetup(ctx context.Context, kind Kind, u string, body []byt
 // launch opens the game for the player as the operator would (wallet mode): the signed launch
 // call, then its link, which sets the session cookie.
 func (p *player) launch(ctx context.Context) error {
-	body, _ := json.Marshal(map[string]string{"player": p.name, "operator_session": "loadtest", "currency": "EUR"})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.ep.target.base+"/api/v1/launch", bytes.NewReader(body))
+	link, err := wallet.Launch(ctx, p.setupClient, p.ep.target.base, p.r.cfg.WalletSecret, p.name, "loadtest")
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(wallet.SignatureHeader, wallet.Sign(p.r.cfg.WalletSecret, body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
+	if err != nil {
+		return err
+	}
 	resp, err := p.setupClient.Do(req)
 	if err != nil {
-		return err
-	}
-	var ans struct {
-		URL string `json:"url"`
-	}
-	err = json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&ans)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated || err != nil || ans.URL == "" {
-		return fmt.Errorf("launch: %d %v", resp.StatusCode, err)
-	}
-	req, err = http.NewRequestWithContext(ctx, http.MethodGet, ans.URL, nil)
-	if err != nil {
-		return err
-	}
-	if resp, err = p.setupClient.Do(req); err != nil {
 		return err
 	}
 	resp.Body.Close()

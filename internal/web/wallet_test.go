@@ -1,9 +1,7 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
@@ -49,22 +47,11 @@ func newWalletSite(t *testing.T) *walletSite {
 // launch is the operator's signed launch call for one of its players: the link it answers.
 func (s *walletSite) launch(t *testing.T, who string) string {
 	t.Helper()
-	body := fmt.Sprintf(`{"player":%q,"operator_session":"sess-%s","currency":"EUR"}`, who, who)
-	req, _ := http.NewRequest("POST", s.url+"/api/v1/launch", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(wallet.SignatureHeader, wallet.Sign(s.secret, []byte(body)))
-	resp, err := http.DefaultClient.Do(req)
+	link, err := wallet.Launch(context.Background(), http.DefaultClient, s.url, s.secret, who, "sess-"+who)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var b bytes.Buffer
-	b.ReadFrom(resp.Body)
-	var link struct{ URL string }
-	if err := json.Unmarshal(b.Bytes(), &link); resp.StatusCode != 201 || err != nil || link.URL == "" {
-		t.Fatalf("launch: %d %s", resp.StatusCode, b.String())
-	}
-	return link.URL
+	return link
 }
 
 // apiPlayer launches the player again for a client on the Go side, to read the server's state.
