@@ -121,10 +121,13 @@ func cmpErr(err, other error) error {
 	return other
 }
 
+// keptAnswerQuery reads the answer kept under a player's key (KeptAnswer, HoldRollback).
+const keptAnswerQuery = `SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`
+
 // KeptAnswer finds the answer kept under a player's key.
 func (d *DB) KeptAnswer(ctx context.Context, playerID int64, key string) (lottery.KeptAnswer, bool, error) {
 	var r lottery.KeptAnswer
-	err := d.queryRow(ctx, `SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
+	err := d.queryRow(ctx, keptAnswerQuery, playerID, key).
 		Scan(&r.RequestHash, &r.Status, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil

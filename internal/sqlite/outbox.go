@@ -253,7 +253,7 @@ func (d *DB) HoldRollback(ctx context.Context, playerID int64, key string, call 
 	var r lottery.KeptAnswer
 	found := false
 	err := d.update(ctx, func(t *tx) error {
-		err := t.queryRow(`SELECT request_hash, status, response FROM idempotency WHERE player_id = ? AND key = ?`, playerID, key).
+		err := t.queryRow(keptAnswerQuery, playerID, key).
 			Scan(&r.RequestHash, &r.Status, &r.Body)
 		if err == nil {
 			found = true
