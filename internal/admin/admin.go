@@ -66,7 +66,7 @@ type Store interface {
 	ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error)
 	RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error)
 	RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error)
-	OutboxState(ctx context.Context) (lottery.OutboxState, error)
+	OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error)
 	// WalletCalls lists up to limit calls to the wallet in a status, the longest kept first.
 	WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error)
 	PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error)

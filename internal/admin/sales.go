@@ -147,7 +147,7 @@ func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 		d.Prices = append(d.Prices, t.Price)
 	}
 	d.TableRTP, _ = tableFigures(&s.def.Tables[0])
-	if o, err := s.db.OutboxState(r.Context()); err == nil {
+	if o, err := s.db.OutboxState(r.Context(), s.now()); err == nil {
 		d.Outbox = o
 		if !o.Oldest.IsZero() {
 			d.OutboxAge = d.Now.Sub(o.Oldest).Round(time.Second)

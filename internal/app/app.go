@@ -50,11 +50,11 @@ type Store interface {
 	// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID).
 	ReserveGameID(ctx context.Context) (int64, error)
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
-	DropHeldWalletCall(ctx context.Context, transactionID string) error
+	DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error
 	ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error)
 	WalletRounds(ctx context.Context) ([]wallet.Round, error)
 	game.WalletStore
-	OutboxState(ctx context.Context) (lottery.OutboxState, error)
+	OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error)
 }
 
 // Config is the application's policy and its surroundings.
@@ -142,9 +142,10 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		a.Game.WithWallet(gw)
 		// The balance a credit or a rollback was answered with is the one the player is shown.
 		a.sender.Answered = func(c lottery.WalletCall, balance int64) { a.Game.NoteWalletBalance(c.Player, balance) }
+		// From a held rollback's NextAt: its sale has started by then (game/wallet_ahead.go).
 		a.heldFor = gw.DebitWait + timeout + 10*time.Second
 		if l, ok := store.(interface{ Linger(time.Duration) }); ok {
-			// Each sale writes twice, the wallet's answer between: writes come one by one.
+			// Sales come to the writer one by one, each after its own wait for the wallet.
 			l.Linger(walletLinger)
 		}
 		a.API.EnableLaunch(w.Secret, w.PublicURL)

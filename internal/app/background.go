@@ -32,6 +32,7 @@ func (a *App) Background(ctx context.Context) {
 	if a.sender != nil {
 		go a.sender.Run(ctx)
 		go a.walletSweep(ctx)
+		go a.dropUnusedRollbacks(ctx)
 	}
 	tick := time.NewTicker(sweepEvery)
 	defer tick.Stop()
@@ -103,6 +104,25 @@ func (a *App) checkStore(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-time.After(storeCheckEvery):
+		}
+	}
+}
+
+// dropUnusedRollbacks forgets, every second, the rollbacks this server held ahead of sales that
+// did not come (game.Service.DropUnusedRollbacks). Each server does its own: only it knows that
+// their debits were never sent.
+func (a *App) dropUnusedRollbacks(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if err := a.Game.DropUnusedRollbacks(ctx); err != nil && ctx.Err() == nil {
+			// They stay held: the sweep sends them, rollbacks of debits never sent.
+			a.log.Warn("wallet: forgetting the rollbacks held ahead of sales that did not come", "err", err)
 		}
 	}
 }

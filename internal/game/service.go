@@ -321,17 +321,21 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	if mode == lottery.Auto {
 		req.Color, req.Status = randomColor(), lottery.Finished // drawn before the store's turn: it costs a system call
 	}
+	var walletDone func(sold bool)
 	if s.wallet != nil {
 		// A sale refused is not kept under its key (WALLET.md): a retry is a new attempt.
-		// A key answered already answers the same. The same key sent twice at once waits here
-		// for its first sale (saleKeys), and then answers the same; sent to two servers at once,
-		// both debit, and the second sale, refused for its key, rolls its debit back.
+		// A key answered already answers the same: checked before the debit, or with the sale
+		// when the player's rollback was held ahead (the debit of a copy of an older sale is
+		// then rolled back). The same key sent twice at once waits here for its first sale
+		// (saleKeys), and then answers the same; sent to two servers at once, both debit, and
+		// the second sale, refused for its key, rolls its debit back.
 		unlock, err := s.wallet.keys.lock(ctx, p.ID, r.Key)
 		if err != nil {
 			return lottery.Answer{}, nil, err
 		}
 		defer unlock()
-		kept, err := s.walletSale(ctx, p, &req)
+		kept, done, err := s.walletSale(ctx, p, &req)
+		walletDone = done
 		if err == nil && kept != nil {
 			ans, err := s.keptAnswer(ctx, p, *kept, hash[:])
 			return ans, nil, err
@@ -346,6 +350,9 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	g, err := s.db.Sell(ctx, req, s.now())
 	if err != nil && req.Wallet != nil {
 		s.rollBack(ctx, req.Wallet.Rollback) // the debit stands, the sale does not: rolled back
+	}
+	if walletDone != nil {
+		walletDone(err == nil)
 	}
 	if err != nil {
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)

@@ -28,7 +28,7 @@ type WalletStore interface {
 	ReserveGameID(ctx context.Context) (int64, error)
 	HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error)
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
-	DropHeldWalletCall(ctx context.Context, transactionID string) error
+	DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error
 	LaunchPlayer(ctx context.Context, walletPlayer, operatorSession string, tokenHash []byte, expires, now time.Time) (lottery.Player, error)
 	UseLaunch(ctx context.Context, tokenHash []byte, now time.Time) (int64, error)
 	WalletPlayerOf(ctx context.Context, playerID int64) (walletPlayer, operatorSession string, err error)
@@ -48,7 +48,8 @@ type Wallet struct {
 	balances map[int64]balance // the wallet's answers, at most a second old
 	ids      map[string]int64  // the players of balances, by their id at the operator
 
-	keys saleKeys // the sales under way, by player and Idempotency-Key
+	keys  saleKeys // the sales under way, by player and Idempotency-Key
+	ahead ahead    // the rollbacks held ahead of players' next sales (wallet_ahead.go)
 
 	whoMu sync.Mutex
 	who   map[sessionOf]walletWho // see walletPlayer
@@ -279,28 +280,34 @@ func walletFault(err error) error {
 // walletSale debits the stake at the wallet for a sale about to be made, and puts in req what the
 // sale needs of it; a refusal or an unknown outcome refuses the sale (the rollback of an unknown
 // one is released to the outbox). If the sale's key has its answer already, nothing is debited:
-// that answer is returned.
-func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleRequest) (*lottery.KeptAnswer, error) {
+// that answer is returned. done is to call with the sale's outcome once it is made.
+func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleRequest) (kept *lottery.KeptAnswer, done func(sold bool), err error) {
 	w := s.wallet
 	who, session, err := s.walletPlayer(ctx, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	id, err := w.Store.ReserveGameID(ctx)
-	if err != nil {
-		return nil, err
+	now := s.now()
+	often := w.ahead.played(p.ID, now)
+	h, ok := w.ahead.take(p.ID, req.Key, now)
+	if !ok {
+		if h.game, err = w.Store.ReserveGameID(ctx); err != nil {
+			return nil, nil, err
+		}
+		h.suffix = transactionSuffix(now)
+		_, call := rollbackCall(who, h.game, h.suffix, req.Price)
+		k, found, err := w.Store.HoldRollback(ctx, p.ID, req.Key, call, now)
+		if err != nil || found {
+			return &k, nil, err
+		}
 	}
-	round := strconv.FormatInt(id, 10)
-	debit := wallet.DebitRequest{TransactionID: "debit-" + transactionSuffix(s.now()), Player: who, OperatorSession: session, RoundID: round,
+	// With a rollback held ahead, the key is checked with the sale only (lottery.Book.Taken),
+	// as without a wallet: another key of the player's used already (a copy of an older sale)
+	// is debited, refused for its key, rolled back, and answered as it was.
+	round := strconv.FormatInt(h.game, 10)
+	debit := wallet.DebitRequest{TransactionID: "debit-" + h.suffix, Player: who, OperatorSession: session, RoundID: round,
 		Amount: req.Price, Currency: wallet.Currency}
-	rb := wallet.RollbackRequest{TransactionID: "rollback-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round,
-		RolledBackTransactionID: debit.TransactionID}
-	rbBody, _ := json.Marshal(rb)
-	kept, found, err := w.Store.HoldRollback(ctx, p.ID, req.Key, lottery.WalletCall{Call: wallet.CallRollback, TransactionID: rb.TransactionID,
-		Player: who, RoundID: round, Amount: req.Price, Body: rbBody}, s.now())
-	if err != nil || found {
-		return &kept, err
-	}
+	rollback := "rollback-" + h.suffix
 	body, _ := json.Marshal(debit)
 	var after int64
 	var refused *wallet.Refused
@@ -316,18 +323,19 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	case err == nil:
 	case errors.As(err, &refused) && (refused.Status == 402 || refused.Status == 403):
 		// Final: no rollback is owed for it.
-		if derr := w.Store.DropHeldWalletCall(context.WithoutCancel(ctx), rb.TransactionID); derr != nil {
+		if derr := w.Store.DropHeldWalletCalls(context.WithoutCancel(ctx), []string{rollback}); derr != nil {
 			s.log.Warn("wallet: forgetting the rollback of a refused debit", "transaction", debit.TransactionID, "err", derr)
 		}
-		return nil, walletFault(err)
+		return nil, nil, walletFault(err)
 	default:
-		s.rollBack(ctx, rb.TransactionID)
-		return nil, walletFault(err)
+		s.rollBack(ctx, rollback)
+		return nil, nil, walletFault(err)
 	}
 	s.noteBalance(p.ID, who, after)
-	req.GameID = id
-	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rb.TransactionID, Credit: func(g *lottery.Game) lottery.WalletCall {
-		c := wallet.CreditRequest{TransactionID: "credit-" + debit.TransactionID[len("debit-"):], Player: who, RoundID: round, Amount: g.Prize,
+	next, nextHeld := s.holdAhead(ctx, who, req.Key, often)
+	req.GameID = h.game
+	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rollback, Next: next, Credit: func(g *lottery.Game) lottery.WalletCall {
+		c := wallet.CreditRequest{TransactionID: "credit-" + h.suffix, Player: who, RoundID: round, Amount: g.Prize,
 			Currency: wallet.Currency, DebitTransactionID: debit.TransactionID}
 		b, _ := json.Marshal(c)
 		call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: c.TransactionID, Player: who, RoundID: round, Amount: g.Prize, Body: b}
@@ -336,7 +344,12 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 		}
 		return call
 	}}
-	return nil, nil
+	done = func(sold bool) {
+		if sold && next != nil {
+			w.ahead.keep(p.ID, nextHeld)
+		}
+	}
+	return nil, done, nil
 }
 
 // rollBack releases a held rollback to the outbox: its debit's sale was not made.

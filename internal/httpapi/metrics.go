@@ -32,7 +32,7 @@ type Metrics struct {
 type StoreStats interface {
 	Emissions(ctx context.Context) ([]*emission.Emission, error)
 	WriteStats() lottery.WriteStats
-	OutboxState(ctx context.Context) (lottery.OutboxState, error)
+	OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error)
 }
 
 // NewMetrics registers the metrics; the open blocks' remaining units and the write batches are
@@ -128,7 +128,7 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(st.Ops))
 	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Running.Seconds(), "statements")
 	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Committing.Seconds(), "commit")
-	if o, err := c.db.OutboxState(ctx); err == nil {
+	if o, err := c.db.OutboxState(ctx, time.Now()); err == nil {
 		age := 0.0
 		if !o.Oldest.IsZero() {
 			age = time.Since(o.Oldest).Seconds()

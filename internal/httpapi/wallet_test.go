@@ -36,10 +36,16 @@ func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
 
 func newWalletEnvWith(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig) *walletEnv {
 	t.Helper()
+	return newWalletEnvAt(t, faults, cfg, nil)
+}
+
+// newWalletEnvAt is newWalletEnvWith on a clock (nil: time.Now).
+func newWalletEnvAt(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig, now func() time.Time) *walletEnv {
+	t.Helper()
 	skipInWalletMode(t, ranAlready)
 	w := startRefWallet(t, faults, true)
 	cfg.URL, cfg.Secret = w.url, walletSecret
-	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg})
+	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg, Now: now})
 	return &walletEnv{url: env.URL, fwURL: w.url, secret: walletSecret, fw: w.fw, proxy: w.proxy, env: env}
 }
 
@@ -182,7 +188,7 @@ func TestWalletMode(t *testing.T) {
 	if len(list.Games) != 9 {
 		t.Fatalf("%d games after a refused debit, want 9", len(list.Games))
 	}
-	if st, _ := e.env.Store.OutboxState(context.Background()); st.Pending != 0 {
+	if st, _ := e.env.Store.OutboxState(context.Background(), time.Now()); st.Pending != 0 {
 		t.Fatalf("a refused debit left a call to send: %+v", st)
 	}
 	if c, err := e.env.Store.CheckLedger(context.Background()); err != nil || len(c.Problems) != 0 {
@@ -268,6 +274,98 @@ func TestWalletModeUnderFaults(t *testing.T) {
 		t.Fatalf("ledger: %+v %v", c, err)
 	}
 	t.Logf("%d games, refusals %v, %d wallet transactions", len(games), codes, len(txs))
+}
+
+// A player who plays again within seconds has the rollback of their next sale held with the
+// sale's game (game/wallet_ahead.go): the next sale's round is the one held ahead, and the next
+// rollback is held with it. A copy of the last sale (its key) debits nothing again. A rollback
+// held ahead that no sale came for is forgotten, never sent; the gauge of calls owed does not
+// count it while it waits.
+func TestWalletRollbackHeldAhead(t *testing.T) {
+	var mu sync.Mutex
+	var skew time.Duration
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return time.Now().Add(skew) }
+	e := newWalletEnvAt(t, fakewallet.Faults{}, app.WalletConfig{}, now)
+	ctx := context.Background()
+	p := e.player(t, "op-ahead")
+	held := func() []lottery.OutboxCall {
+		t.Helper()
+		calls, err := e.env.Store.WalletCalls(ctx, lottery.CallHeld, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []lottery.OutboxCall
+		for _, c := range calls {
+			if c.Call == wallet.CallRollback {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	type game struct{ ID, Prize int64 }
+	play := func(key string) game {
+		var g game
+		p.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, key)
+		return g
+	}
+	play(p.key())
+	if h := held(); len(h) != 0 {
+		t.Fatalf("a first sale held a rollback ahead: %+v", h)
+	}
+	play(p.key())
+	ahead := held()
+	if len(ahead) != 1 || ahead[0].GameID != 0 {
+		t.Fatalf("after a second sale within seconds, the rollbacks held: %+v (want one, of a round not sold)", ahead)
+	}
+	e.drained(t) // the credits sent: only the rollback held ahead is left
+	if st, _ := e.env.Store.OutboxState(ctx, now()); st.Pending != 0 {
+		t.Fatalf("a rollback held ahead counted as owed: %+v", st)
+	}
+	if st, _ := e.env.Store.OutboxState(ctx, now().Add(6*time.Second)); st.Pending != 1 {
+		t.Fatalf("a rollback held ahead past its time not counted: %+v", st)
+	}
+	key := p.key()
+	third := play(key)
+	if round := fmt.Sprint(third.ID); round != ahead[0].RoundID {
+		t.Fatalf("the third sale's round is %s, not the one held ahead (%s)", round, ahead[0].RoundID)
+	}
+	next := held()
+	if len(next) != 1 || next[0].TransactionID == ahead[0].TransactionID {
+		t.Fatalf("after the third sale, the rollbacks held: %+v", next)
+	}
+	if again := play(key); again != third {
+		t.Fatalf("a copy of the third sale answered %+v, not %+v", again, third)
+	}
+	e.drained(t)
+	books, err := e.fw.Books(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := books.Total; b.Debits.Count != 3 || b.Rollbacks.Count != 0 || b.Credits.Count != 3 {
+		t.Fatalf("the wallet's books after three sales and a copy: %+v", b)
+	}
+	mu.Lock()
+	skew = 6 * time.Second // past the time of the rollback held ahead
+	mu.Unlock()
+	for deadline := time.Now().Add(5 * time.Second); len(held()) != 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a rollback held ahead of no sale is still held: %+v", held())
+		}
+	}
+	if calls, _ := e.env.Store.WalletCalls(ctx, lottery.CallPending, 10); len(calls) != 0 {
+		t.Fatalf("calls to send after the rollback held ahead was forgotten: %+v", calls)
+	}
+	ours, err := e.env.Store.WalletRounds(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := wallet.NewClient(e.fwURL, e.secret, 5*time.Second).Transactions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := wallet.Reconcile(ours, listed); len(ours) != 3 || len(diffs) != 0 || len(listed) != 6 {
+		t.Fatalf("reconciliation over %d rounds and %d transactions: %v", len(ours), len(listed), diffs)
+	}
 }
 
 // A debit whose answer never comes while the player waits refuses the sale (503

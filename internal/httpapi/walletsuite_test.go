@@ -248,11 +248,11 @@ func (s *testServer) launchSession(t testing.TB, who string) string {
 
 // drainOutbox waits until the outbox holds nothing to send.
 func drainOutbox(t testing.TB, store interface {
-	OutboxState(context.Context) (lottery.OutboxState, error)
+	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)
 }) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; {
-		st, err := store.OutboxState(context.Background())
+		st, err := store.OutboxState(context.Background(), time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +343,7 @@ func (s *testServer) checkWalletBooks(t *testing.T) {
 		t.Errorf("the wallet's books: staked %d, credited %d (balanced %v, %d credits unmatched); the games: stakes %d, prizes credited %d",
 			b.Staked.Amount, b.Credits.Amount, b.Balanced, books.Unmatched, stakes, prizes)
 	}
-	if st, err := s.db.OutboxState(ctx); err != nil || st.Disputed != 0 {
+	if st, err := s.db.OutboxState(ctx, time.Now()); err != nil || st.Disputed != 0 {
 		t.Errorf("the outbox: %+v %v", st, err)
 	}
 	for who := range players {

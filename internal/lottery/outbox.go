@@ -26,10 +26,13 @@ type WalletCall struct {
 	Body          []byte // the exact body sent, each time
 	Status        string
 	Attempts      int
-	NextAt        time.Time // when it is due again (while pending)
-	LastError     string
-	CreatedAt     time.Time
-	AckedAt       time.Time
+	// NextAt is when it is due again (while pending). A held rollback is released by the sweep
+	// of calls a crash left held long after its NextAt: for one held ahead of its sale, the
+	// time after which that sale no longer starts (zero when kept: the time it is kept).
+	NextAt    time.Time
+	LastError string
+	CreatedAt time.Time
+	AckedAt   time.Time
 }
 
 // CallOutcome is what became of one sending of a call: acknowledged, disputed, or to be sent
@@ -45,7 +48,8 @@ type CallOutcome struct {
 type OutboxState struct {
 	// Pending are the calls owed and not yet acknowledged: due or being sent, and the rollbacks
 	// held for debits in flight (a debit whose server died is rolled back once the sweep finds
-	// it). None pending means the two sides' books agree, but for the open rounds.
+	// it), not those held ahead of a sale that may still come (before their NextAt). None
+	// pending means the two sides' books agree, but for the open rounds.
 	Pending  int
 	Oldest   time.Time // zero: none pending
 	Disputed int

@@ -110,6 +110,9 @@ type WalletSale struct {
 	// Rollback is the transaction id of the rollback kept (held) before the debit, in case the
 	// sale is not made: the sale deletes it.
 	Rollback string
+	// Next, if not nil, is the rollback to hold ahead for the player's next sale, kept with this
+	// sale's game: that sale then sends its debit without a write of its own before it.
+	Next *WalletCall
 }
 
 // Staking is what a buyer's stakes are checked against: their weekly stake limit and their
@@ -162,8 +165,9 @@ type Rows struct {
 	Moves     map[int64]int64 // by account
 	Hours     map[HourKey]*Sales
 	Windows   map[int64]Window // by account: the stake windows that changed, as they now stand
-	// The wallet's outbox: the credits of the sales in wallet mode, and the transaction ids of
-	// the rollbacks held before their debits, which the sales delete.
+	// The wallet's outbox: the credits of the sales in wallet mode (and the rollbacks they hold
+	// ahead for their players' next sales), and the transaction ids of the rollbacks held before
+	// their debits, which the sales delete.
 	WalletCalls []WalletCall
 	Released    []string
 }
@@ -279,6 +283,9 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 					Amount: g.Prize, Kind: Withdrawal, CreatedAt: g.CreatedAt})
 			}
 			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit(g))
+			if r.Wallet.Next != nil {
+				rows.WalletCalls = append(rows.WalletCalls, *r.Wallet.Next)
+			}
 			if r.Wallet.Rollback != "" {
 				rows.Released = append(rows.Released, r.Wallet.Rollback)
 			}

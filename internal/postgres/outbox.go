@@ -28,10 +28,14 @@ func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, 
 		if c.Status == lottery.CallHeld {
 			status = lottery.CallHeld
 		}
+		next := c.NextAt
+		if next.IsZero() {
+			next = now
+		}
 		err := tx.QueryRow(ctx, `WITH ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $8, $7, $7) ON CONFLICT (transaction_id) DO NOTHING RETURNING body)
+				VALUES ($1, $2, $3, $4, $5, $6, $8, $9, $7) ON CONFLICT (transaction_id) DO NOTHING RETURNING body)
 			SELECT body FROM ins UNION ALL SELECT body FROM wallet_calls WHERE transaction_id = $2 LIMIT 1`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now, status).Scan(&body)
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now, status, next).Scan(&body)
 		if err != nil {
 			return err
 		}
@@ -88,13 +92,13 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 }
 
 // OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
-func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
+func (d *DB) OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error) {
 	var s lottery.OutboxState
 	var oldest *time.Time
-	err := d.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback')),
-		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback')),
+	err := d.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= $1)),
+		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= $1)),
 		count(*) FILTER (WHERE status = 'disputed'), count(*) FILTER (WHERE status = 'held' AND call = 'credit')
-		FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
+		FROM wallet_calls WHERE status <> 'acked'`, now).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
 	s.Oldest = timeOr(oldest)
 	return s, asFault(err)
 }
@@ -132,10 +136,11 @@ func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []st
 	return asFault(d.noteWrite(d.pool.SendBatch(ctx, b).Close()))
 }
 
-// DropHeldWalletCall forgets a held call that will never be owed (the rollback of a debit the
-// wallet refused: a refusal is final).
-func (d *DB) DropHeldWalletCall(ctx context.Context, transactionID string) error {
-	_, err := d.pool.Exec(ctx, `DELETE FROM wallet_calls WHERE transaction_id = $1 AND status = 'held'`, transactionID)
+// DropHeldWalletCalls forgets held calls that will never be owed: the rollback of a debit the
+// wallet refused (a refusal is final), or of one never sent (held ahead of a sale that did not
+// come).
+func (d *DB) DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error {
+	_, err := d.pool.Exec(ctx, `DELETE FROM wallet_calls WHERE transaction_id = ANY($1) AND status = 'held'`, transactionIDs)
 	return asFault(d.noteWrite(err))
 }
 

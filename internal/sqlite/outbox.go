@@ -28,7 +28,7 @@ func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
 	for _, c := range calls {
 		res, err := t.exec(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, callStatus(c), now.UnixMilli(), now.UnixMilli())
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, callStatus(c), nextAt(c, now).UnixMilli(), now.UnixMilli())
 		if err != nil {
 			return err
 		}
@@ -104,13 +104,13 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 }
 
 // OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
-func (d *DB) OutboxState(ctx context.Context) (lottery.OutboxState, error) {
+func (d *DB) OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error) {
 	var s lottery.OutboxState
 	var oldest sql.NullInt64
-	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback')),
-		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback')),
+	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= ?1)),
+		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= ?1)),
 		count(*) FILTER (WHERE status = 'disputed'), count(*) FILTER (WHERE status = 'held' AND call = 'credit')
-		FROM wallet_calls WHERE status <> 'acked'`).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
+		FROM wallet_calls WHERE status <> 'acked'`, now.UnixMilli()).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
 	if oldest.Valid {
 		s.Oldest = time.UnixMilli(oldest.Int64).UTC()
 	}
@@ -146,6 +146,14 @@ func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lotte
 }
 
 // callStatus is the status a call is kept with: pending unless held.
+// nextAt is when a call being kept is due, or for a held rollback, when it is held from.
+func nextAt(c lottery.WalletCall, now time.Time) time.Time {
+	if c.NextAt.IsZero() {
+		return now
+	}
+	return c.NextAt
+}
+
 func callStatus(c lottery.WalletCall) string {
 	if c.Status == lottery.CallHeld {
 		return lottery.CallHeld
@@ -171,12 +179,17 @@ func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []st
 	}))
 }
 
-// DropHeldWalletCall forgets a held call that will never be owed (the rollback of a debit the
-// wallet refused: a refusal is final).
-func (d *DB) DropHeldWalletCall(ctx context.Context, transactionID string) error {
+// DropHeldWalletCalls forgets held calls that will never be owed: the rollback of a debit the
+// wallet refused (a refusal is final), or of one never sent (held ahead of a sale that did not
+// come).
+func (d *DB) DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error {
 	return asFault(d.update(ctx, func(t *tx) error {
-		_, err := t.exec(`DELETE FROM wallet_calls WHERE transaction_id = ? AND status = 'held'`, transactionID)
-		return err
+		for _, id := range transactionIDs {
+			if _, err := t.exec(`DELETE FROM wallet_calls WHERE transaction_id = ? AND status = 'held'`, id); err != nil {
+				return err
+			}
+		}
+		return nil
 	}))
 }
 

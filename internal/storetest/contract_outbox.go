@@ -35,7 +35,7 @@ func testWalletOutbox(t *testing.T, h Harness) {
 	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{changed}, f.now); err == nil {
 		t.Fatal("a kept call changed")
 	}
-	if s, err := f.s.OutboxState(f.ctx); err != nil || s.Pending != 40 || !s.Oldest.Equal(f.now.Truncate(time.Millisecond)) {
+	if s, err := f.s.OutboxState(f.ctx, f.now); err != nil || s.Pending != 40 || !s.Oldest.Equal(f.now.Truncate(time.Millisecond)) {
 		t.Fatalf("the outbox: %+v %v", s, err)
 	}
 	// Two claimers at once: each call once.
@@ -80,7 +80,7 @@ func testWalletOutbox(t *testing.T, h Harness) {
 		t.Fatal(err)
 	}
 	f.s.SettleWalletCalls(f.ctx, map[int64]lottery.CallOutcome{got[0].ID: {Retry: f.now.Add(time.Hour), Error: "a late answer"}}, later)
-	if s, _ := f.s.OutboxState(f.ctx); s.Pending != 38 || s.Disputed != 1 {
+	if s, _ := f.s.OutboxState(f.ctx, f.now); s.Pending != 38 || s.Disputed != 1 {
 		t.Fatalf("after settling: %+v", s)
 	}
 	due, _ := f.s.ClaimWalletCalls(f.ctx, f.now.Add(59*time.Minute), time.Minute, 100)
@@ -316,14 +316,14 @@ func testWalletSales(t *testing.T, h Harness) {
 		Player: "op-1", RoundID: "1", Amount: 100, Body: []byte(`{}`)}, f.now); err != nil || found {
 		t.Fatalf("a new key: %v %v", found, err)
 	}
-	if err := f.s.DropHeldWalletCall(f.ctx, "r-new"); err != nil {
+	if err := f.s.DropHeldWalletCalls(f.ctx, []string{"r-new"}); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 {
+	if st, _ := f.s.OutboxState(f.ctx, f.now); st.Pending != 12 {
 		t.Fatalf("after the checks of keys: %+v", st)
 	}
 	manual := sell("manual", true)
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 12 || st.Open != 1 {
+	if st, _ := f.s.OutboxState(f.ctx, f.now); st.Pending != 12 || st.Open != 1 {
 		t.Fatalf("the outbox after 12 auto sales and a manual one: %+v (the rollbacks held must be gone, the manual credit held)", st)
 	}
 	if f.balance(t, p) != 0 {
@@ -336,7 +336,7 @@ func testWalletSales(t *testing.T, h Harness) {
 	if err := f.s.ReleaseWalletCalls(f.ctx, nil, []string{fmt.Sprint(manual.ID)}, f.now); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 13 || st.Open != 0 {
+	if st, _ := f.s.OutboxState(f.ctx, f.now); st.Pending != 13 || st.Open != 0 {
 		t.Fatalf("after the manual game's release: %+v", st)
 	}
 	// A crash between a debit and its sale leaves the rollback held: released once stale.
@@ -347,7 +347,7 @@ func testWalletSales(t *testing.T, h Harness) {
 	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now, f.now); err != nil || n != 0 {
 		t.Fatalf("released before its time: %d %v", n, err)
 	}
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 14 {
+	if st, _ := f.s.OutboxState(f.ctx, f.now); st.Pending != 14 {
 		t.Fatalf("a rollback held is owed, and counted: %+v", st)
 	}
 	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, f.now.Add(time.Minute), f.now); err != nil || n != 1 {
@@ -375,7 +375,74 @@ func testWalletSales(t *testing.T, h Harness) {
 	if c := f.ledgerOK(t); c.Games != 13 {
 		t.Fatalf("the refused sale was written: %+v", c)
 	}
-	if st, _ := f.s.OutboxState(f.ctx); st.Pending != 15 {
+	if st, _ := f.s.OutboxState(f.ctx, f.now); st.Pending != 15 {
 		t.Fatalf("the late sale's rollback is still owed: %+v", st)
+	}
+
+	// A sale keeps with its game the rollback held ahead of the player's next sale (Next): not
+	// owed before its NextAt, nor released by the sweep until stale from then. The next sale
+	// deletes it; one that no sale came for is dropped, with others at once.
+	held := func() map[string]bool {
+		calls, err := f.s.WalletCalls(f.ctx, lottery.CallHeld, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, c := range calls {
+			out[c.TransactionID] = true
+		}
+		return out
+	}
+	until := f.now.Add(5 * time.Second)
+	ahead := func(txid string) (int64, *lottery.WalletCall) {
+		id, err := f.s.ReserveGameID(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id, &lottery.WalletCall{Call: "rollback", TransactionID: txid, Player: "op-1", RoundID: fmt.Sprint(id), Body: []byte(`{"ahead":1}`),
+			Status: lottery.CallHeld, NextAt: until}
+	}
+	sell("ahead-0", false) // its rollback held the usual way, deleted by the sale
+	nextID, next := ahead("r-next")
+	r = f.sale(p, "ahead-1")
+	r.GameID, _ = f.s.ReserveGameID(f.ctx)
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{{Call: "rollback", TransactionID: "r-this", Player: "op-1", RoundID: fmt.Sprint(r.GameID),
+		Amount: 100, Body: []byte(`{}`), Status: lottery.CallHeld}}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	r.Wallet = &lottery.WalletSale{Balance: 5000, Credit: credit, Rollback: "r-this", Next: next}
+	if _, err := f.s.Sell(f.ctx, r, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if h := held(); !h["r-next"] || h["r-this"] {
+		t.Fatalf("after a sale holding the next one's rollback ahead, the calls held: %v", h)
+	}
+	if st, _ := f.s.OutboxState(f.ctx, f.now); st.Pending != 17 { // and the two sales' credits
+		t.Fatalf("a rollback held ahead counted as owed before its time: %+v", st)
+	}
+	if st, _ := f.s.OutboxState(f.ctx, until); st.Pending != 18 {
+		t.Fatalf("a rollback held ahead not counted from its time: %+v", st)
+	}
+	if n, err := f.s.ReleaseStaleWalletCalls(f.ctx, until, f.now); err != nil || n != 0 {
+		t.Fatalf("a rollback held ahead released before it was stale from its time: %d %v", n, err)
+	}
+	_, unused := ahead("r-unused")
+	r = f.sale(p, "ahead-2")
+	r.GameID = nextID
+	r.Wallet = &lottery.WalletSale{Balance: 5000, Credit: credit, Rollback: "r-next", Next: unused}
+	if g, err := f.s.Sell(f.ctx, r, f.now); err != nil || g.ID != nextID {
+		t.Fatalf("the sale of the round held ahead: %+v %v", g, err)
+	}
+	if h := held(); h["r-next"] || !h["r-unused"] {
+		t.Fatalf("after the sale of the round held ahead, the calls held: %v", h)
+	}
+	if err := f.s.DropHeldWalletCalls(f.ctx, []string{"r-unused", "r-never-kept"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := held(); h["r-unused"] {
+		t.Fatalf("a rollback held ahead of no sale is still held: %v", h)
+	}
+	if c := f.ledgerOK(t); c.Games != 16 {
+		t.Fatalf("ledger: %+v", c)
 	}
 }

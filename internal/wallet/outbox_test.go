@@ -122,7 +122,7 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 	go s.Run(ctx)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		st, err := store.OutboxState(context.Background())
+		st, err := store.OutboxState(context.Background(), time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}

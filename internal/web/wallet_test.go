@@ -81,7 +81,7 @@ func (s *walletSite) walletBalance(t *testing.T, who string, set *int64) int64 {
 func (s *walletSite) drained(t *testing.T) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		st, err := s.env.Store.OutboxState(context.Background())
+		st, err := s.env.Store.OutboxState(context.Background(), time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
