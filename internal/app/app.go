@@ -125,7 +125,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	a.Game = game.New(store, cfg.Game, cfg.Now, cfg.Log)
 	var metrics *httpapi.Metrics
 	if cfg.Metrics {
-		metrics = httpapi.NewMetrics(store)
+		metrics = httpapi.NewMetrics(store, cfg.Now)
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
 	if w := cfg.Wallet; w != nil {

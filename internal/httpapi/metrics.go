@@ -36,8 +36,12 @@ type StoreStats interface {
 }
 
 // NewMetrics registers the metrics; the open blocks' remaining units and the write batches are
-// read from the store at each scrape.
-func NewMetrics(db StoreStats) *Metrics {
+// read from the store at each scrape. now is the server's clock (nil: time.Now), which dates
+// the wallet's calls.
+func NewMetrics(db StoreStats, now func() time.Time) *Metrics {
+	if now == nil {
+		now = time.Now
+	}
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		sales: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -52,7 +56,7 @@ func NewMetrics(db StoreStats) *Metrics {
 	}
 	m.reg.MustRegister(m.sales, m.stakes, m.prizes, m.requests,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		&dbCollector{db: db,
+		&dbCollector{db: db, now: now,
 			remaining:      prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
 			batches:        prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
 			walletPending:  prometheus.NewDesc("starcolor_wallet_calls_pending", "Credits and rollbacks owed to the operator's wallet, not yet acknowledged.", nil, nil),
@@ -92,6 +96,7 @@ func (m *Metrics) observe(route string, status int, d time.Duration) {
 
 type dbCollector struct {
 	db                      StoreStats
+	now                     func() time.Time
 	remaining, batches, ops *prometheus.Desc
 	writer                  *prometheus.Desc
 	// The wallet's outbox (WALLET.md): the calls not yet acknowledged, the oldest's age, the
@@ -128,7 +133,7 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.ops, prometheus.CounterValue, float64(st.Ops))
 	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Running.Seconds(), "statements")
 	ch <- prometheus.MustNewConstMetric(c.writer, prometheus.CounterValue, st.Committing.Seconds(), "commit")
-	if o, err := c.db.OutboxState(ctx, time.Now()); err == nil {
+	if o, err := c.db.OutboxState(ctx, c.now()); err == nil {
 		age := 0.0
 		if !o.Oldest.IsZero() {
 			age = time.Since(o.Oldest).Seconds()

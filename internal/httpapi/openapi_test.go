@@ -79,7 +79,7 @@ func operations(t *testing.T, doc map[string]any) []operation {
 // serves the operator's launch call too, as a server in wallet mode does (EnableLaunch only
 // registers it): openapi.json describes every call a server may serve.
 func routeServer() *Server {
-	s := New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil))
+	s := New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil, nil))
 	s.EnableLaunch([]byte("secret"), "")
 	return s
 }
@@ -261,7 +261,7 @@ func TestOpenAPISecurity(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	log := slog.New(slog.DiscardHandler)
-	h := New(game.New(db, game.DefaultConfig, time.Now, log), db, log, NewMetrics(db)).Handler()
+	h := New(game.New(db, game.DefaultConfig, time.Now, log), db, log, NewMetrics(db, nil)).Handler()
 
 	for _, o := range operations(t, doc) {
 		method, path, _ := strings.Cut(o.route, " ")

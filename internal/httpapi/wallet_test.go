@@ -28,6 +28,7 @@ type walletEnv struct {
 	fw     *fakewallet.Store
 	proxy  *walletProxy
 	env    *apptest.Env
+	now    func() time.Time // the server's clock
 }
 
 func newWalletEnv(t *testing.T, faults fakewallet.Faults) *walletEnv {
@@ -45,8 +46,11 @@ func newWalletEnvAt(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig
 	skipInWalletMode(t, ranAlready)
 	w := startRefWallet(t, faults, true)
 	cfg.URL, cfg.Secret = w.url, walletSecret
+	if now == nil {
+		now = time.Now
+	}
 	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg, Now: now})
-	return &walletEnv{url: env.URL, fwURL: w.url, secret: walletSecret, fw: w.fw, proxy: w.proxy, env: env}
+	return &walletEnv{url: env.URL, fwURL: w.url, secret: walletSecret, fw: w.fw, proxy: w.proxy, env: env, now: now}
 }
 
 // launch is the operator's signed launch call: its status and body.
@@ -91,7 +95,7 @@ func (e *walletEnv) player(t *testing.T, who string) *client {
 // drained waits until the outbox holds nothing to send.
 func (e *walletEnv) drained(t *testing.T) {
 	t.Helper()
-	drainOutbox(t, e.env.Store)
+	drainOutbox(t, e.env.Store, e.now)
 }
 
 // The launch (once, the body checked; its signatures: TestSignatures), the balance from the

@@ -249,10 +249,10 @@ func (s *testServer) launchSession(t testing.TB, who string) string {
 // drainOutbox waits until the outbox holds nothing to send.
 func drainOutbox(t testing.TB, store interface {
 	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)
-}) {
+}, now func() time.Time) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; {
-		st, err := store.OutboxState(context.Background(), time.Now())
+		st, err := store.OutboxState(context.Background(), now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,11 @@ func drainOutbox(t testing.TB, store interface {
 // drained waits until the test server's outbox is empty (wallet mode).
 func (s *testServer) drained(t testing.TB) {
 	t.Helper()
-	drainOutbox(t, s.db)
+	now := time.Now
+	if s.clock != nil {
+		now = s.clock.Now
+	}
+	drainOutbox(t, s.db, now)
 }
 
 // checkWalletBooks checks, once the outbox has drained, that the wallet and the games agree to
