@@ -350,6 +350,7 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	g, err := s.db.Sell(ctx, req, s.now())
 	if err != nil && req.Wallet != nil {
 		s.rollBack(ctx, req.Wallet.Rollback) // the debit stands, the sale does not: rolled back
+		s.noteSale(stake, err)
 	}
 	if walletDone != nil {
 		walletDone(err == nil)

@@ -51,6 +51,9 @@ type Wallet struct {
 	keys  saleKeys // the sales under way, by player and Idempotency-Key
 	ahead ahead    // the rollbacks held ahead of players' next sales (wallet_ahead.go)
 
+	soldMu  sync.Mutex
+	soldOut map[int64]bool // the stakes a sale found sold out, until one is on sale again
+
 	whoMu sync.Mutex
 	who   map[sessionOf]walletWho // see walletPlayer
 }
@@ -287,6 +290,9 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := s.onSale(ctx, req.Price); err != nil {
+		return nil, nil, err
+	}
 	now := s.now()
 	often := w.ahead.played(p.ID, now)
 	h, ok := w.ahead.take(p.ID, req.Key, now)
@@ -350,6 +356,51 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 		}
 	}
 	return nil, done, nil
+}
+
+// onSale refuses, before its debit, a sale at a stake found sold out, while no emission puts
+// one on sale again: without it, each such sale would debit the operator's wallet, be refused
+// by the store, and roll its debit back. The emissions are read only once a stake sold out.
+func (s *Service) onSale(ctx context.Context, price int64) error {
+	w := s.wallet
+	w.soldMu.Lock()
+	out := w.soldOut[price]
+	w.soldMu.Unlock()
+	if !out {
+		return nil
+	}
+	es, err := s.db.Emissions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if e.Price != price {
+			continue
+		}
+		for _, b := range e.Blocks {
+			if b.Sold < b.Units {
+				w.soldMu.Lock()
+				delete(w.soldOut, price)
+				w.soldMu.Unlock()
+				return nil
+			}
+		}
+	}
+	return lottery.ErrSoldOut
+}
+
+// noteSale notes a stake found sold out by a sale in wallet mode (see onSale).
+func (s *Service) noteSale(price int64, err error) {
+	if fault.CodeOf(err) != fault.SoldOut {
+		return
+	}
+	w := s.wallet
+	w.soldMu.Lock()
+	if w.soldOut == nil {
+		w.soldOut = map[int64]bool{}
+	}
+	w.soldOut[price] = true
+	w.soldMu.Unlock()
 }
 
 // rollBack releases a held rollback to the outbox: its debit's sale was not made.

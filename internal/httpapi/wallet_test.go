@@ -17,6 +17,7 @@ import (
 	"starcolor/internal/fakewallet"
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/storetest"
 	"starcolor/internal/wallet"
 )
 
@@ -369,6 +370,59 @@ func TestWalletRollbackHeldAhead(t *testing.T) {
 	}
 	if diffs := wallet.Reconcile(ours, listed); len(ours) != 3 || len(diffs) != 0 || len(listed) != 6 {
 		t.Fatalf("reconciliation over %d rounds and %d transactions: %v", len(ours), len(listed), diffs)
+	}
+}
+
+// A sale at a stake sold out debits the wallet, is refused by the store and rolls its debit back,
+// once: the next sales at that stake are refused (503 sold_out) before any debit, until an
+// emission puts the stake on sale again.
+func TestWalletSoldOutNotDebited(t *testing.T) {
+	e := newWalletEnv(t, fakewallet.Faults{})
+	ctx := context.Background()
+	debits := func() (int64, int64) {
+		t.Helper()
+		e.drained(t)
+		b, err := e.fw.Books(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Total.Debits.Count, b.Total.Rollbacks.Count
+	}
+	sale := map[string]any{"stake": 100, "mode": "auto"}
+	// The emission's 1,000 units sold by 16 players at once, each until the first sold_out.
+	units := int64(e.env.Emission.Blocks[0].Units)
+	var wg sync.WaitGroup
+	for i := range 16 {
+		p := e.player(t, fmt.Sprint("op-buyer-", i))
+		wg.Go(func() {
+			for {
+				st, raw := p.call("POST", "/api/v1/games", sale, p.key())
+				if st == 503 && strings.Contains(string(raw), `"sold_out"`) {
+					return
+				}
+				if st != 201 {
+					t.Errorf("a sale: %d %s", st, raw)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	d0, r0 := debits()
+	if d0-r0 != units || r0 < 1 || r0 > 16 {
+		t.Fatalf("selling out: %d debits, %d rollbacks at the wallet, for %d units", d0, r0, units)
+	}
+	p := e.player(t, "op-late")
+	for range 4 {
+		p.refused(503, "sold_out", "POST", "/api/v1/games", sale, p.key())
+	}
+	if d, r := debits(); d != d0 || r != r0 {
+		t.Fatalf("sales at a stake sold out: %d debits, %d rollbacks at the wallet, want still %d and %d", d, r, d0, r0)
+	}
+	storetest.CreateEmission(t, e.env.Store, e.env.Def, "MINI-2", 100, 1, 4)
+	p.must(201, nil, "POST", "/api/v1/games", sale, p.key())
+	if d, r := debits(); d != d0+1 || r != r0 {
+		t.Fatalf("a sale once the stake is on sale again: %d debits, %d rollbacks", d, r)
 	}
 }
 

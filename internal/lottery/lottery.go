@@ -27,6 +27,9 @@ var ErrMoved = errors.New("the game has moved since it was read")
 // ErrExists is an emission id already taken.
 var ErrExists = errors.New("already exists")
 
+// ErrSoldOut refuses a sale at a stake with no unit left to sell.
+var ErrSoldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
+
 // ErrDebitRolledBack refuses a sale in wallet mode whose debit's rollback was released before the
 // sale's turn came (the sweep of held calls took it for one a crash left): the stake goes back.
 var ErrDebitRolledBack = fault.Retry(fault.WalletUnavailable, time.Second, "the sale took too long and its debit is being rolled back: nothing was sold; try again")

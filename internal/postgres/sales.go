@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 )
 
@@ -385,7 +384,7 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 	case c != nil && c.Open():
 		return c, nil
 	case c != nil && c.Units == 0:
-		return nil, soldOut // looked for already in this batch
+		return nil, lottery.ErrSoldOut // looked for already in this batch
 	case c != nil:
 		if err := writeCursor(ctx, tx, c); err != nil {
 			return nil, err
@@ -399,7 +398,7 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 	err := tx.QueryRow(ctx, openBlocks, []int64{price}).Scan(&p, &found.Emission, &found.Block, &found.Sold, &found.Units)
 	if errors.Is(err, pgx.ErrNoRows) {
 		cursors[price] = &lottery.Cursor{}
-		return nil, soldOut
+		return nil, lottery.ErrSoldOut
 	}
 	if err != nil {
 		return nil, err
@@ -409,8 +408,6 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 	return found, nil
 }
 
-// soldOut is a price with no unit left to sell.
-var soldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
 
 // writeCursor writes a block's sold count and adds its units' prizes to its totals, guarded by
 // the count read (the row is locked: a mismatch is a bug, and fails the batch).

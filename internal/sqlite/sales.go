@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 )
 
@@ -293,7 +292,7 @@ func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
 		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.Emission, &c.Block, &c.Sold, &c.Units)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, soldOut
+		return nil, lottery.ErrSoldOut
 	}
 	if err != nil {
 		return nil, err
@@ -303,8 +302,6 @@ func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 	return c, nil
 }
 
-// soldOut is a price with no unit left to sell.
-var soldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
 
 // writeCursor writes a block's sold count, and adds the prizes of the units sold to its totals.
 // The update is guarded by the count the writer last wrote, so a cursor gone stale (another
