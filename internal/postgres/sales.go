@@ -408,7 +408,6 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 	return found, nil
 }
 
-
 // writeCursor writes a block's sold count and adds its units' prizes to its totals, guarded by
 // the count read (the row is locked: a mismatch is a bug, and fails the batch).
 func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {

@@ -302,7 +302,6 @@ func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 	return c, nil
 }
 
-
 // writeCursor writes a block's sold count, and adds the prizes of the units sold to its totals.
 // The update is guarded by the count the writer last wrote, so a cursor gone stale (another
 // process selling from the same file) fails the batch instead of selling a unit twice; the
