@@ -2,9 +2,13 @@ package httpapi
 
 import (
 	"encoding/json"
+	"html/template"
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
+	"time"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/wallet"
@@ -79,6 +83,10 @@ func (s *Server) Launches(page http.Handler) http.Handler {
 		}
 		session, err := s.svc.OpenLaunch(r.Context(), token)
 		if err != nil {
+			if strings.Contains(r.Header.Get("Accept"), "text/html") {
+				writeLaunchPage(w, err) // a player's browser: a page, with the same status
+				return
+			}
 			writeError(w, err)
 			return
 		}
@@ -86,4 +94,32 @@ func (s *Server) Launches(page http.Handler) http.Handler {
 			SameSite: http.SameSiteLaxMode, MaxAge: int(s.svc.Config().SessionLifetime.Seconds())})
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	})
+}
+
+// launchPage is what a browser shows for a launch link that does not open: used already,
+// expired, or the server unable to open it now. In French, then English, as the game page.
+var launchPage = template.Must(template.New("launch").Parse(`<!doctype html>
+<html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Star Color</title>
+<style>body{font-family:system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem;line-height:1.5;color:#1d1d2c}h1{font-size:1.4rem}</style>
+</head><body><main>
+<h1>Star Color</h1>
+{{if .Used}}<p>Ce lien de jeu a déjà servi ou a expiré.</p>{{else}}<p>Le jeu n’a pas pu s’ouvrir pour l’instant.</p>{{end}}
+<p>Rouvrez Star Color depuis le site de votre opérateur.</p>
+<p lang="en">{{if .Used}}This game link was used already, or has expired.{{else}}The game could not open just now.{{end}} Open Star Color again from your operator’s site.</p>
+</main></body></html>
+`))
+
+func writeLaunchPage(w http.ResponseWriter, err error) {
+	code := fault.CodeOf(err)
+	if wait := fault.RetryAfter(err); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// Nothing in the page comes from the request: its own style only.
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	w.WriteHeader(statusOf[code])
+	launchPage.Execute(w, struct{ Used bool }{code == fault.NotLoggedIn})
 }

@@ -224,9 +224,22 @@ func launchInto(t testing.TB, base string, secret []byte, who string, hc *http.C
 	if resp, err = http.Get(link); err != nil {
 		t.Fatal(err)
 	}
+	raw, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 401 {
-		t.Errorf("a launch link opened twice: %d", resp.StatusCode)
+	if resp.StatusCode != 401 || !strings.Contains(string(raw), `"code":"not_logged_in"`) {
+		t.Errorf("a launch link opened twice: %d %s", resp.StatusCode, raw)
+	}
+	// In a browser, the same status and a page that says what to do.
+	req, _ := http.NewRequest("GET", link, nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	if resp, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(raw), "déjà servi") ||
+		!strings.Contains(string(raw), "site de votre opérateur") {
+		t.Errorf("a launch link opened twice in a browser: %d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), raw)
 	}
 }
 
