@@ -75,6 +75,9 @@ func (a *ahead) played(player int64, now time.Time) bool {
 				delete(a.last, id)
 			}
 		}
+		if len(a.last) >= maxWho/2 {
+			clear(a.last) // that many playing at once: forgetting them costs a write each, once
+		}
 	}
 	a.last[player] = now
 	return ok && now.Sub(prev) < heldAheadFor
