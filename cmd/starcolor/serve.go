@@ -194,6 +194,12 @@ but what never changes.`, stderr)
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	// No sale comes any more: the rollbacks held ahead of players' next sales are not owed.
+	forget, cancelForget := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancelForget()
+	if err := a.Game.DropRollbacksHeldAhead(forget); err != nil {
+		log.Warn("wallet: forgetting the rollbacks held ahead (the sweep sends them)", "err", err)
+	}
 	log.Info("stopped")
 	return nil
 }

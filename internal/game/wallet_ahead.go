@@ -149,7 +149,20 @@ func (s *Service) DropUnusedRollbacks(ctx context.Context) error {
 	if s.wallet == nil {
 		return nil
 	}
-	old := s.wallet.ahead.expired(s.now())
+	return s.dropHeldAhead(ctx, s.wallet.ahead.expired(s.now()))
+}
+
+// DropRollbacksHeldAhead forgets every rollback this server holds ahead, once it takes no more
+// sales (it is shutting down): without it, the sweep would send each to the wallet, the
+// rollback of a debit never sent, for every player who played in the last seconds.
+func (s *Service) DropRollbacksHeldAhead(ctx context.Context) error {
+	if s.wallet == nil {
+		return nil
+	}
+	return s.dropHeldAhead(ctx, s.wallet.ahead.expired(time.Unix(1<<62, 0)))
+}
+
+func (s *Service) dropHeldAhead(ctx context.Context, old []heldAhead) error {
 	if len(old) == 0 {
 		return nil
 	}
