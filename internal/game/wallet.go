@@ -301,7 +301,7 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 			return nil, nil, err
 		}
 		h.suffix = transactionSuffix(now)
-		_, call := rollbackCall(who, h.game, h.suffix, req.Price)
+		call := rollbackCall(who, h.game, h.suffix, req.Price)
 		k, found, err := w.Store.HoldRollback(ctx, p.ID, req.Key, call, now)
 		if err != nil || found {
 			return &k, nil, err

@@ -116,11 +116,11 @@ func (a *ahead) expired(now time.Time) []heldAhead {
 }
 
 // rollbackCall is the rollback of a sale's debit, as the outbox keeps it (held).
-func rollbackCall(who string, game int64, suffix string, amount int64) (wallet.RollbackRequest, lottery.WalletCall) {
+func rollbackCall(who string, game int64, suffix string, amount int64) lottery.WalletCall {
 	round := strconv.FormatInt(game, 10)
 	rb := wallet.RollbackRequest{TransactionID: "rollback-" + suffix, Player: who, RoundID: round, RolledBackTransactionID: "debit-" + suffix}
 	body, _ := json.Marshal(rb)
-	return rb, lottery.WalletCall{Call: wallet.CallRollback, TransactionID: rb.TransactionID, Player: who, RoundID: round, Amount: amount,
+	return lottery.WalletCall{Call: wallet.CallRollback, TransactionID: rb.TransactionID, Player: who, RoundID: round, Amount: amount,
 		Body: body, Status: lottery.CallHeld}
 }
 
@@ -138,7 +138,7 @@ func (s *Service) holdAhead(ctx context.Context, who, key string, often bool) (*
 	h := heldAhead{game: id, suffix: transactionSuffix(now), until: now.Add(heldAheadFor), after: key}
 	// The amount of a rollback is not sent (WALLET.md): the outbox keeps the stake rolled back
 	// for its own listing, and the next sale's is not known yet.
-	_, call := rollbackCall(who, h.game, h.suffix, 0)
+	call := rollbackCall(who, h.game, h.suffix, 0)
 	call.NextAt = h.until
 	return &call, h
 }
