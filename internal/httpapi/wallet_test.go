@@ -96,7 +96,7 @@ func (e *walletEnv) player(t *testing.T, who string) *client {
 // drained waits until the outbox holds nothing to send.
 func (e *walletEnv) drained(t *testing.T) {
 	t.Helper()
-	drainOutbox(t, e.env.Store, e.now)
+	apptest.DrainOutbox(t, e.env.Store, e.now)
 }
 
 // The launch (once, the body checked; its signatures: TestSignatures), the balance from the

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/fakewallet"
 	"starcolor/internal/lottery"
 	"starcolor/internal/wallet"
@@ -259,26 +260,6 @@ func (s *testServer) launchSession(t testing.TB, who string) string {
 	return token
 }
 
-// drainOutbox waits until the outbox holds nothing to send.
-func drainOutbox(t testing.TB, store interface {
-	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)
-}, now func() time.Time) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		st, err := store.OutboxState(context.Background(), now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the outbox did not drain: %+v", st)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // drained waits until the test server's outbox is empty (wallet mode).
 func (s *testServer) drained(t testing.TB) {
 	t.Helper()
@@ -286,7 +267,7 @@ func (s *testServer) drained(t testing.TB) {
 	if s.clock != nil {
 		now = s.clock.Now
 	}
-	drainOutbox(t, s.db, now)
+	apptest.DrainOutbox(t, s.db, now)
 }
 
 // checkWalletBooks checks, once the outbox has drained, that the wallet and the games agree to

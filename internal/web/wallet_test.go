@@ -80,18 +80,7 @@ func (s *walletSite) walletBalance(t *testing.T, who string, set *int64) int64 {
 // drained waits until the wallet acknowledged every call owed to it.
 func (s *walletSite) drained(t *testing.T) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		st, err := s.env.Store.OutboxState(context.Background(), time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the outbox did not drain: %+v", st)
-		}
-	}
+	apptest.DrainOutbox(t, s.env.Store, time.Now)
 }
 
 func shownBalance(t *testing.T, ctx context.Context) int64 {

@@ -16,6 +16,7 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/storetest"
 )
@@ -72,4 +73,24 @@ func Start(t testing.TB, o Options) *Env {
 		srv.Close()
 	})
 	return &Env{URL: srv.URL, Store: store, App: a, Def: def, Emission: e}
+}
+
+// DrainOutbox waits, 20 s at most, until a store in wallet mode owes the wallet nothing (the
+// calls not yet acknowledged, counted at now on the server's clock: OutboxState).
+func DrainOutbox(t testing.TB, store interface {
+	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)
+}, now func() time.Time) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		st, err := store.OutboxState(context.Background(), now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Pending == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the outbox did not drain: %+v", st)
+		}
+	}
 }
