@@ -76,7 +76,7 @@ func (a *ahead) played(player int64, now time.Time) bool {
 			}
 		}
 		if len(a.last) >= maxWho/2 {
-			clear(a.last) // that many playing at once: forgetting them costs a write each, once
+			clear(a.last) // that many playing at once: each then holds its next rollback itself, once
 		}
 	}
 	a.last[player] = now
