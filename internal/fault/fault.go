@@ -15,6 +15,7 @@ type Code string
 // The codes, by the HTTP status they map to (API.md).
 const (
 	Invalid              Code = "invalid_input"          // 400
+	InvalidRequest       Code = "invalid_request"        // 400: a body that is not strict JSON of the call's fields (API.md 1.2)
 	InvalidUsername      Code = "invalid_username"       // 400: a new username that does not qualify
 	InvalidIdentity      Code = "invalid_identity"       // 400: a name missing or a birth date impossible at registration
 	WeakPassword         Code = "weak_password"          // 400: a new password too short, too common, or the name

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
 	"starcolor/internal/lottery"
@@ -59,9 +61,9 @@ func (s *Server) limits(w http.ResponseWriter, r *http.Request, p game.Player) e
 // (it cannot be unset once set); reality_check_minutes is 15 to 120, or null for none.
 func (s *Server) setLimits(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b struct {
-		DepositWeekly json.RawMessage `json:"deposit_weekly"`
-		StakeWeekly   json.RawMessage `json:"stake_weekly"`
-		RealityCheck  json.RawMessage `json:"reality_check_minutes"`
+		DepositWeekly jsontext.Value `json:"deposit_weekly"` // raw, to tell null from absent
+		StakeWeekly   jsontext.Value `json:"stake_weekly"`
+		RealityCheck  jsontext.Value `json:"reality_check_minutes"`
 	}
 	if _, err := readJSON(r, &b); err != nil {
 		return err
@@ -69,7 +71,7 @@ func (s *Server) setLimits(w http.ResponseWriter, r *http.Request, p game.Player
 	var c lottery.LimitsChange
 	for _, x := range []struct {
 		name string
-		raw  json.RawMessage
+		raw  jsontext.Value
 		to   **int64
 	}{{lottery.DepositWeekly, b.DepositWeekly, &c.Deposit}, {lottery.StakeWeekly, b.StakeWeekly, &c.Stake}} {
 		if x.raw == nil {

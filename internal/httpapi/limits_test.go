@@ -65,8 +65,11 @@ func TestWeeklyLimits(t *testing.T) {
 	}
 	c.refused(403, "limits_required", "POST", "/api/v1/deposits", map[string]int64{"amount": 100}, c.key())
 	for _, bad := range []string{`{}`, `{"deposit_weekly":-1}`, `{"deposit_weekly":100000001}`, `{"deposit_weekly":null}`, `{"stake_weekly":1.5}`,
-		`{"stake_weekly":"100"}`, `{"reality_check_minutes":10}`, `{"reality_check_minutes":121}`, `{"reality_check_minutes":0}`, `{"daily":5}`} {
+		`{"stake_weekly":"100"}`, `{"reality_check_minutes":10}`, `{"reality_check_minutes":121}`, `{"reality_check_minutes":0}`} {
 		c.refused(400, "invalid_input", "PUT", "/api/v1/me/limits", bad, "")
+	}
+	for _, bad := range []string{`{"daily":5}`, `{"Deposit_Weekly":5}`, `{"deposit_weekly":5,"deposit_weekly":9}`, `{"deposit_weekly":5} 1`} {
+		c.refused(400, "invalid_request", "PUT", "/api/v1/me/limits", bad, "")
 	}
 	c.must(200, &l, "PUT", "/api/v1/me/limits", map[string]any{"deposit_weekly": 2000, "reality_check_minutes": 30}, "")
 	if *l.DepositWeekly != 2000 || l.StakeWeekly != nil || *l.RealityCheck != 30 {

@@ -18,6 +18,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
+	"starcolor/internal/strictjson"
 )
 
 // Store is what the API reads of a store itself; the rest goes through the game service.
@@ -165,6 +166,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // statusOf maps fault codes to HTTP statuses: the one table of API.md's error conventions.
 var statusOf = map[fault.Code]int{
 	fault.Invalid:              http.StatusBadRequest,
+	fault.InvalidRequest:       http.StatusBadRequest,
 	fault.InvalidUsername:      http.StatusBadRequest,
 	fault.InvalidIdentity:      http.StatusBadRequest,
 	fault.WeakPassword:         http.StatusBadRequest,
@@ -228,8 +230,8 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-// readJSON decodes a request body into v: exactly one JSON object with known fields only, sent
-// as application/json.
+// readJSON decodes a request body into v: exactly one JSON object, strictly (strictjson: no
+// duplicate, inexact or unknown names), sent as application/json.
 func readJSON(r *http.Request, v any) ([]byte, error) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		return nil, fault.Errorf(fault.UnsupportedMediaType, "the body must be JSON, sent with Content-Type: application/json")
@@ -242,13 +244,8 @@ func readJSON(r *http.Request, v any) ([]byte, error) {
 		}
 		return nil, fault.Errorf(fault.Invalid, "the body could not be read")
 	}
-	dec := json.NewDecoder(bytesReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return nil, fault.Errorf(fault.Invalid, "the body is not the JSON this call takes: %v", err)
-	}
-	if dec.More() {
-		return nil, fault.Errorf(fault.Invalid, "the body holds more than one JSON value")
+	if err := strictjson.Decode(body, v); err != nil {
+		return nil, fault.Errorf(fault.InvalidRequest, "%v", err)
 	}
 	return body, nil
 }
