@@ -17,7 +17,8 @@ func emissionExport(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := newFlags("emission export", "--emission ID --block K --out FILE",
 		`Writes block K of an emission in the audit format of RULES §8: a JSON header line, then one
 line per unit in sale order. FILE ending in .gz is gzip-compressed. The file appears whole or
-not at all.`, stderr)
+not at all. A block exports once sold out: before, its export would show the units still for
+sale (RULES §6). To check a block before its sale, rebuild it from its seed (emission derive).`, stderr)
 	db := dbFlag(fs)
 	id := fs.String("emission", "", "the emission `id`")
 	block := fs.Int("block", -1, "the block `index`, from 0")
@@ -44,7 +45,7 @@ not at all.`, stderr)
 	if err != nil {
 		return err
 	}
-	if _, err := e.Block(*block); err != nil {
+	if err := e.Exportable(*block); err != nil {
 		return err
 	}
 	r, err := emission.NewReader(e, store)

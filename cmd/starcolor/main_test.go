@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,13 +52,41 @@ var shared = sync.OnceValues(func() (string, error) {
 	if r := cli("emission", "create", "--db", db, "--id", "E1", "--price", "1", "--blocks", "1", "--seed", seed1); r.code != 0 {
 		return "", &exitError{r}
 	}
-	for _, out := range []string{"e1.jsonl", "e1.jsonl.gz"} {
-		if r := cli("emission", "export", "--db", db, "--emission", "E1", "--block", "0", "--out", filepath.Join(dir, out)); r.code != 0 {
-			return "", &exitError{r}
-		}
+	// The block is on sale, so its export comes from the seed (emission derive), as an auditor
+	// checks a block before its sale.
+	seedFile := filepath.Join(dir, "e1.seed")
+	if err := os.WriteFile(seedFile, []byte(seed1+"\n"), 0o600); err != nil {
+		return "", err
+	}
+	if r := cli("emission", "derive", "--db", db, "--emission", "E1", "--seed-file", seedFile, "--out", dir); r.code != 0 || !strings.Contains(r.stdout, "the committed root") {
+		return "", &exitError{r}
+	}
+	gz := filepath.Join(dir, "e1.jsonl.gz")
+	if err := os.Rename(filepath.Join(dir, "E1-block-0.jsonl.gz"), gz); err != nil {
+		return "", err
+	}
+	if err := gunzip(gz, filepath.Join(dir, "e1.jsonl")); err != nil {
+		return "", err
 	}
 	return dir, nil
 })
+
+func gunzip(from, to string) error {
+	f, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, raw, 0o644)
+}
 
 type exitError struct{ r result }
 
@@ -152,6 +181,7 @@ func TestBadInput(t *testing.T) {
 	zw.Close()
 	badGzip := write("bad.jsonl.gz", gz.Bytes()[:gz.Len()/2])
 	empty := write("empty.jsonl", nil)
+	otherSeed := write("other.seed", []byte(strings.Repeat("ab", 32)+"\n"))
 	out := filepath.Join(t.TempDir(), "never.jsonl")
 
 	before := cli("emission", "list", "--db", db).stdout
@@ -171,9 +201,15 @@ func TestBadInput(t *testing.T) {
 		{"duplicate id", []string{"emission", "create", "--db", db, "--id", "E1", "--price", "1", "--blocks", "1"}, 1, "already exists"},
 		{"unknown emission", []string{"emission", "show", "--db", db, "NOPE"}, 1, `no emission "NOPE"`},
 		{"export of an unknown emission", []string{"emission", "export", "--db", db, "--emission", "NOPE", "--block", "0", "--out", out}, 1, `no emission "NOPE"`},
+		{"export of a block on sale", []string{"emission", "export", "--db", db, "--emission", "E1", "--block", "0", "--out", out}, 1, "block 0 of emission E1 still has 1000000 of its 1000000 units for sale"},
+		{"derive with another seed", []string{"emission", "derive", "--db", db, "--emission", "E1", "--seed-file", otherSeed, "--out", t.TempDir()}, 1, "rebuilds blocks [0] with other roots than those committed"},
+		{"derive without a seed", []string{"emission", "derive", "--db", db, "--emission", "E1", "--out", t.TempDir()}, 2, "--seed-file is required"},
+		{"derive from a file that is no seed", []string{"emission", "derive", "--db", db, "--emission", "E1", "--seed-file", csv, "--out", t.TempDir()}, 1, "not a seed"},
+		{"derive into a missing folder", []string{"emission", "derive", "--db", db, "--emission", "E1", "--seed-file", filepath.Join(dir, "e1.seed"), "--out", filepath.Join(dir, "no")}, 1, "not a folder"},
+		{"derive with a price and no blocks", []string{"emission", "derive", "--emission", "E1", "--seed-file", filepath.Join(dir, "e1.seed"), "--out", t.TempDir(), "--price", "1"}, 2, "--price and --blocks go together"},
+		{"derive of an unknown emission", []string{"emission", "derive", "--db", db, "--emission", "NOPE", "--seed-file", filepath.Join(dir, "e1.seed"), "--out", t.TempDir()}, 1, `no emission "NOPE"`},
 		{"export of an unknown block", []string{"emission", "export", "--db", db, "--emission", "E1", "--block", "3", "--out", out}, 1, "no block 3"},
 		{"export without a file", []string{"emission", "export", "--db", db, "--emission", "E1", "--block", "0"}, 2, "--out"},
-		{"export into a missing folder", []string{"emission", "export", "--db", db, "--emission", "E1", "--block", "0", "--out", filepath.Join(dir, "no", "x.jsonl")}, 1, "no such file"},
 		{"verify a missing file", []string{"emission", "verify", filepath.Join(dir, "missing.jsonl")}, 1, "no such file"},
 		{"verify a truncated export", []string{"emission", "verify", truncated}, 1, "truncated: the header announces 1000000 units but the file ends after 4999"},
 		{"verify an export cut mid-line", []string{"emission", "verify", cut}, 1, "not in the audit format"},

@@ -198,11 +198,11 @@ func TestActionsLogged(t *testing.T) {
 	if resp, _ := c.do("GET", resp.Header.Get("Location"), nil); resp.StatusCode != 200 {
 		t.Fatalf("player page: %d", resp.StatusCode)
 	}
-	if resp, _ := c.do("GET", "/admin/emissions/MINI/blocks/0/audit.jsonl", nil); resp.StatusCode != 200 {
-		t.Fatalf("export: %d", resp.StatusCode)
+	if resp, _ := c.do("GET", "/admin/emissions/MINI/blocks/0/audit.jsonl", nil); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("export of the block on sale: %d", resp.StatusCode)
 	}
 	c.form("/admin/logout", nil)
-	want := []string{"alice operator_created", "alice login_failed", "alice login", "alice player_viewed", "alice export", "alice logout"}
+	want := []string{"alice operator_created", "alice login_failed", "alice login", "alice player_viewed", "alice export_refused", "alice logout"}
 	if got := e.actions(t); !slices.Equal(got, want) {
 		t.Fatalf("log %q, want %q", got, want)
 	}

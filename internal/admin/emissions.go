@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -113,7 +114,8 @@ func (s *Server) emissionPage(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id))
 }
 
-// export streams a block's audit export (RULES §8), gzip-compressed for .gz.
+// export streams a block's audit export (RULES §8), gzip-compressed for .gz, once the block is
+// sold out (emission.Exportable): before, it would tell the operator the next prizes.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	e, rd, err := s.readerOf(r.Context(), r.PathValue("id"))
 	if err != nil {
@@ -124,12 +126,18 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		k = -1
 	}
-	if _, err := e.Block(k); err != nil {
+	gz := strings.HasSuffix(r.URL.Path, ".gz")
+	name := fmt.Sprintf("%s-block-%d.jsonl", e.ID, k)
+	if err := e.Exportable(k); err != nil {
+		if errors.Is(err, emission.ErrUnsold) {
+			// An operator asking for the units still for sale is worth the auditors' notice.
+			if err := s.record(r.Context(), r, "export_refused", name); err != nil {
+				s.log.Error("back office: logging a refused export", "err", err)
+			}
+		}
 		s.fail(w, r, err)
 		return
 	}
-	gz := strings.HasSuffix(r.URL.Path, ".gz")
-	name := fmt.Sprintf("%s-block-%d.jsonl", e.ID, k)
 	if err := s.record(r.Context(), r, "export", name+map[bool]string{true: ".gz", false: ""}[gz]); err != nil {
 		s.fail(w, r, err)
 		return

@@ -1,61 +1,86 @@
 package admin_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
-	"encoding/hex"
+	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
+	"strings"
 	"testing"
-	"time"
 
-	"starcolor/internal/admin"
 	"starcolor/internal/audit"
-	"starcolor/internal/gamedef"
-	"starcolor/internal/storetest"
 )
 
-// A real block (1,000,000 units of the regulation's table), exported through the back office as
-// gzip, verifies on its own with the auditors' verifier.
-func TestExportVerifies(t *testing.T) {
-	t.Parallel() // mostly computing, while the browser tests mostly wait
-	if testing.Short() {
-		t.Skip("builds and exports a block of 1,000,000 units; skipped with -short")
+// No unit leaves before it is sold (RULES §6): the export of a block with units for sale is
+// refused, 409, in both forms, and logged; the emission's page offers no link to it. Once the
+// block is sold out it downloads, whole: its lines hash to the block's published root.
+func TestExportOnceSoldOut(t *testing.T) {
+	e := newEnv(t, 2)
+	c := e.client(t)
+	c.login(opName, opPassword)
+	for _, k := range []int{0, 1} {
+		for _, form := range []string{"audit.jsonl", "audit.jsonl.gz"} {
+			resp, body := c.do("GET", fmt.Sprintf("/admin/emissions/MINI/blocks/%d/%s", k, form), nil)
+			if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "still has units for sale") || strings.Contains(body, `"prize"`) {
+				t.Fatalf("export of block %d on sale (%s): %d\n%s", k, form, resp.StatusCode, body)
+			}
+		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	db := storetest.Open(t)
-	def, err := gamedef.Lookup(gamedef.Default)
+	if _, page := c.do("GET", "/admin/emissions/MINI", nil); strings.Contains(page, "audit.jsonl") || strings.Count(page, `class="muted not-sold"`) != 2 {
+		t.Fatalf("the emission's page links to the export of a block on sale:\n%s", page)
+	}
+
+	// A player sells block 0 out; block 1 opens.
+	e.player(t, "buyer", 1000*100, e.def.BlockUnits)
+	stored, err := e.db.Emission(context.Background(), "MINI")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := storetest.CreateEmission(t, db, def, "REAL", 100, 1, 7)
-	srv := httptest.NewServer(admin.New(ctx, db, admin.Config{Definition: def, Argon2: fast, Log: slog.New(slog.DiscardHandler)}).Handler())
-	defer srv.Close()
-	if err := admin.CreateOperator(ctx, db, opName, opPassword, fast, time.Now()); err != nil {
-		t.Fatal(err)
+	if b := stored.Blocks[0]; b.Sold != b.Units {
+		t.Fatalf("block 0: %d of %d sold", b.Sold, b.Units)
 	}
-	c := (&env{url: srv.URL}).client(t)
-	if resp, _ := c.login(opName, opPassword); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("login: %d", resp.StatusCode)
+	root := stored.Blocks[0].Root
+	for _, form := range []string{"audit.jsonl", "audit.jsonl.gz"} {
+		resp, body := c.do("GET", "/admin/emissions/MINI/blocks/0/"+form, nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("export of block 0 sold out (%s): %d %s", form, resp.StatusCode, body)
+		}
+		raw := []byte(body)
+		if strings.HasSuffix(form, ".gz") {
+			zr, err := gzip.NewReader(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if raw, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lines := bytes.Split(bytes.TrimSuffix(raw, []byte("\n")), []byte("\n"))
+		if len(lines) != 1+e.def.BlockUnits {
+			t.Fatalf("%s: %d lines, want a header and %d units", form, len(lines), e.def.BlockUnits)
+		}
+		leaves := make([]audit.Hash, 0, e.def.BlockUnits)
+		for _, l := range lines[1:] {
+			leaves = append(leaves, audit.LeafHash(l))
+		}
+		if got := audit.Root(leaves); got != root {
+			t.Fatalf("%s: the lines hash to %x, the published root is %x", form, got, root)
+		}
 	}
-	resp, err := c.http.Get(srv.URL + "/admin/emissions/REAL/blocks/0/audit.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
+	if resp, _ := c.do("GET", "/admin/emissions/MINI/blocks/1/audit.jsonl", nil); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("export of block 1, on sale now: %d", resp.StatusCode)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/gzip" {
-		t.Fatalf("export: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	if _, page := c.do("GET", "/admin/emissions/MINI", nil); strings.Count(page, "audit.jsonl") != 2 || strings.Count(page, `class="muted not-sold"`) != 1 {
+		t.Fatalf("the page should link block 0's two exports only:\n%s", page)
 	}
-	sum, err := audit.Verify(resp.Body)
-	if err != nil {
-		t.Fatalf("the export does not verify: %v", err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	if sum.Units != def.BlockUnits || sum.Header.Root != hexRoot(e.Blocks[0].Root) {
-		t.Fatalf("verified %d units under root %s, want %d under %s", sum.Units, sum.Header.Root, def.BlockUnits, hexRoot(e.Blocks[0].Root))
+	want := []string{"alice export_refused", "alice export_refused", "alice export_refused", "alice export_refused", "alice export", "alice export", "alice export_refused"}
+	if got := e.actions(t); !equalTail(got, want) {
+		t.Fatalf("log %q, want it to end with %q", got, want)
 	}
 }
 
-func hexRoot(h audit.Hash) string { return hex.EncodeToString(h[:]) }
+func equalTail(got, want []string) bool {
+	return len(got) >= len(want) && strings.Join(got[len(got)-len(want):], "\n") == strings.Join(want, "\n")
+}

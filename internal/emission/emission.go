@@ -89,6 +89,29 @@ func (e *Emission) Block(k int) (*Block, error) {
 // ErrNotFound is an emission, block or unit that does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrUnsold is a block whose units may not leave the store yet: some are still for sale.
+var ErrUnsold = errors.New("not sold out")
+
+// Exportable says whether block k's units may leave the store as a whole, in sale order (its
+// audit export, or any listing of its units): only once every unit is sold. RULES §6: no unit's
+// content is visible through any interface before that unit is sold. With the public count of
+// units sold, the export of a block on sale would tell anyone who reads it the next prizes, the
+// top one included.
+//
+// Before a block is sold, its commitment (the root) is public, and an auditor checks it by
+// rebuilding the emission from its seed (starcolor emission derive), never from the live order.
+func (e *Emission) Exportable(k int) error {
+	b, err := e.Block(k)
+	if err != nil {
+		return err
+	}
+	if left := b.Units - b.Sold; left > 0 {
+		return fmt.Errorf("%w: block %d of emission %s still has %d of its %d units for sale, and its export would show them in sale order; a block exports once sold out (to check it before, rebuild it from its seed: starcolor emission derive)",
+			ErrUnsold, k, e.ID, left, b.Units)
+	}
+	return nil
+}
+
 func pagesOf(units int) int { return (units + PageUnits - 1) / PageUnits }
 
 func pageUnits(units, page int) int { return min(PageUnits, units-page*PageUnits) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -358,4 +359,20 @@ func FuzzDecodePage(f *testing.F) {
 		cdc.decodeUnit(data, 4, j, 0, &r)
 		cdc.decodeUnit(data, PageUnits, j, 0, &r)
 	})
+}
+
+// A block exports once every unit is sold, never before (RULES §6), whatever it holds.
+func TestExportable(t *testing.T) {
+	e := &Emission{ID: "E", Blocks: []Block{{Index: 0, Units: 1000, Sold: 1000}, {Index: 1, Units: 1000, Sold: 999}, {Index: 2, Units: 1000}}}
+	if err := e.Exportable(0); err != nil {
+		t.Fatalf("a block sold out: %v", err)
+	}
+	for _, k := range []int{1, 2} {
+		if err := e.Exportable(k); !errors.Is(err, ErrUnsold) {
+			t.Fatalf("block %d with units for sale: %v", k, err)
+		}
+	}
+	if err := e.Exportable(3); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("no block 3: %v", err)
+	}
 }
