@@ -97,7 +97,7 @@ func TestCorruptUnitOnDisk(t *testing.T) {
 	if st, body := get(t, srv.url+"/healthz"); st != 503 || !strings.Contains(body, "block 0 page 0") {
 		t.Errorf("/healthz: %d %s", st, body)
 	}
-	if _, body := get(t, srv.url+"/metrics"); !strings.Contains(body, "starcolor_corrupt_unit_pages 1") {
+	if _, body := get(t, srv.metrics+"/metrics"); !strings.Contains(body, "starcolor_corrupt_unit_pages 1") {
 		t.Errorf("metrics without the corrupt page")
 	}
 	if !strings.Contains(srv.logs.String(), `"level":"ERROR","msg":"the store is damaged: emission S1 block 0 page 0`) {

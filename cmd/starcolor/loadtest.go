@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"starcolor/internal/gamedef"
 	"starcolor/internal/loadtest"
@@ -29,6 +31,7 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	keys := fs.String("keys", "uuid7", "idempotency keys: uuid7 (time-ordered UUIDs, RFC 9562) or random (random hex)")
 	walletSecret := fs.String("wallet-secret-file", "", "play a server in wallet mode (serve --wallet): the `file` of the secret the operator signs its launch calls with; each player is launched instead of signing up and depositing")
 	seed := fs.Uint64("seed", 0, "makes the colours and clicks of manual games reproducible (0: random)")
+	metrics := fs.String("metrics", "http://127.0.0.1:9464", "the servers' metrics listeners (serve --metrics-addr), base `URL`s in the order of --addr, for the CPU a play costs them; \"\" for none (default: serve's, with one --addr)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -64,9 +67,22 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	if err := loadtest.CheckBaseURL(ctx, *addr); err != nil {
 		return usageError(fs, "--addr: %v", err)
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["metrics"] && strings.Contains(*addr, ",") {
+		*metrics = "" // serve's default address is one server's
+	}
+	if *metrics != "" {
+		if err := loadtest.CheckBaseURL(ctx, *metrics); err != nil {
+			return usageError(fs, "--metrics: %v", err)
+		}
+		if strings.Count(*metrics, ",") != strings.Count(*addr, ",") {
+			return usageError(fs, "--metrics: one URL for each --addr")
+		}
+	}
 
 	cfg := loadtest.Config{
-		BaseURL: *addr, Players: *players, Duration: *duration, MaxPlays: *plays,
+		BaseURL: *addr, Metrics: *metrics, Players: *players, Duration: *duration, MaxPlays: *plays,
 		Stake: stakeCents, Mode: *mode, Deposit: depositCents, Seed: *seed, Keys: *keys,
 	}
 	if *walletSecret != "" {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"net/url"
 	"os"
 	"runtime/debug"
@@ -44,7 +45,8 @@ but what never changes.`, stderr)
 	idle := fs.Duration("session-idle", game.DefaultConfig.SessionIdle, "end sessions unused this long")
 	lifetime := fs.Duration("session-lifetime", game.DefaultConfig.SessionLifetime, "end sessions this long after login")
 	level := fs.String("log-level", "info", "the log `level`: debug, info, warn or error")
-	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this `address`, e.g. 127.0.0.1:6060")
+	debugAddr := fs.String("debug-addr", "", "serve Go's profiler (/debug/pprof) on this loopback `address`, e.g. 127.0.0.1:6060")
+	metricsAddr := fs.String("metrics-addr", defaultMetricsAddr, "serve the Prometheus metrics (/metrics) on this `address`, apart from the players' (loopback by default; \"off\" for none)")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
 	walletURL := fs.String("wallet", "", "seamless wallet mode (WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback")
@@ -60,6 +62,14 @@ but what never changes.`, stderr)
 	}
 	if *authRate < 0 {
 		return usageError(fs, "--auth-per-minute is 0 (no limit) or more")
+	}
+	if *debugAddr != "" {
+		if err := checkLoopback(*debugAddr); err != nil {
+			return usageError(fs, "--debug-addr: %v", err)
+		}
+	}
+	if *metricsAddr == "" {
+		*metricsAddr = "off"
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usageError(fs, "--tls-cert and --tls-key go together")
@@ -92,6 +102,22 @@ but what never changes.`, stderr)
 		if os.Getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(384 << 20)
 		}
+	}
+
+	// The metrics' and the profiler's listeners are opened first: an address taken is said at
+	// once, before a store is opened or an emission made.
+	var mln, dln net.Listener
+	if *metricsAddr != "off" {
+		if mln, err = net.Listen("tcp", *metricsAddr); err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		defer mln.Close()
+	}
+	if *debugAddr != "" {
+		if dln, err = net.Listen("tcp", *debugAddr); err != nil {
+			return fmt.Errorf("--debug-addr: %w", err)
+		}
+		defer dln.Close()
 	}
 
 	if !app.IsPostgres(*db) {
@@ -159,19 +185,32 @@ but what never changes.`, stderr)
 	if tlsConfig != nil {
 		scheme = "https"
 	}
-	log.Info("serving", "addr", scheme+"://"+ln.Addr().String(), "db", redact(*db))
-	fmt.Fprintf(stdout, "Star Color is served at %s://%s\n", scheme, ln.Addr())
-
-	if *debugAddr != "" {
-		// The profiler is on its own listener, never on the public one.
+	// The metrics and the profiler each have a listener of their own, never the public one; a
+	// failure of either stops the server, rather than leave it unwatched or exposed.
+	var side []*http.Server
+	served := make(chan error, 3)
+	if mln != nil {
+		m := &http.Server{Handler: a.Metrics(), ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second,
+			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		side = append(side, m)
+		go func() { served <- fmt.Errorf("metrics: %w", m.Serve(mln)) }()
+		log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")
+		fmt.Fprintf(stdout, "Metrics are served at http://%s/metrics\n", mln.Addr())
+	}
+	if dln != nil {
 		debug := http.NewServeMux()
 		debug.HandleFunc("/debug/pprof/", pprof.Index)
 		debug.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		debug.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		go http.ListenAndServe(*debugAddr, debug)
+		d := &http.Server{Handler: debug, ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		side = append(side, d)
+		go func() { served <- fmt.Errorf("debug: %w", d.Serve(dln)) }()
+		log.Info("profiler", "addr", "http://"+dln.Addr().String()+"/debug/pprof/")
 	}
+	log.Info("serving", "addr", scheme+"://"+ln.Addr().String(), "db", redact(*db))
+	fmt.Fprintf(stdout, "Star Color is served at %s://%s\n", scheme, ln.Addr())
+
 	go a.Background(ctx)
-	served := make(chan error, 1)
 	go func() {
 		if tlsConfig != nil {
 			served <- srv.ServeTLS(ln, "", "")
@@ -181,6 +220,10 @@ but what never changes.`, stderr)
 	}()
 	select {
 	case err := <-served:
+		srv.Close()
+		for _, s := range side {
+			s.Close()
+		}
 		return err
 	case <-ctx.Done():
 	}
@@ -188,11 +231,16 @@ but what never changes.`, stderr)
 	log.Info("shutting down")
 	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	for _, s := range side {
+		s.Close()
+	}
 	if err := srv.Shutdown(shutdown); err != nil {
 		return err
 	}
-	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	for range 1 + len(side) {
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
 	// No sale comes any more: the rollbacks held ahead of players' next sales are not owed.
 	forget, cancelForget := context.WithTimeout(context.Background(), 5*time.Second)
@@ -202,6 +250,26 @@ but what never changes.`, stderr)
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// defaultMetricsAddr is where serve puts its metrics unless told: on loopback, for a Prometheus
+// agent on the same machine (9464, the port of OpenTelemetry's Prometheus exporter).
+const defaultMetricsAddr = "127.0.0.1:9464"
+
+// checkLoopback refuses a listening address that is not on loopback: an IP of 127.0.0.0/8 or
+// ::1, or localhost. An empty host (":6060") listens on every interface.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsLoopback() && ip.Zone() == "" {
+		return nil
+	}
+	return fmt.Errorf("%q is not a loopback address (127.0.0.1, ::1 or localhost): the profiler shows the server's memory to whoever reaches it", addr)
 }
 
 // hsts tells browsers that reached the server over HTTPS to keep to HTTPS for a year: the

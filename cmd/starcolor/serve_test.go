@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -20,9 +21,10 @@ import (
 
 // server is a starcolor serve process (the test binary standing in for the real one).
 type server struct {
-	cmd  *exec.Cmd
-	url  string
-	logs *syncBuffer
+	cmd     *exec.Cmd
+	url     string
+	metrics string // the base URL of its metrics' own listener
+	logs    *syncBuffer
 }
 
 func startServer(t *testing.T, db string, args ...string) *server {
@@ -40,7 +42,7 @@ func startServer(t *testing.T, db string, args ...string) *server {
 // launch starts a server and waits until it serves; unlike startServer it may run on any
 // goroutine. The caller kills it.
 func launch(db string, args ...string) (*server, error) {
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
@@ -54,15 +56,24 @@ func launch(db string, args ...string) (*server, error) {
 	srv := &server{cmd: cmd, logs: logs}
 	lines := bufio.NewScanner(out)
 	ready := make(chan string, 1)
+	metrics := make(chan string, 1)
 	go func() {
 		for lines.Scan() {
-			if _, url, ok := strings.Cut(lines.Text(), "served at "); ok {
+			if url, ok := strings.CutPrefix(lines.Text(), "Star Color is served at "); ok {
 				ready <- url
+			}
+			if url, ok := strings.CutPrefix(lines.Text(), "Metrics are served at "); ok {
+				metrics <- strings.TrimSuffix(url, "/metrics")
 			}
 		}
 	}()
 	select {
 	case srv.url = <-ready:
+		// Said before the server's own address.
+		select {
+		case srv.metrics = <-metrics:
+		default:
+		}
 		return srv, nil
 	case <-time.After(60 * time.Second):
 		return srv, fmt.Errorf("the server did not start: %s", logs)
@@ -305,5 +316,39 @@ func TestOneServerPerDatabase(t *testing.T) {
 	again := startServer(t, db)
 	if res, err := http.Get(again.url + "/healthz"); err != nil || res.StatusCode != 200 {
 		t.Fatalf("the server after the first was killed: %v %v", res, err)
+	}
+}
+
+// The profiler listens on loopback only, and the metrics and the profiler each on a listener of
+// their own whose failure stops serve at once, before any store is opened (issue 19).
+func TestServeSideListeners(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--debug-addr", "0.0.0.0:6060"}, 2, "not a loopback address"},
+		{[]string{"--debug-addr", ":6060"}, 2, "not a loopback address"},
+		{[]string{"--debug-addr", "[::]:6060"}, 2, "not a loopback address"},
+		{[]string{"--debug-addr", "192.0.2.1:6060"}, 2, "not a loopback address"},
+		{[]string{"--debug-addr", "example.com:6060"}, 2, "not a loopback address"},
+		{[]string{"--debug-addr", "127.0.0.1"}, 2, "missing port"},
+		{[]string{"--debug-addr", taken.Addr().String(), "--metrics-addr", "off"}, 1, "--debug-addr: listen tcp " + taken.Addr().String()},
+		{[]string{"--metrics-addr", taken.Addr().String()}, 1, "--metrics-addr: listen tcp " + taken.Addr().String()},
+	} {
+		db := filepath.Join(t.TempDir(), "never.db")
+		start := time.Now()
+		r := cli(append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, c.args...)...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) || time.Since(start) > 5*time.Second {
+			t.Errorf("serve %v: exit %d after %s, %q; want %d at once and %q", c.args, r.code, time.Since(start), r.stderr, c.code, c.want)
+		}
+		if _, err := os.Stat(db); !os.IsNotExist(err) {
+			t.Errorf("serve %v created the database", c.args)
+		}
 	}
 }

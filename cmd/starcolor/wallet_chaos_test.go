@@ -117,14 +117,22 @@ func (c *cluster) start(i int) {
 
 // any is a live server's URL ("" if none is up).
 func (c *cluster) any(r *rand.Rand) string {
+	if s := c.anyServer(r); s != nil {
+		return s.url
+	}
+	return ""
+}
+
+// anyServer is a server running now, or nil if none was found.
+func (c *cluster) anyServer(r *rand.Rand) *server {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for range 2 * len(c.servers) {
 		if s := c.servers[r.IntN(len(c.servers))]; s != nil {
-			return s.url
+			return s
 		}
 	}
-	return ""
+	return nil
 }
 
 // kill SIGKILLs server i and starts it again after a moment.
@@ -249,7 +257,7 @@ func (p *chaosPlayer) play(t *testing.T, c *cluster, stop <-chan struct{}, n *ch
 	}
 }
 
-// metric reads a gauge of a server's /metrics.
+// metric reads a gauge of a server's /metrics, base being its metrics' listener.
 func metric(base, name string) (float64, error) {
 	resp, err := http.Get(base + "/metrics")
 	if err != nil {
@@ -316,7 +324,8 @@ func walletChaos(t *testing.T, db string, servers int) {
 
 	// Every acknowledged game is in its player's history with its prize; the games in play are
 	// finished, which releases their credits.
-	base := c.any(rand.New(rand.NewPCG(3, 3)))
+	srv := c.anyServer(rand.New(rand.NewPCG(3, 3)))
+	base := srv.url
 	var staked, prizes int64
 	for _, p := range players {
 		p.base = base
@@ -344,12 +353,12 @@ func walletChaos(t *testing.T, db string, servers int) {
 	stopped := time.Now()
 	deadline := stopped.Add(150 * time.Second)
 	for {
-		pending, err := metric(base, "starcolor_wallet_calls_pending")
+		pending, err := metric(srv.metrics, "starcolor_wallet_calls_pending")
 		if err != nil {
 			t.Fatal(err)
 		}
-		open, _ := metric(base, "starcolor_wallet_rounds_open")
-		disputed, _ := metric(base, "starcolor_wallet_calls_disputed")
+		open, _ := metric(srv.metrics, "starcolor_wallet_rounds_open")
+		disputed, _ := metric(srv.metrics, "starcolor_wallet_calls_disputed")
 		if disputed != 0 {
 			t.Fatalf("%v calls disputed", disputed)
 		}

@@ -63,7 +63,7 @@ type Config struct {
 	Definition *gamedef.Definition // new emissions of the back office are made with it (gamedef.Default)
 	Log        *slog.Logger        // (discarded)
 	Now        func() time.Time    // the clock (time.Now)
-	Metrics    bool                // serve /metrics
+	Metrics    bool                // keep metrics, for App.Metrics
 	// TrustedProxies are the load balancers whose X-Forwarded-For names the client (none: the
 	// server faces its clients).
 	TrustedProxies []netip.Prefix
@@ -158,15 +158,26 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	api := a.API.Handler()
 	site.Handle("/api/", api)
 	site.Handle("/healthz", api)
-	site.Handle("/metrics", api)
 	site.Handle("/", a.API.Launches(web.Default(web.Options{Wallet: cfg.Wallet != nil})))
 	site.Handle("/admin/", a.Admin.Handler())
 	a.handler = behindProxies(cfg.TrustedProxies, site)
 	return a, nil
 }
 
-// Handler serves the whole site: the API, /healthz and /metrics, the player's page, /admin/.
+// Handler serves the whole site: the API, /healthz, the player's page, /admin/.
 func (a *App) Handler() http.Handler { return a.handler }
+
+// Metrics serves the Prometheus metrics at /metrics, for a listener of their own that players do
+// not reach (nil without metrics).
+func (a *App) Metrics() http.Handler {
+	h := a.API.Metrics()
+	if h == nil {
+		return nil
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	return mux
+}
 
 // newHolder names this process in the store's leases: its host, its pid and a random part.
 func newHolder() string {

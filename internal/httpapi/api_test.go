@@ -31,12 +31,13 @@ import (
 // STARCOLOR_TEST_STORE=postgres (TestMain runs the whole suite on both); in wallet mode, in
 // front of the reference wallet, under STARCOLOR_TEST_WALLET=1 (walletsuite_test.go).
 type testServer struct {
-	url    string
-	db     app.Store
-	e      *emission.Emission
-	svc    *game.Service
-	clock  *clock
-	wallet *refWallet // the operator's wallet, in wallet mode (nil otherwise)
+	url     string
+	metrics string // the metrics' own server
+	db      app.Store
+	e       *emission.Emission
+	svc     *game.Service
+	clock   *clock
+	wallet  *refWallet // the operator's wallet, in wallet mode (nil otherwise)
 }
 
 // clock is the server's time, moved by the test.
@@ -76,7 +77,7 @@ func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *c
 		o.Wallet = &app.WalletConfig{URL: w.url, Secret: walletSecret}
 	}
 	env := apptest.Start(t, o)
-	s := &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk, wallet: w}
+	s := &testServer{url: env.URL, metrics: env.MetricsURL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk, wallet: w}
 	if w != nil {
 		t.Cleanup(func() { s.checkWalletBooks(t) }) // before the server stops
 	}

@@ -15,7 +15,7 @@ import (
 // metric reads one metric's value from /metrics (-1: absent).
 func (s *testServer) metric(t *testing.T, name string) float64 {
 	t.Helper()
-	resp, err := http.Get(s.url + "/metrics")
+	resp, err := http.Get(s.metrics + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,5 +100,24 @@ func TestMetricsSalesAndOutbox(t *testing.T) {
 	}
 	if got := srv.metric(t, "starcolor_wallet_calls_disputed"); got != 0 {
 		t.Errorf("starcolor_wallet_calls_disputed %v", got)
+	}
+}
+
+// The metrics are not on the player's port: with sparse sales they would give anyone each sale's
+// prize, and they show the wallet's disputes (issue 19). The API answers 404 there, like any
+// unknown path; the metrics' own server has them.
+func TestMetricsNotOnThePlayersPort(t *testing.T) {
+	srv := newTestServer(t, 1)
+	resp, err := http.Get(srv.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || regexp.MustCompile(`starcolor_|process_cpu`).Match(body) {
+		t.Fatalf("GET /metrics on the player's port: %d %s", resp.StatusCode, body)
+	}
+	if got := srv.metric(t, "starcolor_store_problems"); got != 0 {
+		t.Fatalf("the metrics' own server: starcolor_store_problems %v, want 0", got)
 	}
 }

@@ -73,10 +73,19 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("GET /api/v1/games/{id}/proof", s.auth(s.proof))
 	if metrics != nil {
 		metrics.watch(svc)
-		s.mux.Handle("GET /metrics", metrics.Handler())
-		s.routes = append(s.routes, "GET /metrics")
 	}
 	return s
+}
+
+// Metrics serves the Prometheus metrics (nil when the server has none). They are not among the
+// player API's routes: served on the public port, sparse sales would give each sale's prize and
+// the wallet's disputes to anyone, so serve puts them on a listener of their own
+// (--metrics-addr, loopback by default).
+func (s *Server) Metrics() http.Handler {
+	if s.metrics == nil {
+		return nil
+	}
+	return s.metrics.Handler()
 }
 
 // Routes lists the patterns the server answers, for the OpenAPI consistency test.

@@ -12,8 +12,8 @@ import (
 )
 
 // The CPU that the play phase costs, on each side: the load tool's own (getrusage), and the
-// server's when it publishes the Prometheus process metrics at /metrics, as starcolor serve
-// does. Both run on one machine, so together they are the machine's cost of a play, against
+// server's when it publishes the Prometheus process metrics at /metrics on the listener it keeps
+// for them (serve --metrics-addr), as starcolor serve does. Both run on one machine, so together they are the machine's cost of a play, against
 // which the raw costs of docs/PERFORMANCE.md are read.
 
 // cpuSample is the CPU time used so far by the load tool and, if known, by the server.
@@ -28,8 +28,9 @@ func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 	return s
 }
 
-// serverCPU sums process_cpu_seconds_total from the servers' /metrics. Any failure (no such
-// page, no such metric, not the text format) means the servers' CPU is not known.
+// serverCPU sums process_cpu_seconds_total from the servers' /metrics. Any failure (no metrics
+// listener given, no such page, no such metric, not the text format) means the servers' CPU is
+// not known.
 func (r *runner) serverCPU(ctx context.Context) (time.Duration, bool) {
 	var sum time.Duration
 	for _, ep := range r.eps {
@@ -43,13 +44,16 @@ func (r *runner) serverCPU(ctx context.Context) (time.Duration, bool) {
 }
 
 func (ep *endpoint) serverCPU(ctx context.Context) (time.Duration, bool) {
+	if ep.metrics == nil {
+		return 0, false
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.target.base+"/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.metrics.base+"/metrics", nil)
 	if err != nil {
 		return 0, false
 	}
-	res, err := (&http.Client{Transport: ep.transport, CheckRedirect: noRedirect}).Do(req)
+	res, err := (&http.Client{Transport: ep.metricsTransport, CheckRedirect: noRedirect}).Do(req)
 	if err != nil {
 		return 0, false
 	}

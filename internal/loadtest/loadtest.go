@@ -56,7 +56,11 @@ const (
 type Config struct {
 	// BaseURL is the server (default http://127.0.0.1:8080), or several separated by commas:
 	// player i plays on the i-th modulo their number. Loopback only.
-	BaseURL  string
+	BaseURL string
+	// Metrics are the servers' metrics listeners (serve --metrics-addr), base URLs separated by
+	// commas, one for each server of BaseURL in its order; their process_cpu_seconds_total gives
+	// the servers' CPU a play. Empty: the servers' CPU is not measured. Loopback only.
+	Metrics  string
 	Players  int           // simulated players playing at the same time (default 64)
 	Duration time.Duration // length of the play phase (default 10 s, at most 10 min)
 	MaxPlays int64         // at most this many game-creating requests over all players; 0: no limit
@@ -181,6 +185,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		defer ep.transport.CloseIdleConnections()
 		r.eps = append(r.eps, ep)
 		bases = append(bases, tgt.base)
+	}
+	if cfg.Metrics != "" {
+		urls := strings.Split(cfg.Metrics, ",")
+		if len(urls) != len(r.eps) {
+			return nil, fmt.Errorf("metrics %q: one URL for each of the %d servers", cfg.Metrics, len(r.eps))
+		}
+		for i, u := range urls {
+			tgt, err := resolveTarget(ctx, strings.TrimSpace(u))
+			if err != nil {
+				return nil, err
+			}
+			r.eps[i].metrics, r.eps[i].metricsTransport = tgt, newTransport(tgt, 1)
+			defer r.eps[i].metricsTransport.CloseIdleConnections()
+		}
 	}
 	r.gameBody = []byte(`{"stake":` + strconv.FormatInt(cfg.Stake, 10) + `,"mode":"` + cfg.Mode + `"}`)
 	r.depositBody = []byte(`{"amount":` + strconv.FormatInt(cfg.Deposit, 10) + `}`)
@@ -362,6 +380,9 @@ func (s *samples) violations() []string {
 type endpoint struct {
 	target    *target
 	transport *http.Transport
+
+	metrics          *target // its metrics listener (nil: not measured)
+	metricsTransport *http.Transport
 
 	urlPlayers, urlSession, urlLimits, urlDeposits, urlGames, urlGame string // urlGame ends with "/"
 }

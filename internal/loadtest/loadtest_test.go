@@ -307,7 +307,7 @@ func TestLoadtestLocalhost(t *testing.T) {
 func TestLoadtestCPU(t *testing.T) {
 	fs, url := startFake(t, -1)
 	fs.metrics = true
-	res := run(t, Config{BaseURL: url, Players: 4, Duration: 5 * time.Second, MaxPlays: 200, Stake: 100, Deposit: 1_000_000})
+	res := run(t, Config{BaseURL: url, Metrics: url, Players: 4, Duration: 5 * time.Second, MaxPlays: 200, Stake: 100, Deposit: 1_000_000})
 	clean(t, res)
 	if !res.ServerCPUKnown || (res.ServerCPU-400*time.Millisecond).Abs() > time.Microsecond {
 		t.Errorf("server CPU %s (known %v), want 400ms for 200 games", res.ServerCPU, res.ServerCPUKnown)
@@ -320,9 +320,13 @@ func TestLoadtestCPU(t *testing.T) {
 	}
 
 	_, url = startFake(t, -1) // publishes no metrics
-	res = run(t, Config{BaseURL: url, Players: 2, Duration: 5 * time.Second, MaxPlays: 20})
-	if res.ServerCPUKnown || !strings.Contains(res.String(), "server not published at /metrics") {
+	res = run(t, Config{BaseURL: url, Metrics: url, Players: 2, Duration: 5 * time.Second, MaxPlays: 20})
+	if res.ServerCPUKnown || !strings.Contains(res.String(), "server not known") {
 		t.Errorf("without /metrics: known %v, report:\n%s", res.ServerCPUKnown, res)
+	}
+	res = run(t, Config{BaseURL: url, Players: 2, Duration: 5 * time.Second, MaxPlays: 20})
+	if res.ServerCPUKnown {
+		t.Errorf("without a metrics URL: known %v", res.ServerCPUKnown)
 	}
 }
 

@@ -200,7 +200,7 @@ func (r *Result) Report(w io.Writer) error {
 		if r.ServerCPUKnown {
 			fmt.Fprintf(&b, "server %s a play (%.2f cores), ", perPlay(r.ServerCPU, r.Games), r.ServerCPU.Seconds()/r.Elapsed.Seconds())
 		} else {
-			b.WriteString("server not published at /metrics, ")
+			b.WriteString("server not known (no --metrics, or none published there), ")
 		}
 		fmt.Fprintf(&b, "load tool %s a play (%.2f cores), during the play phase\n", perPlay(r.ToolCPU, r.Games), r.ToolCPU.Seconds()/r.Elapsed.Seconds())
 	}

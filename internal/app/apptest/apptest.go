@@ -31,18 +31,19 @@ type Options struct {
 	// Configure changes the game's policy (fast hashes and the default policy otherwise).
 	Configure func(*game.Config)
 	Now       func() time.Time // the clock (time.Now)
-	Metrics   bool             // serve /metrics
+	Metrics   bool             // serve /metrics, on a server of its own (Env.MetricsURL)
 	// Wallet puts the game in seamless wallet mode, its outbox sent in the background.
 	Wallet *app.WalletConfig
 }
 
 // Env is a running application.
 type Env struct {
-	URL      string
-	Store    app.Store
-	App      *app.App
-	Def      *gamedef.Definition
-	Emission *emission.Emission
+	URL        string
+	MetricsURL string // where /metrics is, when Options.Metrics: not on URL, as serve keeps it
+	Store      app.Store
+	App        *app.App
+	Def        *gamedef.Definition
+	Emission   *emission.Emission
 }
 
 // Start starts the application; it stops when the test ends.
@@ -68,11 +69,20 @@ func Start(t testing.TB, o Options) *Env {
 		go a.Background(ctx)
 	}
 	srv := httptest.NewServer(a.Handler())
+	env := &Env{URL: srv.URL, Store: store, App: a, Def: def, Emission: e}
+	var metrics *httptest.Server
+	if h := a.Metrics(); h != nil {
+		metrics = httptest.NewServer(h)
+		env.MetricsURL = metrics.URL
+	}
 	t.Cleanup(func() {
 		cancel()
 		srv.Close()
+		if metrics != nil {
+			metrics.Close()
+		}
 	})
-	return &Env{URL: srv.URL, Store: store, App: a, Def: def, Emission: e}
+	return env
 }
 
 // DrainOutbox waits, 20 s at most, until a store in wallet mode owes the wallet nothing (the
