@@ -553,3 +553,42 @@ func TestAccentedUsernames(t *testing.T) {
 		t.Errorf("a space in a username: %d %s", st, raw)
 	}
 }
+
+// A request that two readers could read differently is refused, as a body with a key twice is:
+// two Idempotency-Key or Content-Type headers (a proxy may read the last, the server reads the
+// first), a query parameter twice. Nothing changes.
+func TestAmbiguousRequestsRefused(t *testing.T) {
+	srv := newTestServer(t, 1)
+	c := srv.client(t)
+	c.signUp("ambi", 1000)
+	before := c.balance()
+	for _, tt := range []struct {
+		name, method, path, body string
+		headers                  [][2]string
+	}{
+		{"two idempotency keys", "POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, [][2]string{{"Content-Type", "application/json"}, {"Idempotency-Key", "a"}, {"idempotency-key", "b"}}},
+		{"two content types", "POST", "/api/v1/games", `{"stake":100,"mode":"auto"}`, [][2]string{{"Content-Type", "application/json"}, {"Content-Type", "text/plain"}, {"Idempotency-Key", "c"}}},
+		{"a query parameter twice", "GET", "/api/v1/games?limit=1&limit=100", "", nil},
+		{"a query that cannot be read", "GET", "/api/v1/games?limit=%zz", "", nil},
+	} {
+		req, err := http.NewRequest(tt.method, srv.url+tt.path, strings.NewReader(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range tt.headers {
+			req.Header.Add(h[0], h[1])
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(raw), `"invalid_request"`) {
+			t.Errorf("%s: %d %s, want 400 invalid_request", tt.name, resp.StatusCode, raw)
+		}
+	}
+	if after := c.balance(); after != before {
+		t.Fatalf("the balance moved from %d to %d", before, after)
+	}
+}

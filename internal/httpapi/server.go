@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -135,7 +136,11 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 		start := time.Now()
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		rw := &statusWriter{ResponseWriter: w}
-		if err := h(rw, r); err != nil {
+		err := unambiguous(r)
+		if err == nil {
+			err = h(rw, r)
+		}
+		if err != nil {
 			switch cause := errors.Unwrap(err); {
 			case r.Context().Err() != nil:
 				// The client hung up: what could not be done for it is not the server's failure.
@@ -151,6 +156,33 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 			s.metrics.observe(pattern, rw.status, time.Since(start))
 		}
 	})
+}
+
+// oneValued are the headers a request may carry once at most: a proxy that reads the last of two
+// and the server, which reads the first, would not agree on what was asked.
+var oneValued = []string{"Content-Type", "Idempotency-Key"}
+
+// unambiguous refuses a request that two readers could read differently, as strict JSON does for
+// its body: a header of oneValued given twice, or a query parameter given twice.
+func unambiguous(r *http.Request) error {
+	for _, h := range oneValued {
+		if len(r.Header.Values(h)) > 1 {
+			return fault.Errorf(fault.InvalidRequest, "the header %s is given more than once", h)
+		}
+	}
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return fault.Errorf(fault.InvalidRequest, "the query string cannot be read: %v", err)
+	}
+	for name, vs := range q {
+		if len(vs) > 1 {
+			return fault.Errorf(fault.InvalidRequest, "the query parameter %q is given more than once", name)
+		}
+	}
+	return nil
 }
 
 type statusWriter struct {
