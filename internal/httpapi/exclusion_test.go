@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"starcolor/internal/game"
+	"starcolor/internal/lottery"
 )
 
 // Self-exclusion (API.md 1.1): every session of the player ends at once; logging in is refused
@@ -66,7 +67,7 @@ func TestSelfExclusion(t *testing.T) {
 	}
 	// It cannot be shortened: a shorter one asked later leaves it (asked from a session opened
 	// before the exclusion ends, which only an exclusion's end allows, so through the store).
-	if got, err := srv.svc.Exclude(t.Context(), playerOf(t, srv, "hélène"), 2); err != nil || got.Sub(until).Abs() >= time.Second {
+	if got, _, err := srv.svc.Exclude(t.Context(), playerOf(t, srv, "hélène"), 2); err != nil || got.Sub(until).Abs() >= time.Second {
 		t.Errorf("a shorter exclusion: ends %s, %v; want %s still", got, err, until)
 	}
 	// It ends by itself.
@@ -127,4 +128,47 @@ func playerOf(t *testing.T, srv *testServer, name string) game.Player {
 		t.Fatal(err)
 	}
 	return game.Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}
+}
+
+// A self-exclusion pays the balance out first (API.md 1.2): 201 with paid_out in cents, the
+// balance at zero, the payout a withdrawal to the bank that the books mark as the exclusion's,
+// and the books balance.
+func TestSelfExclusionPaysOut(t *testing.T) {
+	skipInWalletMode(t, noProtection)
+	srv := newTestServer(t, 1)
+	c := srv.client(t)
+	c.signUp("eliane", 200_00)
+	var ex struct {
+		Until   string
+		PaidOut *int64 `json:"paid_out"`
+	}
+	c.must(201, &ex, "POST", "/api/v1/me/exclusion", map[string]int{"days": 7}, "")
+	if ex.PaidOut == nil || *ex.PaidOut != 200_00 || ex.Until == "" {
+		t.Fatalf("the exclusion's answer: %+v, want paid_out 20000", ex)
+	}
+	p, err := srv.db.PlayerByName(t.Context(), "eliane")
+	if err != nil || p.Balance != 0 {
+		t.Fatalf("after the exclusion: %+v %v", p, err)
+	}
+	lastPayout(t, srv, p, 200_00, lottery.PaidAtExclusion)
+	ledgerOK(t, srv)
+}
+
+// lastPayout fails the test unless the player's latest transfer is the payout of amount to the
+// bank, marked with its reason.
+func lastPayout(t *testing.T, srv *testServer, p lottery.Player, amount int64, reason string) {
+	t.Helper()
+	ts, err := srv.db.PlayerTransfers(t.Context(), p, 1, 0)
+	if err != nil || len(ts) != 1 || ts[0].Kind != lottery.Withdrawal || ts[0].From != p.AccountID || ts[0].To != lottery.BankAccount ||
+		ts[0].Amount != amount || ts[0].Reason != reason {
+		t.Fatalf("the latest transfer of %s: %+v %v; want the payout of %d (%s)", p.Username, ts, err, amount, reason)
+	}
+}
+
+// ledgerOK fails the test unless the ledger check finds nothing.
+func ledgerOK(t *testing.T, srv *testServer) {
+	t.Helper()
+	if c, err := srv.db.CheckLedger(t.Context()); err != nil || len(c.Problems) > 0 {
+		t.Fatalf("ledger: %+v %v", c, err)
+	}
 }

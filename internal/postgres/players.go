@@ -173,57 +173,101 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 	return ans, err
 }
 
+// notFound is a row not found as a fault.NotFound saying what.
+func notFound(err error, what string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fault.Errorf(fault.NotFound, "%s", what)
+	}
+	return err
+}
+
 // excludedUntil is the refusal of an excluded person (fault.Excluded), saying until when.
 func excludedUntil(until time.Time) error {
 	return fault.Errorf(fault.Excluded, "this person is excluded from gambling until %s", until.UTC().Format(time.RFC3339))
 }
 
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
-// never shortened), and ends every session of theirs, in one transaction; it returns the end of
-// the exclusion in force. A sign-up of the same identity waits for it (CreatePlayer).
-func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error) {
+// never shortened), in one transaction: the session checked (nil: not checked), the whole
+// balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and
+// every session of the player ended. It returns the end of the exclusion in force and what was
+// paid. A sign-up of the same identity waits for it (CreatePlayer).
+func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
 	var end time.Time
+	var paid int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		var key *string
 		if err := tx.QueryRow(ctx, `SELECT identity_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
-			return err
+			return notFound(err, "no such player")
 		}
 		if key != nil {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
 				return err
 			}
 		}
-		if err := tx.QueryRow(ctx, `UPDATE players SET excluded_until = greatest(excluded_until, $1) WHERE id = $2 RETURNING excluded_until`,
-			until, playerID).Scan(&end); err != nil {
+		var err error
+		if paid, err = payOut(ctx, tx, playerID, session, lottery.PaidAtExclusion, now); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
-		return err
+		return tx.QueryRow(ctx, `UPDATE players SET excluded_until = greatest(excluded_until, $1) WHERE id = $2 RETURNING excluded_until`,
+			until, playerID).Scan(&end)
 	})
-	return end.UTC(), err
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	return end.UTC(), paid, nil
 }
 
-// ClosePlayer closes a player's account if its balance is zero (its row locked against a payment
-// meanwhile), and ends every session of theirs, in one transaction; it says whether the account
-// is closed.
-func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error) {
-	var closed bool
+// ClosePlayer closes a player's account in one transaction: the session checked (nil: not
+// checked), the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure),
+// the account closed, and every session of the player ended. It returns what was paid.
+func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error) {
+	var paid int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		closed = false
-		var balance int64
-		if err := tx.QueryRow(ctx, `SELECT a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR UPDATE OF a`,
-			playerID).Scan(&balance); err != nil {
+		var err error
+		if paid, err = payOut(ctx, tx, playerID, session, lottery.PaidAtClosure, now); err != nil {
 			return err
 		}
-		if balance != 0 {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, 'player') WHERE id = $2`, now, playerID); err != nil {
-			return err
-		}
-		closed = true
-		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+		_, err = tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, $2) WHERE id = $3`,
+			now, lottery.ClosedByPlayer, playerID)
 		return err
 	})
-	return closed, err
+	if err != nil {
+		return 0, err
+	}
+	return paid, nil
+}
+
+// payOut is what a self-exclusion and a closure do in their transaction besides marking the
+// player: the player's account row locked as a batch of sales locks it; the session checked; the
+// whole balance paid out to the bank as a withdrawal that says why; and every session of the
+// player deleted. It returns the amount paid.
+//
+// No sale lands after it, by construction, on any server. A batch of sales locks its buyers'
+// accounts before it reads their sessions, in a statement of its own (so with a snapshot taken
+// once the locks are held): a batch that locked the account first commits before this reads the
+// balance, which pays its prizes out with the rest; one that waits for this transaction reads the
+// sessions once it has committed, finds them gone, and refuses the sale (lottery.Decide). A game
+// finished later moves no money: its prize was credited at its sale. (Wallet mode, where a prize
+// is credited at the finish, has no exclusion nor closure here: they are the operator's.)
+func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reason string, now time.Time) (int64, error) {
+	var account, balance int64
+	if err := tx.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR NO KEY UPDATE OF a`,
+		playerID).Scan(&account, &balance); err != nil {
+		return 0, notFound(err, "no such player")
+	}
+	if err := requireSession(ctx, tx, session); err != nil {
+		return 0, err
+	}
+	if balance > 0 {
+		b := &pgx.Batch{}
+		b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2`, balance, account)
+		b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2`, balance, lottery.BankAccount)
+		b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			account, lottery.BankAccount, balance, lottery.Withdrawal, reason, now)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return 0, err
+		}
+	}
+	_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+	return balance, err
 }

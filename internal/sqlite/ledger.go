@@ -58,12 +58,15 @@ func (t *tx) transfer(tr lottery.Transfer) error {
 	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, tr.Amount, tr.To); err != nil {
 		return err
 	}
-	var game any
+	var game, reason any
 	if tr.GameID > 0 {
 		game = tr.GameID
 	}
-	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		tr.From, tr.To, tr.Amount, tr.Kind, game, storedTime(tr.CreatedAt))
+	if tr.Reason != "" {
+		reason = tr.Reason
+	}
+	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		tr.From, tr.To, tr.Amount, tr.Kind, game, reason, storedTime(tr.CreatedAt))
 	return err
 }
 

@@ -1,0 +1,100 @@
+package storetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
+)
+
+// A closure, or a self-exclusion, racing sales of the same player, on two servers where the store
+// allows several (sales sent to both, the shut to the second): 50 trials of each. Every shut
+// succeeds and pays out the whole balance as it stands once the sales before it are in; no sale
+// lands after it. So each sale either went through before it, and is in what was paid out, or
+// was refused for its ended session; the account ends at zero, and to the cent: deposit = stakes
+// − prizes + payout.
+func testShutRacingSales(t *testing.T, h Harness) {
+	servers, raw := h.servers(t, 2)
+	f := fixtureOn(t, servers[0], raw)
+	const trials, sellers, sales = 50, 3, 3 // at most 900 units of the fixture's 2,000
+	var sold, refused int                   // over all trials: what went through, what came too late
+	for _, exclude := range []bool{false, true} {
+		for trial := range trials {
+			name := fmt.Sprintf("shut-%v-%d", exclude, trial)
+			p := f.player(t, name, 20_00)
+			hash := []byte(name)
+			if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: hash, Kind: lottery.PlayerSession, OwnerID: p.ID,
+				CreatedAt: f.now.Unix(), LastSeen: f.now.Unix()}); err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			deposited, staked, won := int64(20_00), int64(0), int64(0)
+			first := make(chan struct{}) // the first sale is in: the shut goes while the others run
+			var once sync.Once
+			var wg sync.WaitGroup
+			for i := range sellers {
+				wg.Go(func() {
+					defer once.Do(func() { close(first) }) // even if no sale goes through
+					for n := range sales {
+						r := f.sale(p, fmt.Sprintf("%s-%d-%d", name, i, n))
+						r.Session = hash
+						g, err := servers[i%2].Sell(f.ctx, r, f.now)
+						if fault.Is(err, fault.NotLoggedIn) {
+							mu.Lock()
+							refused++
+							mu.Unlock()
+							return // after the shut
+						}
+						if err != nil {
+							t.Errorf("%s: a sale: %v", name, err)
+							return
+						}
+						mu.Lock()
+						staked, won, sold = staked+g.Stake, won+g.Prize, sold+1
+						mu.Unlock()
+						once.Do(func() { close(first) })
+					}
+				})
+			}
+			<-first
+			var paid int64
+			var err error
+			if exclude {
+				_, paid, err = servers[1].ExcludePlayer(f.ctx, p.ID, hash, f.now.AddDate(0, 0, 7), f.now)
+			} else {
+				paid, err = servers[1].ClosePlayer(f.ctx, p.ID, hash, f.now)
+			}
+			if err != nil {
+				t.Fatalf("%s: the shut racing sales: %v", name, err)
+			}
+			wg.Wait()
+			got, err := f.s.PlayerByID(f.ctx, p.ID)
+			if err != nil || got.Balance != 0 || (got.ClosedAt.IsZero() && !exclude) || (got.ExcludedUntil.IsZero() && exclude) {
+				t.Fatalf("%s: after the shut: %+v, %v", name, got, err)
+			}
+			if deposited != staked-won+paid {
+				t.Fatalf("%s: deposited %d, staked %d, won %d, paid out %d: %d cents unaccounted for", name, deposited, staked, won, paid,
+					deposited-(staked-won+paid))
+			}
+			f.lastPayout(t, p, paid, map[bool]string{false: lottery.PaidAtClosure, true: lottery.PaidAtExclusion}[exclude])
+		}
+	}
+	t.Logf("%d sales went through before their shut, %d came after it and were refused", sold, refused)
+	f.ledgerOK(t)
+}
+
+// lastPayout fails the test unless the player's latest transfer is the payout of amount to the
+// bank, marked with its reason.
+func (f *fixture) lastPayout(t testing.TB, p lottery.Player, amount int64, reason string) {
+	t.Helper()
+	ts, err := f.s.PlayerTransfers(f.ctx, p, 1, 0)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("the latest transfer of %s: %+v, %v", p.Username, ts, err)
+	}
+	if got := ts[0]; got.Kind != lottery.Withdrawal || got.From != p.AccountID || got.To != lottery.BankAccount ||
+		got.Amount != amount || got.Reason != reason {
+		t.Fatalf("the latest transfer of %s: %+v; want the payout of %d (%s)", p.Username, got, amount, reason)
+	}
+}
