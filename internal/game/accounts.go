@@ -65,17 +65,16 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (s
 	if err := s.db.ClearLogin(ctx, subject, addr); err != nil {
 		return "", Player{}, err
 	}
-	switch {
-	case !p.ClosedAt.IsZero() && p.ClosedBy == lottery.ClosedByRegister:
-		return "", Player{}, fault.Errorf(fault.Excluded, "this account was closed: its holder is on the list of persons excluded from gambling (the national register of gaming bans)")
-	case !p.ClosedAt.IsZero():
-		return "", Player{}, fault.Errorf(fault.AccountClosed, "this account was closed by its player")
+	if err := p.Shut(s.now()); err != nil {
+		return "", Player{}, err
 	}
-	if until := p.ExcludedUntil; until.After(s.now()) {
-		return "", Player{}, fault.Errorf(fault.Excluded, "you excluded yourself from gambling until %s", until.UTC().Format(time.RFC3339))
-	}
+	// An exclusion or a closure committed since the player was read (while the password was
+	// hashed) makes the store refuse the session, with the same fault.
 	token, err := s.sessions.Open(ctx, p.ID)
-	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
+	if err != nil {
+		return "", Player{}, err
+	}
+	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, nil
 }
 
 // Logout ends a session: once it returns, no request with the token succeeds, on any server

@@ -172,3 +172,41 @@ func ledgerOK(t *testing.T, srv *testServer) {
 		t.Fatalf("ledger: %+v %v", c, err)
 	}
 }
+
+// A login racing a self-exclusion of the same player (from another device), 40 times: the login
+// may be answered 200 only if its session ended with the exclusion. A login reads the account
+// before it hashes the password, and opens its session after: an exclusion committed between
+// the two must not leave a session to deposit and play with.
+func TestLoginRacingExclusion(t *testing.T) {
+	skipInWalletMode(t, noProtection)
+	srv := newTestServer(t, 1)
+	logins := 0
+	for trial := range 40 {
+		letters := string(rune('a'+trial%26)) + string(rune('a'+trial/26))
+		name := "login" + letters
+		a := srv.client(t)
+		a.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name,
+			"last_name": "Course", "first_names": "Lou " + letters, "birth_date": "1990-01-01"}, "")
+		a.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
+		b := srv.client(t)
+		var st int
+		var raw []byte
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			st, raw = b.call("POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
+		})
+		time.Sleep(time.Duration(trial%8) * 250 * time.Microsecond) // the exclusion lands at places along the login
+		a.must(201, nil, "POST", "/api/v1/me/exclusion", map[string]int{"days": 1}, "")
+		wg.Wait()
+		switch {
+		case st == 200:
+			logins++
+			if st, raw := b.call("GET", "/api/v1/me", nil, ""); st != 401 {
+				t.Fatalf("trial %d: a login answered during the exclusion left a session: /me %d %s", trial, st, raw)
+			}
+		case st != 403 || !strings.Contains(string(raw), `"code":"excluded"`):
+			t.Fatalf("trial %d: the login racing the exclusion: %d %s", trial, st, raw)
+		}
+	}
+	t.Logf("%d of 40 logins went through before their exclusion", logins)
+}

@@ -104,7 +104,9 @@ func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
 }
 
 // Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
-// the key, in one transaction. A deposit past the player's weekly deposit limit, or before they
+// the key, in one transaction. A deposit to an account closed or self-excluded is refused
+// (lottery.Player.Shut's fault), session or not: its balance has been paid out, and no money may
+// reach it again. A deposit past the player's weekly deposit limit, or before they
 // set one, is fault.LimitReached or fault.LimitsRequired (the player's account locked first, so
 // that two deposits on two servers are checked one after the other); too little money is
 // fault.InsufficientFunds, a key already used
@@ -132,6 +134,11 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 		}
 		if p.Kind == lottery.Deposit {
 			if err := checkDeposit(ctx, tx, p, now); err != nil {
+				return err
+			}
+			// Read once the account is locked (checkDeposit): an exclusion or a closure that
+			// held it has committed, and is seen.
+			if err := requireOpen(ctx, tx, p.PlayerID, now, ""); err != nil {
 				return err
 			}
 		}
@@ -238,20 +245,28 @@ func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 }
 
 // payOut is what a self-exclusion and a closure do in their transaction besides marking the
-// player: the player's account row locked as a batch of sales locks it; the session checked; the
-// whole balance paid out to the bank as a withdrawal that says why; and every session of the
-// player deleted. It returns the amount paid.
+// player: the player's account row locked as a batch of sales locks it, and the player's row
+// with it; the session checked; the whole balance paid out to the bank as a withdrawal that says
+// why; and every session of the player deleted. It returns the amount paid.
 //
-// No sale lands after it, by construction, on any server. A batch of sales locks its buyers'
-// accounts before it reads their sessions, in a statement of its own (so with a snapshot taken
-// once the locks are held): a batch that locked the account first commits before this reads the
-// balance, which pays its prizes out with the rest; one that waits for this transaction reads the
-// sessions once it has committed, finds them gone, and refuses the sale (lottery.Decide). A game
-// finished later moves no money: its prize was credited at its sale. (Wallet mode, where a prize
-// is credited at the finish, has no exclusion nor closure here: they are the operator's.)
+// No money reaches the account after it, by construction, on any server. Every read below is a
+// statement of its own, so with a snapshot taken once the locks are held, and so are those of
+// the writes that wait for them:
+//   - a batch of sales locks its buyers' accounts before it reads their sessions: a batch that
+//     locked the account first commits before this reads the balance, which pays its prizes out
+//     with the rest; one that waits for this transaction reads the sessions once it has
+//     committed, finds them gone, and refuses the sale (lottery.Decide);
+//   - a deposit locks the account and then reads whether it is shut, refused if so (Pay);
+//   - a new session locks the player's row for share before it reads whether it is shut
+//     (CreateSession): one that locked it first is committed, and deleted here; one that waits
+//     sees the account shut. (Deleting the sessions before the player's row is locked would miss
+//     a session committed between the two: a login racing the exclusion, answered 200.)
+//
+// A game finished later moves no money: its prize was credited at its sale. (Wallet mode, where
+// a prize is credited at the finish, has no exclusion nor closure here: they are the operator's.)
 func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reason string, now time.Time) (int64, error) {
 	var account, balance int64
-	if err := tx.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR NO KEY UPDATE OF a`,
+	if err := tx.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR NO KEY UPDATE OF a, p`,
 		playerID).Scan(&account, &balance); err != nil {
 		return 0, notFound(err, "no such player")
 	}
@@ -270,4 +285,15 @@ func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reas
 	}
 	_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
 	return balance, err
+}
+
+// requireOpen refuses, in the transaction, a player whose account is shut at now: closed, or
+// self-excluded until later (lottery.Player.Shut). lock is the row lock it takes on the player
+// ("" for none), so that an exclusion or a closure waits for the transaction, or it for them.
+func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) error {
+	p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+lock, playerID))
+	if err != nil {
+		return err
+	}
+	return p.Shut(now)
 }

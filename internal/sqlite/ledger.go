@@ -13,7 +13,9 @@ import (
 )
 
 // Pay makes a deposit or a withdrawal: its transfer, and the answer kept under its key, in one
-// write. A deposit past the player's weekly deposit limit, or before they set one, is
+// write. A deposit to an account closed or self-excluded is refused (lottery.Player.Shut's
+// fault), session or not: its balance has been paid out, and no money may reach it again. A
+// deposit past the player's weekly deposit limit, or before they set one, is
 // fault.LimitReached or fault.LimitsRequired; too little money is fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an
 // ended session lottery.ErrSessionEnded; each changes nothing.
 func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
@@ -23,6 +25,9 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			return err
 		}
 		if p.Kind == lottery.Deposit {
+			if err := t.requireOpen(p.PlayerID, now); err != nil {
+				return err
+			}
 			if err := t.checkDeposit(p, now); err != nil {
 				return err
 			}

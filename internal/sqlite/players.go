@@ -149,11 +149,14 @@ func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 // session checked, the whole balance read and paid out to the bank as a withdrawal that says why,
 // and every session of the player deleted. It returns the amount paid.
 //
-// No sale lands after it, by construction. The writer runs one write at a time, and the sales of
-// a batch after its other writes: a sale decided before this write is in the balance paid out;
-// one decided after finds every session of the player gone, and is refused (lottery.Decide). A
-// game finished later moves no money: its prize was credited at its sale. (Wallet mode, where a
-// prize is credited at the finish, has no exclusion nor closure here: they are the operator's.)
+// No money reaches the account after it, by construction. The writer runs one write at a time,
+// and the sales of a batch after its other writes: a sale decided before this write is in the
+// balance paid out; one decided after finds every session of the player gone, and is refused
+// (lottery.Decide). A deposit checks its session in its write as well, and refuses an account
+// shut, whatever its session (Pay: the server's own deposit has none); no new session opens for
+// a shut account (CreateSession). A game finished later moves no money: its prize was credited
+// at its sale. (Wallet mode, where a prize is credited at the finish, has no exclusion nor
+// closure here: they are the operator's.)
 func (t *tx) payOut(playerID int64, session []byte, reason string, now time.Time) (int64, error) {
 	if err := t.requireSession(session); err != nil {
 		return 0, err
@@ -170,4 +173,14 @@ func (t *tx) payOut(playerID int64, session []byte, reason string, now time.Time
 	}
 	_, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
 	return balance, err
+}
+
+// requireOpen refuses, in the write, a player whose account is shut at now: closed, or
+// self-excluded until later (lottery.Player.Shut).
+func (t *tx) requireOpen(playerID int64, now time.Time) error {
+	p, err := scanPlayer(t.queryRow(`SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID))
+	if err != nil {
+		return err
+	}
+	return p.Shut(now)
 }

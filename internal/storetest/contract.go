@@ -104,6 +104,7 @@ func Run(t *testing.T, h Harness) {
 		{"SelfExclusion", testSelfExclusion},
 		{"Closure", testClosure},
 		{"ShutRacingSales", testShutRacingSales},
+		{"SessionRacingShut", testSessionRacingShut},
 		{"Limits", testLimits},
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},

@@ -365,8 +365,8 @@ func testPlayers(t *testing.T, h Harness) {
 // A self-exclusion is one transaction: the whole balance paid out to the bank (a withdrawal that
 // says why), the exclusion, every session of the player ended; a session ended before it refuses
 // it and changes nothing. It is never shortened (asked again, the later end stays, and what is
-// there is paid out); it bars a new account of the same identity (in any case or accents) until
-// it ends.
+// there is paid out); while it runs, no session opens and no deposit lands, whatever their
+// session; it bars a new account of the same identity (in any case or accents) until it ends.
 func testSelfExclusion(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	who, err := identity.ParsePerson("Lefèvre", "Hélène", "1985-07-14", f.now)
@@ -406,6 +406,15 @@ func testSelfExclusion(t *testing.T, h Harness) {
 			t.Errorf("session %d after the exclusion: %v, want live %v", i, err, live)
 		}
 	}
+	// Nothing reaches the account while it runs: no session opens, no deposit lands (the
+	// server's own, without a session, neither).
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{3, 1}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: f.now.Add(time.Hour).Unix(), LastSeen: f.now.Add(time.Hour).Unix()}); !fault.Is(err, fault.Excluded) {
+		t.Errorf("a session opened during the exclusion: %v", err)
+	}
+	if _, err := f.tryPay(p, lottery.Deposit, 500, "", f.now.Add(time.Hour)); !fault.Is(err, fault.Excluded) {
+		t.Errorf("a deposit during the exclusion: %v", err)
+	}
 	if until, paid, err := f.s.ExcludePlayer(f.ctx, p.ID, nil, f.now.Add(24*time.Hour), f.now); err != nil || until.Sub(long).Abs() >= time.Second || paid != 0 {
 		t.Errorf("a shorter exclusion: ends %s, paid %d, %v; want %s still, nothing paid", until, paid, err, long)
 	}
@@ -416,15 +425,25 @@ func testSelfExclusion(t *testing.T, h Harness) {
 	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &same, f.now); !fault.Is(err, fault.Excluded) {
 		t.Errorf("a new account of the excluded person: %v", err)
 	}
-	if _, err := f.s.CreatePlayer(f.ctx, "helene3", "x", &same, long.Add(time.Second)); err != nil {
+	// Once it has ended, the account is the player's again.
+	after := long.Add(time.Second)
+	if _, err := f.s.CreatePlayer(f.ctx, "helene3", "x", &same, after); err != nil {
 		t.Errorf("a new account once the exclusion ended: %v", err)
+	}
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{4, 1}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: after.Unix(), LastSeen: after.Unix()}); err != nil {
+		t.Errorf("a session once the exclusion ended: %v", err)
+	}
+	if _, err := f.tryPay(p, lottery.Deposit, 500, "", after); err != nil {
+		t.Errorf("a deposit once the exclusion ended: %v", err)
 	}
 	f.ledgerOK(t)
 }
 
 // A closure is one transaction: the whole balance paid out to the bank (a withdrawal that says
 // why), the account closed, every session of the player ended; a session ended before it refuses
-// it and changes nothing. Closing again pays nothing and keeps the first closure.
+// it and changes nothing. Once closed, no session opens and no deposit lands, whatever their
+// session; closing again pays nothing and keeps the first closure.
 func testClosure(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "clotilde", 700)
@@ -453,6 +472,13 @@ func testClosure(t *testing.T, h Harness) {
 	}
 	f.lastPayout(t, p, 700, lottery.PaidAtClosure)
 	later := f.now.Add(time.Hour)
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{8}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: later.Unix(), LastSeen: later.Unix()}); !fault.Is(err, fault.AccountClosed) {
+		t.Errorf("a session of a closed account: %v", err)
+	}
+	if _, err := f.tryPay(p, lottery.Deposit, 500, "", later); !fault.Is(err, fault.AccountClosed) {
+		t.Errorf("a deposit to a closed account: %v", err)
+	}
 	if paid, err := f.s.ClosePlayer(f.ctx, p.ID, nil, later); err != nil || paid != 0 {
 		t.Errorf("closing again: paid %d, %v", paid, err)
 	}
