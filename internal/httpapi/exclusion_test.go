@@ -1,12 +1,14 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"starcolor/internal/game"
+	"starcolor/internal/httpapi"
 	"starcolor/internal/lottery"
 )
 
@@ -138,13 +140,33 @@ func TestSelfExclusionPaysOut(t *testing.T) {
 	srv := newTestServer(t, 1)
 	c := srv.client(t)
 	c.signUp("eliane", 200_00)
-	var ex struct {
-		Until   string
-		PaidOut *int64 `json:"paid_out"`
-	}
+	var ex map[string]any
 	c.must(201, &ex, "POST", "/api/v1/me/exclusion", map[string]int{"days": 7}, "")
-	if ex.PaidOut == nil || *ex.PaidOut != 200_00 || ex.Until == "" {
-		t.Fatalf("the exclusion's answer: %+v, want paid_out 20000", ex)
+	if ex["paid_out"] != float64(200_00) || ex["until"] == nil {
+		t.Fatalf("the exclusion's answer: %v, want paid_out 20000", ex)
+	}
+	// The answer is what openapi.json says it is: its fields, each required.
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Exclusion struct {
+					Required   []string
+					Properties map[string]any
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(httpapi.OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	schema := doc.Components.Schemas.Exclusion
+	if len(schema.Properties) != len(ex) || len(schema.Required) != len(ex) {
+		t.Errorf("the exclusion's answer %v, its schema %+v", ex, schema)
+	}
+	for _, k := range schema.Required {
+		if _, ok := ex[k]; !ok || schema.Properties[k] == nil {
+			t.Errorf("the exclusion's answer %v lacks %q, or its schema does: %+v", ex, k, schema)
+		}
 	}
 	p, err := srv.db.PlayerByName(t.Context(), "eliane")
 	if err != nil || p.Balance != 0 {
