@@ -58,8 +58,14 @@ func testShutRacingSales(t *testing.T, h Harness) {
 					}
 				})
 			}
+			failed := make(chan struct{}) // the shut failed: the deposits stop
 			wg.Go(func() {
 				for n := 0; ; n++ {
+					select {
+					case <-failed:
+						return
+					default:
+					}
 					_, err := servers[n%2].Pay(f.ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: hash, Kind: lottery.Deposit,
 						Amount: 100, Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, f.now)
 					switch {
@@ -86,6 +92,8 @@ func testShutRacingSales(t *testing.T, h Harness) {
 				paid, err = servers[1].ClosePlayer(f.ctx, p.ID, hash, f.now)
 			}
 			if err != nil {
+				close(failed)
+				wg.Wait()
 				t.Fatalf("%s: the shut racing sales: %v", name, err)
 			}
 			wg.Wait()
