@@ -318,7 +318,8 @@ func ensureEmissions(ctx context.Context, store app.Store, stderr io.Writer, log
 	})
 }
 
-// ensureDemo makes sure the demo player exists with at least 50 € of play money. Its password,
+// ensureDemo makes sure the demo player exists with at least 50 € of play money, unless its
+// account is shut (closed, or self-excluded). Its password,
 // "demo", is one no player could choose (game.Passwords): the account is made here, for trying
 // the game on one's own machine, not through the API.
 func ensureDemo(ctx context.Context, svc *game.Service, store app.Store) error {
@@ -340,7 +341,9 @@ func ensureDemo(ctx context.Context, svc *game.Service, store app.Store) error {
 			return err
 		}
 	}
-	if p.Balance >= 5000 {
+	// A demo player who excluded themselves, or closed the account, had their balance paid out:
+	// no money goes to them again (the store would refuse the deposit), and the server starts.
+	if p.Balance >= 5000 || p.Shut(time.Now()) != nil {
 		return nil
 	}
 	_, err = store.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: 5000 - p.Balance,

@@ -457,6 +457,11 @@ var french = map[string]string{
 	"bank":                                      "banque",
 	"prize fund":                                "fonds des lots",
 	"account %d":                                "compte %d",
+	// A payout of the whole balance at a self-exclusion or a closure (API.md 1.2), told from a
+	// withdrawal the player asked for.
+	"Payout at self-exclusion":                     "Versement à l'auto-exclusion",
+	"Payout at closure":                            "Versement à la clôture",
+	"Payout at closure (list of excluded persons)": "Versement à la clôture (liste des interdits de jeu)",
 
 	// The log.
 	"Operator log": "Journal des opérateurs",

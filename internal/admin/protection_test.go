@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/gamedef"
 	"starcolor/internal/lottery"
 )
 
@@ -88,6 +89,60 @@ func TestRegisterImport(t *testing.T) {
 	if !strings.Contains(page, "on the list of excluded persons") {
 		t.Errorf("the closed account's page does not say why")
 	}
+	if row := payoutRow(page); !strings.Contains(row, "Payout at closure (list of excluded persons)") {
+		t.Errorf("the closed account's payout: %q", row)
+	}
+}
+
+// A player's page tells the payout of the whole balance at a self-exclusion, or at a closure,
+// from a withdrawal the player asked for, in English and in French.
+func TestPayoutsShown(t *testing.T) {
+	e := newEnv(t, 1)
+	excluded := e.player(t, "eliane", 200_00, 0)
+	closed := e.player(t, "claude", 50_00, 2) // the same person: signed up before the other's exclusion
+	closed.api(201, "POST", "/api/v1/withdrawals", map[string]any{"amount": 10_00})
+	if got := excluded.api(201, "POST", "/api/v1/me/exclusion", map[string]any{"days": 7}); got["paid_out"] != float64(200_00) {
+		t.Fatalf("the exclusion's answer: %v", got)
+	}
+	closed.api(204, "DELETE", "/api/v1/me", nil)
+	p, err := e.db.PlayerByName(t.Context(), "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, err := e.db.PlayerTransfers(t.Context(), p, 1, 0) // what two games left of 40 €
+	if err != nil || len(rest) != 1 {
+		t.Fatalf("claude's payout: %+v %v", rest, err)
+	}
+	op, fr := e.client(t), e.frenchClient(t)
+	op.login(opName, opPassword)
+	fr.login(opName, opPassword)
+	for _, c := range []struct {
+		client      *client
+		name        string
+		label, sum  string
+		withdrawals int
+	}{
+		{op, "eliane", "Payout at self-exclusion", "-200 €", 0},
+		{fr, "eliane", "Versement à l&#39;auto-exclusion", "-200 €", 0},
+		{op, "claude", "Payout at closure", gamedef.FormatEUR(-rest[0].Amount), 1},
+		{fr, "claude", "Versement à la clôture", gamedef.FormatEUR(-rest[0].Amount), 1},
+	} {
+		_, page := c.client.do("GET", "/admin/players/"+e.playerID(t, c.name), nil)
+		if row := payoutRow(page); !strings.Contains(row, c.label) || !strings.Contains(row, c.sum) {
+			t.Errorf("%s's payout on their page: %q; want %q and %q", c.name, row, c.label, c.sum)
+		}
+		if n := strings.Count(page, `<tr class="withdrawal" `); n != c.withdrawals {
+			t.Errorf("%s's page lists %d ordinary withdrawals, want %d", c.name, n, c.withdrawals)
+		}
+	}
+}
+
+// payoutRow is the row of the payout at a self-exclusion or a closure in a player's page's
+// transfers ("" if none).
+func payoutRow(page string) string {
+	_, row, _ := strings.Cut(page, `<tr class="withdrawal payout"`)
+	row, _, _ = strings.Cut(row, "</tr>")
+	return row
 }
 
 // playerID is a player's id, as the back office's address of their page says it.

@@ -65,17 +65,16 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (s
 	if err := s.db.ClearLogin(ctx, subject, addr); err != nil {
 		return "", Player{}, err
 	}
-	switch {
-	case !p.ClosedAt.IsZero() && p.ClosedBy == lottery.ClosedByRegister:
-		return "", Player{}, fault.Errorf(fault.Excluded, "this account was closed: its holder is on the list of persons excluded from gambling (the national register of gaming bans)")
-	case !p.ClosedAt.IsZero():
-		return "", Player{}, fault.Errorf(fault.AccountClosed, "this account was closed by its player")
+	if err := p.Shut(s.now()); err != nil {
+		return "", Player{}, err
 	}
-	if until := p.ExcludedUntil; until.After(s.now()) {
-		return "", Player{}, fault.Errorf(fault.Excluded, "you excluded yourself from gambling until %s", until.UTC().Format(time.RFC3339))
-	}
+	// An exclusion or a closure committed since the player was read (while the password was
+	// hashed) makes the store refuse the session, with the same fault.
 	token, err := s.sessions.Open(ctx, p.ID)
-	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, err
+	if err != nil {
+		return "", Player{}, err
+	}
+	return token, Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}, nil
 }
 
 // Logout ends a session: once it returns, no request with the token succeeds, on any server
@@ -165,54 +164,43 @@ const (
 	MaxExclusionDays = 365
 )
 
-// Exclude excludes the player from gambling for a number of days from now: every session of
-// theirs ends at once, on every server (the store deletes them; this server forgets its copies),
-// login is refused until it ends, and no account may be opened with their identity meanwhile. An
-// exclusion is never shortened: one asked while another runs longer leaves the longer. It returns
-// the end of the exclusion in force.
-func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, error) {
+// Exclude excludes the player from gambling for a number of days from now (API.md 1.2): in one
+// step of the store, the balance is paid out to the bank (as a closure pays it), every session of
+// theirs ends, on every server (the store deletes them; this server forgets its copies), and no
+// money reaches the account afterwards; login is refused until it ends, and no account may be
+// opened with their identity meanwhile. An exclusion is never shortened: one asked while another
+// runs longer leaves the longer, and still pays out what is there. It returns the end of the
+// exclusion in force and the amount paid out.
+func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, int64, error) {
 	if s.wallet != nil {
-		return time.Time{}, errWalletMode
+		return time.Time{}, 0, errWalletMode
 	}
 	if days < MinExclusionDays || days > MaxExclusionDays {
-		return time.Time{}, fault.Errorf(fault.Invalid, "an exclusion lasts %d to %d days", MinExclusionDays, MaxExclusionDays)
+		return time.Time{}, 0, fault.Errorf(fault.Invalid, "an exclusion lasts %d to %d days", MinExclusionDays, MaxExclusionDays)
 	}
-	until, err := s.db.ExcludePlayer(ctx, p.ID, s.now().Add(time.Duration(days)*24*time.Hour))
+	now := s.now()
+	until, paid, err := s.db.ExcludePlayer(ctx, p.ID, p.session, now.Add(time.Duration(days)*24*time.Hour), now)
+	if err != nil {
+		return time.Time{}, 0, s.ended(p, err)
+	}
 	s.sessions.EndedAll(p.ID)
-	return until, err
+	return until, paid, nil
 }
 
-// Close closes the player's account (API.md 1.1): its balance is paid out first, as a withdrawal
-// of all of it, then the account closes, every session of the player ends and it cannot log in
-// again. A payment that lands between the two (a deposit from another device) is paid out too.
-// It returns what was paid out.
+// Close closes the player's account (API.md 1.1): in one step of the store, its whole balance is
+// paid out to the bank, whatever sales run meanwhile, the account closes, and every session of
+// the player ends; it cannot log in again, and no money reaches it afterwards. It returns what
+// was paid out.
 func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
 	if s.wallet != nil {
 		return 0, errWalletMode
 	}
-	var paid int64
-	for range 5 {
-		cur, err := s.db.PlayerByID(ctx, p.ID)
-		if err != nil {
-			return paid, err
-		}
-		if cur.Balance > 0 {
-			if _, err := s.db.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: p.session,
-				Kind: lottery.Withdrawal, Amount: cur.Balance, Answer: balanceAnswer}, s.now()); err != nil {
-				return paid, s.ended(p, err)
-			}
-			paid += cur.Balance
-		}
-		closed, err := s.db.ClosePlayer(ctx, p.ID, s.now())
-		if err != nil {
-			return paid, err
-		}
-		if closed {
-			s.sessions.EndedAll(p.ID)
-			return paid, nil
-		}
+	paid, err := s.db.ClosePlayer(ctx, p.ID, p.session, s.now())
+	if err != nil {
+		return 0, s.ended(p, err)
 	}
-	return paid, fault.Retry(fault.Unavailable, time.Second, "the account is busy: try again")
+	s.sessions.EndedAll(p.ID)
+	return paid, nil
 }
 
 // SessionsEnded tells this server that every session of these players has ended in the store

@@ -37,10 +37,12 @@ type Store interface {
 	emission.Pages
 
 	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
-	ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error)
-	// ClosePlayer closes a player's account if its balance is zero, ending every session of
-	// theirs; it says whether it did.
-	ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error)
+	// ExcludePlayer and ClosePlayer shut a player's account in one transaction: the session
+	// checked (nil: not checked), the whole balance paid out to the bank, the exclusion (never
+	// shortened) or the closure, and every session of the player ended; no money reaches the
+	// account afterwards. They return what was paid out (and the exclusion's end in force).
+	ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error)
+	ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error)
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	ClearLogin(ctx context.Context, subject, address string) error

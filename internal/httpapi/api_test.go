@@ -84,6 +84,19 @@ func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *c
 	return s
 }
 
+// newTestServers is newTestServer for n servers of one game (apptest.StartServers: on
+// PostgreSQL, n on one database; on SQLite, one), sharing one clock, outside wallet mode.
+func newTestServers(t *testing.T, blocks, n int) []*testServer {
+	t.Helper()
+	clk := &clock{now: time.Now()}
+	envs := apptest.StartServers(t, apptest.Options{Blocks: blocks, Seed: 42, Now: clk.Now, Metrics: true}, n)
+	out := make([]*testServer, n)
+	for i, env := range envs {
+		out[i] = &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk}
+	}
+	return out
+}
+
 // client is a player's browser-less client with its own cookies.
 type client struct {
 	t    testing.TB

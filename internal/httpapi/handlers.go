@@ -129,7 +129,8 @@ func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player,
 	return nil
 }
 
-// exclude is a self-exclusion (API.md 1.1): 201 with its end; every session of the player ends.
+// exclude is a self-exclusion (API.md 1.2): 201 with its end and the balance paid out, in cents;
+// every session of the player ends.
 func (s *Server) exclude(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b struct {
 		Days *int `json:"days"`
@@ -140,11 +141,17 @@ func (s *Server) exclude(w http.ResponseWriter, r *http.Request, p game.Player) 
 	if b.Days == nil {
 		return fault.Errorf(fault.Invalid, "days is required: %d to %d", game.MinExclusionDays, game.MaxExclusionDays)
 	}
-	until, err := s.svc.Exclude(r.Context(), p, *b.Days)
+	until, paid, err := s.svc.Exclude(r.Context(), p, *b.Days)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, map[string]string{"until": until.UTC().Format(time.RFC3339)})
+	return writeJSON(w, http.StatusCreated, exclusionAnswer{Until: until.UTC().Format(time.RFC3339), PaidOut: paid})
+}
+
+// exclusionAnswer is the answer to a self-exclusion: its end, and what was paid out.
+type exclusionAnswer struct {
+	Until   string `json:"until"`
+	PaidOut int64  `json:"paid_out"`
 }
 
 // closeAccount closes the player's account (API.md 1.1), its balance paid out first: 204.

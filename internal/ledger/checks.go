@@ -26,6 +26,13 @@ var Checks = []Check{
 	{What: "deposits or withdrawals not between the bank and a player", SQL: `SELECT count(*) FROM transfers t WHERE t.kind IN ('deposit', 'withdrawal') AND NOT (
 			  (t.kind = 'deposit' AND t.from_account = 1 AND t.to_account IN (SELECT account_id FROM players)) OR
 			  (t.kind = 'withdrawal' AND t.to_account = 1 AND t.from_account IN (SELECT account_id FROM players)))`},
+	// A self-exclusion and a closure pay the whole balance out in the step that shuts the
+	// account, and no money reaches it afterwards (lottery.PaidAtExclusion, the stores' payOut).
+	{What: "payouts at a self-exclusion or a closure that are not a withdrawal of a player so excluded or closed", SQL: `SELECT count(*) FROM transfers t
+			 WHERE t.reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM players p WHERE p.account_id = t.from_account AND t.kind = 'withdrawal' AND t.to_account = 1
+			   AND ((t.reason = 'exclusion' AND p.excluded_until IS NOT NULL) OR (t.reason = 'closure' AND p.closed_by = 'player')
+			     OR (t.reason = 'register' AND p.closed_by = 'register')))`},
+	{What: "closed accounts holding money", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
 	{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
 			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block

@@ -19,13 +19,25 @@ const (
 	Prize      = "prize"      // prize fund → player, a game's
 )
 
+// Why the server paid a player's whole balance out to the bank (Transfer.Reason): a withdrawal
+// of all of it made by a self-exclusion, by a closure of the account by its player, or by an
+// import of the list of excluded persons that closed it. The ledger keeps it beside the kind, so
+// that the back office tells these payouts from the withdrawals the player asked for, while every
+// sum and check of withdrawals stays as it was.
+const (
+	PaidAtExclusion = "exclusion"
+	PaidAtClosure   = "closure"
+	PaidAtRegister  = "register"
+)
+
 // Transfer is one line of the ledger: amount cents from one account to another.
 type Transfer struct {
 	ID        int64
 	From, To  int64 // accounts
 	Amount    int64 // cents, > 0
 	Kind      string
-	GameID    int64 // 0 for none
+	GameID    int64  // 0 for none
+	Reason    string // a withdrawal's PaidAt…, "" for any other transfer
 	CreatedAt time.Time
 }
 

@@ -3,6 +3,7 @@ package lottery
 import (
 	"time"
 
+	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 )
 
@@ -20,6 +21,22 @@ type Player struct {
 	// player (ClosedByPlayer) or an import of the list of excluded persons (ClosedByRegister).
 	ClosedAt time.Time
 	ClosedBy string
+}
+
+// Shut says why the account may not be used at now, or nil: closed (by its player, or by an import
+// of the list of excluded persons, which is told as an exclusion), or self-excluded until a time
+// to come. A login is refused for it, and so are a new session and a deposit in the store's own
+// transaction, so that no money reaches an account once its balance has been paid out.
+func (p *Player) Shut(now time.Time) error {
+	switch {
+	case !p.ClosedAt.IsZero() && p.ClosedBy == ClosedByRegister:
+		return fault.Errorf(fault.Excluded, "this account was closed: its holder is on the list of persons excluded from gambling (the national register of gaming bans)")
+	case !p.ClosedAt.IsZero():
+		return fault.Errorf(fault.AccountClosed, "this account was closed by its player")
+	case p.ExcludedUntil.After(now):
+		return fault.Errorf(fault.Excluded, "you excluded yourself from gambling until %s", p.ExcludedUntil.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // PlayerTotals sums a player's games.

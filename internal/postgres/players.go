@@ -104,7 +104,9 @@ func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
 }
 
 // Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
-// the key, in one transaction. A deposit past the player's weekly deposit limit, or before they
+// the key, in one transaction. A deposit to an account closed or self-excluded is refused
+// (lottery.Player.Shut's fault), session or not: its balance has been paid out, and no money may
+// reach it again. A deposit past the player's weekly deposit limit, or before they
 // set one, is fault.LimitReached or fault.LimitsRequired (the player's account locked first, so
 // that two deposits on two servers are checked one after the other); too little money is
 // fault.InsufficientFunds, a key already used
@@ -132,6 +134,11 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 		}
 		if p.Kind == lottery.Deposit {
 			if err := checkDeposit(ctx, tx, p, now); err != nil {
+				return err
+			}
+			// Read once the account is locked (checkDeposit): an exclusion or a closure that
+			// held it has committed, and is seen.
+			if err := requireOpen(ctx, tx, p.PlayerID, now, ""); err != nil {
 				return err
 			}
 		}
@@ -173,57 +180,120 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 	return ans, err
 }
 
+// notFound is a row not found as a fault.NotFound saying what.
+func notFound(err error, what string) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fault.Errorf(fault.NotFound, "%s", what)
+	}
+	return err
+}
+
 // excludedUntil is the refusal of an excluded person (fault.Excluded), saying until when.
 func excludedUntil(until time.Time) error {
 	return fault.Errorf(fault.Excluded, "this person is excluded from gambling until %s", until.UTC().Format(time.RFC3339))
 }
 
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
-// never shortened), and ends every session of theirs, in one transaction; it returns the end of
-// the exclusion in force. A sign-up of the same identity waits for it (CreatePlayer).
-func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error) {
+// never shortened), in one transaction: the session checked (nil: not checked), the whole
+// balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and
+// every session of the player ended. It returns the end of the exclusion in force and what was
+// paid. A sign-up of the same identity waits for it (CreatePlayer).
+func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
 	var end time.Time
+	var paid int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		var key *string
 		if err := tx.QueryRow(ctx, `SELECT identity_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
-			return err
+			return notFound(err, "no such player")
 		}
 		if key != nil {
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
 				return err
 			}
 		}
-		if err := tx.QueryRow(ctx, `UPDATE players SET excluded_until = greatest(excluded_until, $1) WHERE id = $2 RETURNING excluded_until`,
-			until, playerID).Scan(&end); err != nil {
+		var err error
+		if paid, err = payOut(ctx, tx, playerID, session, lottery.PaidAtExclusion, now); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
-		return err
+		return tx.QueryRow(ctx, `UPDATE players SET excluded_until = greatest(excluded_until, $1) WHERE id = $2 RETURNING excluded_until`,
+			until, playerID).Scan(&end)
 	})
-	return end.UTC(), err
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	return end.UTC(), paid, nil
 }
 
-// ClosePlayer closes a player's account if its balance is zero (its row locked against a payment
-// meanwhile), and ends every session of theirs, in one transaction; it says whether the account
-// is closed.
-func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error) {
-	var closed bool
+// ClosePlayer closes a player's account in one transaction: the session checked (nil: not
+// checked), the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure),
+// the account closed, and every session of the player ended. It returns what was paid.
+func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error) {
+	var paid int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		closed = false
-		var balance int64
-		if err := tx.QueryRow(ctx, `SELECT a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR UPDATE OF a`,
-			playerID).Scan(&balance); err != nil {
+		var err error
+		if paid, err = payOut(ctx, tx, playerID, session, lottery.PaidAtClosure, now); err != nil {
 			return err
 		}
-		if balance != 0 {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, 'player') WHERE id = $2`, now, playerID); err != nil {
-			return err
-		}
-		closed = true
-		_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+		_, err = tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, $2) WHERE id = $3`,
+			now, lottery.ClosedByPlayer, playerID)
 		return err
 	})
-	return closed, err
+	if err != nil {
+		return 0, err
+	}
+	return paid, nil
+}
+
+// payOut is what a self-exclusion and a closure do in their transaction besides marking the
+// player: the player's account row locked as a batch of sales locks it, and the player's row
+// with it; the session checked; the whole balance paid out to the bank as a withdrawal that says
+// why; and every session of the player deleted. It returns the amount paid.
+//
+// No money reaches the account after it, by construction, on any server. Every read below is a
+// statement of its own, so with a snapshot taken once the locks are held, and so are those of
+// the writes that wait for them:
+//   - a batch of sales locks its buyers' accounts before it reads their sessions: a batch that
+//     locked the account first commits before this reads the balance, which pays its prizes out
+//     with the rest; one that waits for this transaction reads the sessions once it has
+//     committed, finds them gone, and refuses the sale (lottery.Decide);
+//   - a deposit locks the account and then reads whether it is shut, refused if so (Pay);
+//   - a new session locks the player's row for share before it reads whether it is shut
+//     (CreateSession): one that locked it first is committed, and deleted here; one that waits
+//     sees the account shut. (Deleting the sessions before the player's row is locked would miss
+//     a session committed between the two: a login racing the exclusion, answered 200.)
+//
+// A game finished later moves no money: its prize was credited at its sale. (Wallet mode, where
+// a prize is credited at the finish, has no exclusion nor closure here: they are the operator's.)
+func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reason string, now time.Time) (int64, error) {
+	var account, balance int64
+	if err := tx.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR NO KEY UPDATE OF a, p`,
+		playerID).Scan(&account, &balance); err != nil {
+		return 0, notFound(err, "no such player")
+	}
+	if err := requireSession(ctx, tx, session); err != nil {
+		return 0, err
+	}
+	if balance > 0 {
+		b := &pgx.Batch{}
+		b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2`, balance, account)
+		b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2`, balance, lottery.BankAccount)
+		b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			account, lottery.BankAccount, balance, lottery.Withdrawal, reason, now)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return 0, err
+		}
+	}
+	_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+	return balance, err
+}
+
+// requireOpen refuses, in the transaction, a player whose account is shut at now: closed, or
+// self-excluded until later (lottery.Player.Shut). lock is the row lock it takes on the player
+// ("" for none), so that an exclusion or a closure waits for the transaction, or it for them.
+func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) error {
+	p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+lock, playerID))
+	if err != nil {
+		return err
+	}
+	return p.Shut(now)
 }

@@ -48,37 +48,28 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			keys, lasts, firsts, births, out.ID); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT p.id, p.username, p.account_id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id
+		rows, err := tx.Query(ctx, `SELECT p.id, p.username FROM players p JOIN accounts a ON a.id = p.account_id
 			WHERE p.closed_at IS NULL AND p.identity_key IN (SELECT identity_key FROM register) ORDER BY a.id FOR UPDATE OF a`)
 		if err != nil {
 			return err
 		}
 		open, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) {
 			var p lottery.Player
-			return p, r.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance)
+			return p, r.Scan(&p.ID, &p.Username)
 		})
 		if err != nil {
 			return err
 		}
 		out.ClosedPlayers = nil
 		for _, p := range open {
-			if p.Balance > 0 {
-				b := &pgx.Batch{}
-				b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2`, p.Balance, p.AccountID)
-				b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2`, p.Balance, lottery.BankAccount)
-				b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES ($1, $2, $3, $4, $5)`,
-					p.AccountID, lottery.BankAccount, p.Balance, lottery.Withdrawal, imp.At)
-				if err := tx.SendBatch(ctx, b).Close(); err != nil {
-					return err
-				}
+			paid, err := payOut(ctx, tx, p.ID, nil, lottery.PaidAtRegister, imp.At)
+			if err != nil {
+				return err
 			}
 			if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = $1, closed_by = $2 WHERE id = $3`, imp.At, lottery.ClosedByRegister, p.ID); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, p.ID); err != nil {
-				return err
-			}
-			out.ClosedPlayers = append(out.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: p.Balance})
+			out.ClosedPlayers = append(out.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: paid})
 		}
 		out.Closed = len(out.ClosedPlayers)
 		closed, _ := json.Marshal(out.ClosedPlayers)

@@ -115,7 +115,7 @@ const playerTransfers = `WITH g AS (SELECT stake_transfer, prize FROM games WHER
 		UNION ALL SELECT stake_transfer + 1 FROM g WHERE prize > 0
 		UNION ALL (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND from_account = $2 AND id < $4 ORDER BY id DESC LIMIT $3)
 		UNION ALL (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND to_account = $2 AND id < $4 ORDER BY id DESC LIMIT $3))
-	SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at FROM transfers
+	SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at FROM transfers
 	WHERE id IN (SELECT id FROM ids) AND id < $4 AND (from_account = $2 OR to_account = $2) ORDER BY id DESC LIMIT $3`
 
 // PlayerTransfers lists a player's transfers into or out of their account before a transfer id
@@ -130,7 +130,7 @@ func (d *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, b
 	}
 	var out []lottery.Transfer
 	var t lottery.Transfer
-	_, err = pgx.ForEachRow(rows, []any{&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.CreatedAt}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, &t.CreatedAt}, func() error {
 		t.CreatedAt = t.CreatedAt.UTC()
 		out = append(out, t)
 		return nil

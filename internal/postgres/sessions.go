@@ -11,11 +11,24 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// CreateSession starts a session.
+// CreateSession starts a session. A player's is refused if their account is shut when it is made
+// (closed, or self-excluded: lottery.Player.Shut's fault), read with the player's row locked for
+// share: an exclusion or a closure (which update that row) waits for the session and then ends
+// it, or the session waits for them and sees them. A login that checked the account before an
+// exclusion committed, and opens its session after, gets no session.
 func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
-	_, err := d.pool.Exec(ctx, `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`,
-		s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
-	return d.noteWrite(err)
+	const insert = `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`
+	if s.Kind != lottery.PlayerSession {
+		_, err := d.pool.Exec(ctx, insert, s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
+		return d.noteWrite(err)
+	}
+	return d.inTx(ctx, func(tx pgx.Tx) error {
+		if err := requireOpen(ctx, tx, s.OwnerID, time.Unix(s.CreatedAt, 0), ` FOR SHARE OF p`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, insert, s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
+		return err
+	})
 }
 
 // Session finds a session by its token's hash; none is fault.NotLoggedIn.

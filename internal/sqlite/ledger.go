@@ -13,7 +13,9 @@ import (
 )
 
 // Pay makes a deposit or a withdrawal: its transfer, and the answer kept under its key, in one
-// write. A deposit past the player's weekly deposit limit, or before they set one, is
+// write. A deposit to an account closed or self-excluded is refused (lottery.Player.Shut's
+// fault), session or not: its balance has been paid out, and no money may reach it again. A
+// deposit past the player's weekly deposit limit, or before they set one, is
 // fault.LimitReached or fault.LimitsRequired; too little money is fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an
 // ended session lottery.ErrSessionEnded; each changes nothing.
 func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
@@ -23,6 +25,9 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			return err
 		}
 		if p.Kind == lottery.Deposit {
+			if err := t.requireOpen(p.PlayerID, now); err != nil {
+				return err
+			}
 			if err := t.checkDeposit(p, now); err != nil {
 				return err
 			}
@@ -58,12 +63,15 @@ func (t *tx) transfer(tr lottery.Transfer) error {
 	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, tr.Amount, tr.To); err != nil {
 		return err
 	}
-	var game any
+	var game, reason any
 	if tr.GameID > 0 {
 		game = tr.GameID
 	}
-	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		tr.From, tr.To, tr.Amount, tr.Kind, game, storedTime(tr.CreatedAt))
+	if tr.Reason != "" {
+		reason = tr.Reason
+	}
+	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		tr.From, tr.To, tr.Amount, tr.Kind, game, reason, storedTime(tr.CreatedAt))
 	return err
 }
 

@@ -106,37 +106,81 @@ func excludedUntil(until time.Time) error {
 }
 
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
-// never shortened), and ends every session of theirs, in one transaction; it returns the end of
-// the exclusion in force.
-func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, until time.Time) (time.Time, error) {
-	var end int64
+// never shortened), in one write: the session checked (nil: not checked), the whole balance paid
+// out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and every
+// session of the player ended. It returns the end of the exclusion in force and what was paid.
+func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
+	var end, paid int64
 	err := d.update(ctx, func(t *tx) error {
-		if err := t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, 0), ?) WHERE id = ? RETURNING excluded_until`,
-			until.Unix(), playerID).Scan(&end); err != nil {
+		var err error
+		if paid, err = t.payOut(playerID, session, lottery.PaidAtExclusion, now); err != nil {
 			return err
 		}
-		_, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
-		return err
+		return t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, 0), ?) WHERE id = ? RETURNING excluded_until`,
+			until.Unix(), playerID).Scan(&end)
 	})
-	return time.Unix(end, 0).UTC(), err
+	if err != nil {
+		return time.Time{}, 0, err
+	}
+	return time.Unix(end, 0).UTC(), paid, nil
 }
 
-// ClosePlayer closes a player's account if its balance is zero, and ends every session of
-// theirs, in one transaction; it says whether the account is closed.
-func (d *DB) ClosePlayer(ctx context.Context, playerID int64, now time.Time) (bool, error) {
-	var closed bool
+// ClosePlayer closes a player's account in one write: the session checked (nil: not checked),
+// the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure), the
+// account closed, and every session of the player ended. It returns what was paid.
+func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error) {
+	var paid int64
 	err := d.update(ctx, func(t *tx) error {
-		res, err := t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?), closed_by = coalesce(closed_by, 'player') WHERE id = ?
-			AND (SELECT balance FROM accounts a WHERE a.id = players.account_id) = 0`, now.Unix(), playerID)
-		if err != nil {
+		var err error
+		if paid, err = t.payOut(playerID, session, lottery.PaidAtClosure, now); err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
-		}
-		closed = true
-		_, err = t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
+		_, err = t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?), closed_by = coalesce(closed_by, ?) WHERE id = ?`,
+			now.Unix(), lottery.ClosedByPlayer, playerID)
 		return err
 	})
-	return closed, err
+	if err != nil {
+		return 0, err
+	}
+	return paid, nil
+}
+
+// payOut is what a self-exclusion and a closure do in their write besides marking the player: the
+// session checked, the whole balance read and paid out to the bank as a withdrawal that says why,
+// and every session of the player deleted. It returns the amount paid.
+//
+// No money reaches the account after it, by construction. The writer runs one write at a time,
+// and the sales of a batch after its other writes: a sale decided before this write is in the
+// balance paid out; one decided after finds every session of the player gone, and is refused
+// (lottery.Decide). A deposit checks its session in its write as well, and refuses an account
+// shut, whatever its session (Pay: the server's own deposit has none); no new session opens for
+// a shut account (CreateSession). A game finished later moves no money: its prize was credited
+// at its sale. (Wallet mode, where a prize is credited at the finish, has no exclusion nor
+// closure here: they are the operator's.)
+func (t *tx) payOut(playerID int64, session []byte, reason string, now time.Time) (int64, error) {
+	if err := t.requireSession(session); err != nil {
+		return 0, err
+	}
+	var account, balance int64
+	if err := t.queryRow(`SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID).Scan(&account, &balance); err != nil {
+		return 0, notFound(err, "no such player")
+	}
+	if balance > 0 {
+		if err := t.transfer(lottery.Transfer{From: account, To: lottery.BankAccount, Amount: balance, Kind: lottery.Withdrawal,
+			Reason: reason, CreatedAt: now}); err != nil {
+			return 0, err
+		}
+	}
+	_, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
+	return balance, err
+}
+
+// requireOpen refuses, in the write, a player whose account is shut at now: closed, or
+// self-excluded until later (lottery.Player.Shut).
+func (t *tx) requireOpen(playerID int64, now time.Time) error {
+	p, err := scanPlayer(t.queryRow(`SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID))
+	if err != nil {
+		return err
+	}
+	return p.Shut(now)
 }

@@ -53,26 +53,22 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 		var open []lottery.Player
 		if err := t.rows(func(r *sql.Rows) error {
 			var p lottery.Player
-			err := r.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance)
+			err := r.Scan(&p.ID, &p.Username)
 			open = append(open, p)
 			return err
-		}, `SELECT p.id, p.username, p.account_id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id
+		}, `SELECT p.id, p.username FROM players p
 			WHERE p.closed_at IS NULL AND p.identity_key IN (SELECT identity_key FROM register) ORDER BY p.id`); err != nil {
 			return err
 		}
 		for _, p := range open {
-			if p.Balance > 0 {
-				if err := t.transfer(lottery.Transfer{From: p.AccountID, To: lottery.BankAccount, Amount: p.Balance, Kind: lottery.Withdrawal, CreatedAt: imp.At}); err != nil {
-					return err
-				}
+			paid, err := t.payOut(p.ID, nil, lottery.PaidAtRegister, imp.At)
+			if err != nil {
+				return err
 			}
 			if _, err := t.exec(`UPDATE players SET closed_at = ?, closed_by = ? WHERE id = ?`, imp.At.Unix(), lottery.ClosedByRegister, p.ID); err != nil {
 				return err
 			}
-			if _, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, p.ID); err != nil {
-				return err
-			}
-			imp.ClosedPlayers = append(imp.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: p.Balance})
+			imp.ClosedPlayers = append(imp.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: paid})
 		}
 		imp.Closed = len(imp.ClosedPlayers)
 		closed, _ := json.Marshal(imp.ClosedPlayers)

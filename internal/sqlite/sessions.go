@@ -13,9 +13,16 @@ import (
 // Sessions, of players and operators alike, are one table (migration 0010), known by the SHA-256
 // of their token.
 
-// CreateSession starts a session.
+// CreateSession starts a session. A player's is refused, in its write, if their account is shut
+// when it is made (closed, or self-excluded: lottery.Player.Shut's fault): a login that checked
+// the account before an exclusion committed, and opens its session after, gets no session.
 func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
 	return d.update(ctx, func(t *tx) error {
+		if s.Kind == lottery.PlayerSession {
+			if err := t.requireOpen(s.OwnerID, time.Unix(s.CreatedAt, 0)); err != nil {
+				return err
+			}
+		}
 		_, err := t.exec(`INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES (?, ?, ?, ?, ?)`,
 			s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
 		return err

@@ -31,6 +31,26 @@ type Harness struct {
 	// tampers with it as someone with the database's password (or a failing disk) would. Its
 	// statements use '?' for their parameters.
 	Open func(t testing.TB) (Store, *Raw)
+	// Servers, where several servers may serve one database (PostgreSQL), opens a new, empty
+	// database as Open does and n stores on it, each with its own connections and its own batches
+	// of sales: n servers of one game. Nil where a database has one server (SQLite: the tests
+	// then use Open's store for every server).
+	Servers func(t testing.TB, n int) ([]Store, *Raw)
+}
+
+// servers is n stores of one new database: n servers of it where the kind of store allows
+// several, else one store n times.
+func (h Harness) servers(t testing.TB, n int) ([]Store, *Raw) {
+	t.Helper()
+	if h.Servers != nil {
+		return h.Servers(t, n)
+	}
+	s, raw := h.Open(t)
+	out := make([]Store, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out, raw
 }
 
 // Raw is a connection to a store's database, apart from the store.
@@ -83,6 +103,8 @@ func Run(t *testing.T, h Harness) {
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},
 		{"Closure", testClosure},
+		{"ShutRacingSales", testShutRacingSales},
+		{"SessionRacingShut", testSessionRacingShut},
 		{"Limits", testLimits},
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
@@ -118,6 +140,12 @@ type fixture struct {
 func newFixture(t *testing.T, h Harness) *fixture {
 	t.Helper()
 	s, raw := h.Open(t)
+	return fixtureOn(t, s, raw)
+}
+
+// fixtureOn is newFixture on a store given.
+func fixtureOn(t *testing.T, s Store, raw *Raw) *fixture {
+	t.Helper()
 	e := CreateEmission(t, s, gamedeftest.Mini(t), "S", 100, 2, 's')
 	r, err := emission.NewReader(e, s)
 	if err != nil {

@@ -362,8 +362,11 @@ func testPlayers(t *testing.T, h Harness) {
 	}
 }
 
-// A self-exclusion ends every session of the player in its transaction, is never shortened, and
-// bars a new account of the same identity (in any case or accents) until it ends.
+// A self-exclusion is one transaction: the whole balance paid out to the bank (a withdrawal that
+// says why), the exclusion, every session of the player ended; a session ended before it refuses
+// it and changes nothing. It is never shortened (asked again, the later end stays, and what is
+// there is paid out); while it runs, no session opens and no deposit lands, whatever their
+// session; it bars a new account of the same identity (in any case or accents) until it ends.
 func testSelfExclusion(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	who, err := identity.ParsePerson("Lefèvre", "Hélène", "1985-07-14", f.now)
@@ -374,6 +377,8 @@ func testSelfExclusion(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.limits(t, p, lottery.MaxLimit, lottery.MaxLimit)
+	f.pay(t, p, lottery.Deposit, 200_00, "")
 	other := f.player(t, "olga", 0)
 	for i, owner := range []int64{p.ID, p.ID, other.ID} {
 		if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{byte(i), 1}, Kind: lottery.PlayerSession, OwnerID: owner,
@@ -382,16 +387,36 @@ func testSelfExclusion(t *testing.T, h Harness) {
 		}
 	}
 	long := f.now.Add(30 * 24 * time.Hour)
-	if until, err := f.s.ExcludePlayer(f.ctx, p.ID, long); err != nil || until.Sub(long).Abs() >= time.Second {
-		t.Fatalf("exclusion: %s, %v", until, err)
+	if _, _, err := f.s.ExcludePlayer(f.ctx, p.ID, []byte("ended"), long, f.now); !fault.Is(err, fault.NotLoggedIn) {
+		t.Fatalf("an exclusion from an ended session: %v", err)
 	}
+	if got, _ := f.s.PlayerByID(f.ctx, p.ID); got.Balance != 200_00 || !got.ExcludedUntil.IsZero() {
+		t.Fatalf("a refused exclusion changed the account: %+v", got)
+	}
+	until, paid, err := f.s.ExcludePlayer(f.ctx, p.ID, []byte{0, 1}, long, f.now)
+	if err != nil || until.Sub(long).Abs() >= time.Second || paid != 200_00 {
+		t.Fatalf("exclusion: until %s, paid %d, %v; want %s and 20000", until, paid, err, long)
+	}
+	if got := f.balance(t, p); got != 0 {
+		t.Fatalf("balance %d after the exclusion", got)
+	}
+	f.lastPayout(t, p, 200_00, lottery.PaidAtExclusion)
 	for i, live := range []bool{false, false, true} {
 		if _, err := f.s.Session(f.ctx, []byte{byte(i), 1}); (err == nil) != live {
 			t.Errorf("session %d after the exclusion: %v, want live %v", i, err, live)
 		}
 	}
-	if until, err := f.s.ExcludePlayer(f.ctx, p.ID, f.now.Add(24*time.Hour)); err != nil || until.Sub(long).Abs() >= time.Second {
-		t.Errorf("a shorter exclusion: ends %s, %v; want %s", until, err, long)
+	// Nothing reaches the account while it runs: no session opens, no deposit lands (the
+	// server's own, without a session, neither).
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{3, 1}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: f.now.Add(time.Hour).Unix(), LastSeen: f.now.Add(time.Hour).Unix()}); !fault.Is(err, fault.Excluded) {
+		t.Errorf("a session opened during the exclusion: %v", err)
+	}
+	if _, err := f.tryPay(p, lottery.Deposit, 500, "", f.now.Add(time.Hour)); !fault.Is(err, fault.Excluded) {
+		t.Errorf("a deposit during the exclusion: %v", err)
+	}
+	if until, paid, err := f.s.ExcludePlayer(f.ctx, p.ID, nil, f.now.Add(24*time.Hour), f.now); err != nil || until.Sub(long).Abs() >= time.Second || paid != 0 {
+		t.Errorf("a shorter exclusion: ends %s, paid %d, %v; want %s still, nothing paid", until, paid, err, long)
 	}
 	if got, err := f.s.PlayerByID(f.ctx, p.ID); err != nil || got.ExcludedUntil.Sub(long).Abs() >= time.Second {
 		t.Errorf("excluded until %s, %v", got.ExcludedUntil, err)
@@ -400,12 +425,25 @@ func testSelfExclusion(t *testing.T, h Harness) {
 	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &same, f.now); !fault.Is(err, fault.Excluded) {
 		t.Errorf("a new account of the excluded person: %v", err)
 	}
-	if _, err := f.s.CreatePlayer(f.ctx, "helene3", "x", &same, long.Add(time.Second)); err != nil {
+	// Once it has ended, the account is the player's again.
+	after := long.Add(time.Second)
+	if _, err := f.s.CreatePlayer(f.ctx, "helene3", "x", &same, after); err != nil {
 		t.Errorf("a new account once the exclusion ended: %v", err)
 	}
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{4, 1}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: after.Unix(), LastSeen: after.Unix()}); err != nil {
+		t.Errorf("a session once the exclusion ended: %v", err)
+	}
+	if _, err := f.tryPay(p, lottery.Deposit, 500, "", after); err != nil {
+		t.Errorf("a deposit once the exclusion ended: %v", err)
+	}
+	f.ledgerOK(t)
 }
 
-// An account closes only once its balance is zero (paid out first), and its sessions end with it.
+// A closure is one transaction: the whole balance paid out to the bank (a withdrawal that says
+// why), the account closed, every session of the player ended; a session ended before it refuses
+// it and changes nothing. Once closed, no session opens and no deposit lands, whatever their
+// session; closing again pays nothing and keeps the first closure.
 func testClosure(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "clotilde", 700)
@@ -413,20 +451,39 @@ func testClosure(t *testing.T, h Harness) {
 		CreatedAt: f.now.Unix(), LastSeen: f.now.Unix()}); err != nil {
 		t.Fatal(err)
 	}
-	if closed, err := f.s.ClosePlayer(f.ctx, p.ID, f.now); err != nil || closed {
-		t.Fatalf("closing with 700 cents in it: %v %v", closed, err)
+	if _, err := f.s.ClosePlayer(f.ctx, p.ID, []byte("ended"), f.now); !fault.Is(err, fault.NotLoggedIn) {
+		t.Fatalf("a closure from an ended session: %v", err)
+	}
+	if got, _ := f.s.PlayerByID(f.ctx, p.ID); got.Balance != 700 || !got.ClosedAt.IsZero() {
+		t.Fatalf("a refused closure changed the account: %+v", got)
 	}
 	if _, err := f.s.Session(f.ctx, []byte{7}); err != nil {
 		t.Fatalf("a refused closure ended the session: %v", err)
 	}
-	f.pay(t, p, lottery.Withdrawal, 700, "")
-	if closed, err := f.s.ClosePlayer(f.ctx, p.ID, f.now); err != nil || !closed {
-		t.Fatalf("closing at zero: %v %v", closed, err)
+	if paid, err := f.s.ClosePlayer(f.ctx, p.ID, []byte{7}, f.now); err != nil || paid != 700 {
+		t.Fatalf("closing with 700 cents in it: paid %d, %v", paid, err)
 	}
 	if _, err := f.s.Session(f.ctx, []byte{7}); !fault.Is(err, fault.NotLoggedIn) {
 		t.Errorf("the session after the closure: %v", err)
 	}
-	if got, err := f.s.PlayerByID(f.ctx, p.ID); err != nil || got.ClosedAt.IsZero() {
-		t.Errorf("closed at %s, %v", got.ClosedAt, err)
+	got, err := f.s.PlayerByID(f.ctx, p.ID)
+	if err != nil || got.ClosedAt.IsZero() || got.ClosedBy != lottery.ClosedByPlayer || got.Balance != 0 {
+		t.Fatalf("after the closure: %+v, %v", got, err)
 	}
+	f.lastPayout(t, p, 700, lottery.PaidAtClosure)
+	later := f.now.Add(time.Hour)
+	if err := f.s.CreateSession(f.ctx, lottery.Session{Hash: []byte{8}, Kind: lottery.PlayerSession, OwnerID: p.ID,
+		CreatedAt: later.Unix(), LastSeen: later.Unix()}); !fault.Is(err, fault.AccountClosed) {
+		t.Errorf("a session of a closed account: %v", err)
+	}
+	if _, err := f.tryPay(p, lottery.Deposit, 500, "", later); !fault.Is(err, fault.AccountClosed) {
+		t.Errorf("a deposit to a closed account: %v", err)
+	}
+	if paid, err := f.s.ClosePlayer(f.ctx, p.ID, nil, later); err != nil || paid != 0 {
+		t.Errorf("closing again: paid %d, %v", paid, err)
+	}
+	if again, _ := f.s.PlayerByID(f.ctx, p.ID); !again.ClosedAt.Equal(got.ClosedAt) {
+		t.Errorf("closing again moved the closure from %s to %s", got.ClosedAt, again.ClosedAt)
+	}
+	f.ledgerOK(t)
 }

@@ -28,6 +28,9 @@ func testLedgerCatchesTampering(t *testing.T, h Harness) {
 		{"a block's totals changed", `UPDATE blocks SET winners_sold = winners_sold + 1 WHERE emission_id = 'S' AND block = 0`, "totals of prizes and winners"},
 		{"a stake window changed", `UPDATE accounts SET staked_total = staked_total - 100 WHERE id = {account}`, "stake windows"},
 		{"a session of nobody", `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ({hash}, 'player', 999999, 0, 0)`, "sessions of players or operators that do not exist"},
+		{"an account closed with money in it", `UPDATE players SET closed_at = {now}, closed_by = 'player' WHERE account_id = {account}`, "closed accounts holding money"},
+		{"a withdrawal passed off as a closure's payout", `INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ({account}, 1, 5, 'withdrawal', 'closure', {now})`,
+			"payouts at a self-exclusion or a closure"},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			f := newFixture(t, h)
@@ -57,11 +60,11 @@ func testLedgerCatchesTampering(t *testing.T, h Harness) {
 			if g.ID == 0 {
 				t.Fatal("no winning game in the load: the tampering of a prize needs one")
 			}
-			hash := "x'00'"
+			hash, now := "x'00'", "1764493200" // now: unix seconds, as SQLite keeps closed_at
 			if f.raw.Rebind != nil {
-				hash = `'\x00'::bytea`
+				hash, now = `'\x00'::bytea`, "now()"
 			}
-			q := strings.NewReplacer("{account}", fmt.Sprint(a.AccountID), "{game}", fmt.Sprint(g.ID), "{hash}", hash).Replace(c.sql)
+			q := strings.NewReplacer("{account}", fmt.Sprint(a.AccountID), "{game}", fmt.Sprint(g.ID), "{hash}", hash, "{now}", now).Replace(c.sql)
 			if err := f.raw.Exec(q); err != nil {
 				t.Fatal(err)
 			}

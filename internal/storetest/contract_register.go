@@ -49,6 +49,7 @@ func testRegister(t *testing.T, h Harness) {
 	if _, err := f.s.Session(f.ctx, []byte{9}); !fault.Is(err, fault.NotLoggedIn) && !fault.Is(err, fault.NotFound) {
 		t.Fatalf("the listed player's session: %v", err)
 	}
+	f.lastPayout(t, p, 1234, lottery.PaidAtRegister)
 	if f.balance(t, other) != 500 {
 		t.Fatal("another player's account changed")
 	}

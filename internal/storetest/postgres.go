@@ -74,22 +74,37 @@ func OpenPostgres(t testing.TB) *postgres.DB {
 
 // Postgres is the contract suite's harness for the PostgreSQL store; its raw connection is one of
 // its own to the same schema.
-var Postgres = Harness{Open: func(t testing.TB) (Store, *Raw) {
+var Postgres = Harness{
+	Open: func(t testing.TB) (Store, *Raw) {
+		t.Helper()
+		s, raw := openPostgres(t, 1)
+		return s[0], raw
+	},
+	Servers: openPostgres,
+}
+
+// openPostgres opens n stores on one new schema, each a server of its own (its pools, its
+// batches of sales), and a raw connection of its own to the schema.
+func openPostgres(t testing.TB, n int) ([]Store, *Raw) {
 	t.Helper()
 	u := PostgresURL(t)
-	s, err := postgres.Open(context.Background(), u)
-	if err != nil {
-		t.Fatal(err)
+	stores := make([]Store, n)
+	for i := range stores {
+		s, err := postgres.Open(context.Background(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
 	}
-	t.Cleanup(func() { s.Close() })
 	cfg, err := pgx.ParseConfig(u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { raw.Close() })
-	return s, &Raw{DB: raw, Rebind: dollars}
-}}
+	return stores, &Raw{DB: raw, Rebind: dollars}
+}
 
 // dollars numbers a statement's '?' parameters as PostgreSQL's $1, $2, ….
 func dollars(q string) string {

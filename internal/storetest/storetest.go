@@ -45,6 +45,27 @@ func Open(t testing.TB) app.Store {
 	}
 }
 
+// OpenServers opens a new, empty store of the Kind the tests run on, as Open does, and n stores
+// on its database in all, each a server of its own (its connections, its batches of sales), as n
+// serve processes of one game are: on PostgreSQL. A SQLite file has one server: its n are the
+// one store.
+func OpenServers(t testing.TB, n int) []app.Store {
+	t.Helper()
+	out := make([]app.Store, n)
+	if Kind() != "postgres" {
+		s := Open(t)
+		for i := range out {
+			out[i] = s
+		}
+		return out
+	}
+	stores, _ := openPostgres(t, n)
+	for i, s := range stores {
+		out[i] = s
+	}
+	return out
+}
+
 // OpenSQLite opens a new SQLite file in a temporary folder.
 func OpenSQLite(t testing.TB) *sqlite.DB {
 	t.Helper()

@@ -283,12 +283,13 @@ func testExclusionAndClosure(t *testing.T, ctx context.Context) {
 	}
 
 	signUp(t, ctx, s, "xavier")
+	deposit(t, ctx, 10)
 	step(t, ctx, "my limits", chromedp.Click("#limits-open"))
 	waitFor(t, ctx, `document.querySelector('#limits').open`)
 	step(t, ctx, "exclude myself", chromedp.Click("#exclusion-open"))
 	waitFor(t, ctx, `document.querySelector('#exclusion').open && !document.querySelector('#limits').open`)
 	if got := text(t, ctx, "#exclusion-text"); !strings.HasPrefix(got, "Pendant 7 jours, jusqu'au ") ||
-		!strings.Contains(got, "toutes vos sessions se terminent tout de suite") ||
+		!strings.Contains(got, "votre solde vous sera versé, toutes vos sessions se terminent tout de suite") ||
 		!strings.Contains(got, "vous ne pourrez ni vous connecter ni ouvrir un autre compte avant cette date") ||
 		!strings.Contains(got, "ne peut pas être raccourcie") {
 		t.Errorf("the exclusion's confirmation says %q", got)
@@ -303,7 +304,7 @@ func testExclusionAndClosure(t *testing.T, ctx context.Context) {
 		t.Errorf("excluded until %q, want 7 days from now", until)
 	}
 	date := frenchDate(t, until)
-	if got := text(t, ctx, "#auth-msg"); got != "Vous êtes exclu du jeu jusqu'au "+date+". Toutes vos sessions sont terminées." {
+	if got := text(t, ctx, "#auth-msg"); got != "Vous êtes exclu du jeu jusqu'au "+date+". Votre solde de 10 € vous a été versé. Toutes vos sessions sont terminées." {
 		t.Errorf("after the exclusion the page says %q", got)
 	}
 	shot(t, ctx, "desktop-20-excluded")

@@ -49,13 +49,35 @@ type Env struct {
 // Start starts the application; it stops when the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
+	return StartServers(t, o, 1)[0]
+}
+
+// StartServers starts n servers of one game, each the whole application over a store of its own
+// on one database (storetest.OpenServers), as n serve processes are on PostgreSQL. A SQLite file
+// has one server (serve locks it): there the n are one server. They stop when the test ends.
+func StartServers(t testing.TB, o Options, n int) []*Env {
+	t.Helper()
 	if o.Blocks == 0 {
 		o.Blocks = 1
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	store := storetest.Open(t)
+	stores := storetest.OpenServers(t, n)
 	def := gamedeftest.Mini(t)
-	e := storetest.CreateEmission(t, store, def, "MINI", 100, o.Blocks, o.Seed)
+	e := storetest.CreateEmission(t, stores[0], def, "MINI", 100, o.Blocks, o.Seed)
+	envs := make([]*Env, n)
+	for i, store := range stores {
+		if i > 0 && store == stores[0] {
+			envs[i] = envs[0]
+			continue
+		}
+		envs[i] = start(t, o, store, def, e)
+	}
+	return envs
+}
+
+// start starts the application over a store holding the emission e.
+func start(t testing.TB, o Options, store app.Store, def *gamedef.Definition, e *emission.Emission) *Env {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
 	cfg := game.DefaultConfig
 	cfg.Argon2 = Fast
 	if o.Configure != nil {

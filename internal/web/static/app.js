@@ -65,10 +65,10 @@
       nothing: 'Rien n\'a changé.',
       badAmount: 'Indiquez un montant en euros, par exemple 50 ou 12,50, jusqu\'à 1 000 000 € (une limite fixée ne peut pas être retirée).',
       reached: (k, lim, sum, left) => `Limite de ${k} atteinte : votre limite est de ${lim} par semaine (7 jours glissants) et vous en êtes à ${sum}. Il vous reste ${left} cette semaine.`,
-      exclText: (n, w) => `Pendant ${n} jour${n > 1 ? 's' : ''}, jusqu'au ${w} : toutes vos sessions se terminent tout de suite, et vous ne pourrez ni vous connecter ni ouvrir un autre compte avant cette date. Une exclusion ne peut pas être raccourcie.`,
+      exclText: (n, w) => `Pendant ${n} jour${n > 1 ? 's' : ''}, jusqu'au ${w} : votre solde vous sera versé, toutes vos sessions se terminent tout de suite, et vous ne pourrez ni vous connecter ni ouvrir un autre compte avant cette date. Une exclusion ne peut pas être raccourcie.`,
       badDays: 'Indiquez un nombre de jours entre 1 et 365.',
       closeText: m => `Votre solde de ${m} vous sera versé, puis votre compte sera fermé définitivement : vous ne pourrez plus vous y connecter.`,
-      excludedUntil: w => `Vous êtes exclu du jeu jusqu'au ${w}. Toutes vos sessions sont terminées.`,
+      excludedUntil: (w, m) => `Vous êtes exclu du jeu jusqu'au ${w}. ${m ? `Votre solde de ${m} vous a été versé. ` : ''}Toutes vos sessions sont terminées.`,
       closed: 'Votre compte est fermé et votre solde vous a été versé. Vous ne pourrez plus vous y connecter.',
       realityText: (d, n) => `Vous jouez depuis ${d}. Résultat de la session : ${n} (gains moins mises). Voulez-vous continuer ?`,
       stopped: (d, n) => `Session terminée après ${d}. Résultat de la session : ${n}.`,
@@ -156,10 +156,10 @@
       nothing: 'Nothing changed.',
       badAmount: 'Give an amount in euros, such as 50 or 12.50, up to €1,000,000 (a limit once set cannot be removed).',
       reached: (k, lim, sum, left) => `Your ${k} limit is reached: it is ${lim} a week (the last 7 days, rolling) and you are at ${sum}. You have ${left} left this week.`,
-      exclText: (n, w) => `For ${n} day${n > 1 ? 's' : ''}, until ${w}: every session of yours ends at once, and you cannot log in nor open another account before that date. An exclusion cannot be shortened.`,
+      exclText: (n, w) => `For ${n} day${n > 1 ? 's' : ''}, until ${w}: your balance will be paid out to you, every session of yours ends at once, and you cannot log in nor open another account before that date. An exclusion cannot be shortened.`,
       badDays: 'Give a number of days from 1 to 365.',
       closeText: m => `Your balance of ${m} will be paid out to you, then your account is closed for good: you cannot log in to it again.`,
-      excludedUntil: w => `You are excluded from gambling until ${w}. Every session of yours has ended.`,
+      excludedUntil: (w, m) => `You are excluded from gambling until ${w}. ${m ? `Your balance of ${m} was paid out to you. ` : ''}Every session of yours has ended.`,
       closed: 'Your account is closed and its balance was paid out to you. You cannot log in to it again.',
       realityText: (d, n) => `You have been playing for ${d}. Result of this session: ${n} (winnings less stakes). Do you want to go on?`,
       stopped: (d, n) => `Session ended after ${d}. Result of this session: ${n}.`,
@@ -1586,7 +1586,8 @@
     if (!days) return null;
     const r = await api('POST', '/me/exclusion', { days });
     $('#auth-msg').dataset.until = r.until;
-    return () => t('excludedUntil', when(r.until));
+    // What was paid out (API.md 1.2), said only when there was something.
+    return () => t('excludedUntil', when(r.until), r.paid_out > 0 ? money(r.paid_out) : '');
   }
   async function closeAccount() {
     await api('DELETE', '/me');
