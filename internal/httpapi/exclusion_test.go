@@ -211,7 +211,7 @@ func TestLoginRacingExclusion(t *testing.T) {
 		name := "login" + letters
 		a := srv.client(t)
 		a.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name,
-			"last_name": "Course", "first_names": "Lou " + letters, "birth_date": "1990-01-01"}, "")
+			"last_name": "Course", "first_names": "Lou" + letters, "birth_date": "1990-01-01"}, "") // no first name shared: another person
 		a.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
 		b := srv.client(t)
 		var st int
