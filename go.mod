@@ -11,6 +11,7 @@ require (
 	github.com/prometheus/common v0.72.0
 	github.com/transparency-dev/merkle v0.0.2
 	github.com/trustelem/zxcvbn v1.0.1
+	go.mau.fi/util v0.11.1
 	golang.org/x/crypto v0.59.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.48.0

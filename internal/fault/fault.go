@@ -26,7 +26,8 @@ const (
 	Forbidden            Code = "forbidden"              // 403
 	Underage             Code = "underage"               // 403: under 18 on the server's date
 	AccountClosed        Code = "account_closed"         // 403: the account was closed by its player
-	Excluded             Code = "excluded"               // 403: self-excluded (until when, said), or on the list of excluded persons
+	Excluded             Code = "excluded"               // 403: at login, self-excluded (until when, said), or closed for the list of excluded persons
+	RegistrationRefused  Code = "registration_refused"   // 403: a sign-up refused for who the person is (excluded, listed, or alike), one message, no date
 	LimitsRequired       Code = "limits_required"        // 403: a deposit or a stake before its weekly limit is set
 	LimitReached         Code = "limit_reached"          // 403: a deposit or a stake past its weekly limit
 	PlayerBlocked        Code = "player_blocked"         // 403: the operator's wallet refused the player (wallet mode)

@@ -2,6 +2,7 @@ package game
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"starcolor/internal/fault"
@@ -36,6 +37,14 @@ func (s *Service) Register(ctx context.Context, r Registration, addr string) (Pl
 	}
 	now := s.now()
 	person, err := identity.ParsePerson(r.LastName, r.FirstNames, r.BirthDate, now)
+	if errors.Is(err, identity.ErrScript) {
+		// Names in another script are refused, but one that reads as an excluded identity
+		// ("Durаnd", a Cyrillic а) meets the refusal its Latin spelling would: the same answer
+		// to every attempt of an excluded person.
+		if rerr := s.db.CheckIdentity(ctx, person, now); rerr != nil {
+			return Player{}, s.refused(username, rerr)
+		}
+	}
 	if err != nil {
 		return Player{}, fault.Errorf(fault.InvalidIdentity, "%v", err)
 	}
@@ -47,7 +56,18 @@ func (s *Service) Register(ctx context.Context, r Registration, addr string) (Pl
 		return Player{}, err
 	}
 	p, err := s.db.CreatePlayer(ctx, username, hash, &person, now)
-	return Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}, err
+	return Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}, s.refused(username, err)
+}
+
+// refused logs why a sign-up was refused for who the person is (fault.RegistrationRefused), for
+// the operator: the client is told one message whatever the reason (API.md 1.2). Other errors
+// pass as they are.
+func (s *Service) refused(username string, err error) error {
+	var f *fault.Error
+	if errors.As(err, &f) && f.Code == fault.RegistrationRefused && f.Cause != nil {
+		s.log.Info("sign-up refused for who the person is", "username", username, "reason", f.Cause.Error())
+	}
+	return err
 }
 
 // Login checks a password and opens a session; it returns the session's token. addr is the

@@ -37,6 +37,9 @@ type Store interface {
 	emission.Pages
 
 	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
+	// CheckIdentity says whether a person may open an account, as CreatePlayer would refuse
+	// them (fault.RegistrationRefused), without opening one.
+	CheckIdentity(ctx context.Context, p identity.Person, now time.Time) error
 	// ExcludePlayer and ClosePlayer shut a player's account in one transaction: the session
 	// checked (nil: not checked), the whole balance paid out to the bank, the exclusion (never
 	// shortened) or the closure, and every session of the player ended; no money reaches the

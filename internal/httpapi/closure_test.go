@@ -74,7 +74,7 @@ func raceShut(t *testing.T, method, path string, body any, status int, reason st
 		name := reason + letters // each a person of their own: an excluded identity may not sign up again
 		a := servers[0].client(t)
 		a.must(201, nil, "POST", "/api/v1/players", map[string]string{"username": name, "password": "secret-" + name,
-			"last_name": "Course", "first_names": "Anne " + letters, "birth_date": "1990-01-01"}, "")
+			"last_name": "Course", "first_names": "Anne" + letters, "birth_date": "1990-01-01"}, "") // no first name shared: another person
 		a.must(200, nil, "POST", "/api/v1/session", map[string]string{"username": name, "password": "secret-" + name}, "")
 		a.must(200, nil, "PUT", "/api/v1/me/limits", map[string]int64{"deposit_weekly": lottery.MaxLimit, "stake_weekly": lottery.MaxLimit}, "")
 		a.must(201, nil, "POST", "/api/v1/deposits", map[string]int64{"amount": 20_00}, "deposit-"+name)

@@ -216,6 +216,7 @@ var statusOf = map[fault.Code]int{
 	fault.Forbidden:            http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
 	fault.Excluded:             http.StatusForbidden,
+	fault.RegistrationRefused:  http.StatusForbidden,
 	fault.LimitsRequired:       http.StatusForbidden,
 	fault.LimitReached:         http.StatusForbidden,
 	fault.PlayerBlocked:        http.StatusForbidden,

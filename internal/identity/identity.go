@@ -1,6 +1,9 @@
-// Package identity is how the server tells names apart: a player's username is kept as typed
-// (in Unicode's composed form, NFC) and compared without case, in every alphabet (Unicode case
-// folding), so that "Élodie" and "ÉLODIE" are one account.
+// Package identity is how the server tells names apart. A username follows RFC 8265 (PRECIS,
+// golang.org/x/text/secure/precis): kept as typed in its case-preserved form (widths folded,
+// composed), found by its case-mapped form (UsernameKey), and refused when it reads like one
+// already taken (UsernameSkeleton). A person (person.go) is their last name, first names and
+// birth date, compared as a person reads them (fold.go): self-exclusions and the register of
+// excluded persons (register.go) find a person however their name is written.
 package identity
 
 import (
@@ -9,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/cases"
+	"golang.org/x/text/secure/precis"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -19,20 +23,53 @@ var usernamePattern = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_.-]{2,31}$`)
 // ErrUsername is a username that does not qualify.
 var ErrUsername = errors.New("a username is 3 to 32 letters (accents welcome), digits, '.', '_' or '-', starting with a letter or digit")
 
-// Username checks a new username and returns it in its composed form (NFC): an accent typed as a
-// letter and a combining mark is the same username as the accented letter.
+// Username checks a new username and returns it as it is kept and shown: RFC 8265's
+// UsernameCasePreserved form (full-width letters made ordinary, composed: an accent typed as a
+// letter and a combining mark is the same username as the accented letter).
 func Username(s string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", ErrUsername
 	}
-	s = norm.NFC.String(s)
-	if !usernamePattern.MatchString(s) {
+	s, err := precis.UsernameCasePreserved.String(s)
+	if err != nil || !usernamePattern.MatchString(s) {
 		return "", ErrUsername
 	}
 	return s, nil
 }
 
-// UsernameKey is what usernames are compared by: the composed form, case-folded.
+// UsernameKey is what a username is found by at login: RFC 8265's UsernameCaseMapped form, then
+// Unicode case folding, so that "Straße" and "STRASSE" stay one account as they were before
+// RFC 8265 (whose lower case keeps ß). A name PRECIS refuses (one kept from before it, or typed
+// at a login) is composed and case-folded, as every name was compared before: for the names
+// accounts hold, the key is the one they had.
 func UsernameKey(s string) string {
-	return cases.Fold().String(norm.NFC.String(s))
+	if m, err := precis.UsernameCaseMapped.String(s); err == nil {
+		return cases.Fold().String(m)
+	}
+	return caseFolded(s)
+}
+
+// caseFolded is how usernames were compared before RFC 8265: composed, case-folded.
+func caseFolded(s string) string { return cases.Fold().String(norm.NFC.String(s)) }
+
+// UsernameSkeleton is what a new username must not share with any other: its key as a reader
+// sees it (fold.go), so that "ｄｅｍｏ", "dеmo" (a Cyrillic е) and "de.mo" are refused beside
+// "demo".
+func UsernameSkeleton(s string) string { return fold(UsernameKey(s)) }
+
+// PickUsername chooses, among the usernames that share the key of a name typed at a login
+// (UsernameKey), the one it names: the only one, else the one that is the typed name as names
+// were compared before RFC 8265 (composed, case-folded; two accounts made before it never shared
+// that), else the first. Several share a key only when accounts made before RFC 8265 became
+// alike under it (full-width "ｄｅｍｏ" beside "demo"); each still logs in with its own name.
+func PickUsername(typed string, usernames []string) int {
+	if len(usernames) > 1 {
+		t := caseFolded(typed)
+		for i, u := range usernames {
+			if caseFolded(u) == t {
+				return i
+			}
+		}
+	}
+	return 0
 }

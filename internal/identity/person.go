@@ -8,9 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -35,14 +32,18 @@ const maxNameLen = 100
 // Errors of ParsePerson, each said to the person registering.
 var (
 	ErrName      = errors.New("a last name and first names are needed: letters (accents welcome), spaces, hyphens and apostrophes, at most 100 characters each")
+	ErrScript    = errors.New("names are written in the Latin alphabet, as on French identity papers (accents welcome)")
 	ErrBirthDate = errors.New("the birth date is a real date written YYYY-MM-DD, in the past, within the last 130 years")
 )
 
-// ParsePerson checks an identity as given at registration, on the server's date today.
+// ParsePerson checks an identity as given at registration, on the server's date today. A name
+// written with letters of another script than Latin (Cyrillic, Greek …) is ErrScript, returned
+// with the person otherwise checked: who the name reads as may still be compared (a Cyrillic а
+// in "Durаnd" reads as the excluded Durand).
 func ParsePerson(lastName, firstNames, birthDate string, today time.Time) (Person, error) {
-	last, okLast := cleanName(lastName)
-	first, okFirst := cleanName(firstNames)
-	if !okLast || !okFirst {
+	last, lastErr := cleanName(lastName)
+	first, firstErr := cleanName(firstNames)
+	if lastErr == ErrName || firstErr == ErrName {
 		return Person{}, ErrName
 	}
 	birth, err := time.Parse(DateLayout, birthDate)
@@ -53,30 +54,49 @@ func ParsePerson(lastName, firstNames, birthDate string, today time.Time) (Perso
 	if birth.After(day) || birth.Before(day.AddDate(-130, 0, 0)) {
 		return Person{}, ErrBirthDate
 	}
-	return Person{LastName: last, FirstNames: first, BirthDate: birth}, nil
+	p := Person{LastName: last, FirstNames: first, BirthDate: birth}
+	if lastErr != nil || firstErr != nil {
+		return p, ErrScript
+	}
+	return p, nil
 }
 
 // cleanName is a name in its composed form with its spaces trimmed and runs of spaces made one,
-// if it is one: letters of any alphabet, with marks, spaces, hyphens, apostrophes and periods.
-func cleanName(s string) (string, bool) {
+// if it is one: letters with marks, spaces, hyphens, apostrophes and periods, that read as
+// letters (fold keeps some: "ǃ" is a Latin letter that reads as "!"). Letters of another
+// script than Latin make it ErrScript.
+func cleanName(s string) (string, error) {
 	if !utf8.ValidString(s) {
-		return "", false
+		return "", ErrName
 	}
 	s = strings.Join(strings.Fields(norm.NFC.String(s)), " ")
-	if s == "" || utf8.RuneCountInString(s) > maxNameLen {
-		return "", false
+	if s == "" || utf8.RuneCountInString(s) > maxNameLen || fold(s) == "" {
+		return "", ErrName
 	}
-	letters := 0
+	latin := true
 	for _, r := range s {
 		switch {
+		case unicode.Is(unicode.Latin, r), unicode.Is(unicode.Mn, r), nameSeparator(r):
 		case unicode.IsLetter(r):
-			letters++
-		case unicode.Is(unicode.Mn, r), r == ' ', r == '-', r == '\'', r == '’', r == '.':
+			latin = false
 		default:
-			return "", false
+			return "", ErrName
 		}
 	}
-	return s, letters > 0
+	if !latin {
+		return s, ErrScript
+	}
+	return s, nil
+}
+
+// nameSeparator tells the characters that part the words of a name: spaces, hyphens, apostrophes
+// (typed, typographic, or the modifier letter U+02BC) and periods.
+func nameSeparator(r rune) bool {
+	switch r {
+	case ' ', '-', '\u2010', '\u2011', '\'', '\u2019', '\u02BC', '.':
+		return true
+	}
+	return false
 }
 
 // civil is the date of t (in UTC) at midnight.
@@ -100,29 +120,86 @@ func (p Person) AgeOn(t time.Time) int {
 // Adult says whether the person is of age on the date of t.
 func (p Person) Adult(t time.Time) bool { return p.AgeOn(t) >= Adulthood }
 
-// Key is what identities are compared by, here and in the register of excluded persons: the
-// names without case or accents (Unicode's compatibility decomposition, marks dropped, case
-// folded), hyphens, apostrophes and periods taken as spaces, spaces made single; and the date.
-// "Élodie-Marie O'Brien" and "ELODIE MARIE O BRIEN" are one person.
+// Key is an identity as a reader sees it: the last name folded (fold.go), the first names
+// folded one by one, and the birth date. Two persons of one Key are one person, however their
+// names are written ("Élodie-Marie O'Brien" and "ELODIE MARIE OBRIEN", "Durаnd" with a Cyrillic
+// а and "Durand"); the register of excluded persons keeps each Key once. Persons of different
+// Keys may still be one (SamePerson).
 func (p Person) Key() string {
-	return nameKey(p.LastName) + "|" + nameKey(p.FirstNames) + "|" + p.BirthDate.Format(DateLayout)
+	return fold(p.LastName) + "|" + strings.Join(givenNames(p.FirstNames), " ") + "|" + p.BirthDate.Format(DateLayout)
 }
 
-var stripMarks = transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+// LookupKey is what the persons SamePerson may take for p share: the last name folded and the
+// birth date. Stores index it, and compare the first names of the few persons it finds.
+func (p Person) LookupKey() string {
+	return fold(p.LastName) + "|" + p.BirthDate.Format(DateLayout)
+}
 
-func nameKey(s string) string {
-	plain, _, err := transform.String(stripMarks, s)
-	if err != nil {
-		plain = s
-	}
-	plain = strings.Map(func(r rune) rune {
-		switch r {
-		case '-', '\'', '’', '.':
-			return ' '
+// SamePerson says whether a and b may be one person: the same last name and birth date as a
+// reader sees them, and first names that match (givenNamesMatch).
+func SamePerson(a, b Person) bool {
+	return a.LookupKey() == b.LookupKey() && givenNamesMatch(givenNames(a.FirstNames), givenNames(b.FirstNames))
+}
+
+// givenNames are the first names one by one, each folded (fold.go): the words between spaces,
+// hyphens, apostrophes and periods, those that fold to nothing dropped.
+func givenNames(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, nameSeparator) {
+		if f := fold(w); f != "" {
+			out = append(out, f)
 		}
-		return r
-	}, cases.Fold().String(plain))
-	return strings.Join(strings.Fields(plain), " ")
+	}
+	return out
+}
+
+// givenNamesMatch says whether two persons of one last name and birth date may be one by their
+// first names, a and b (givenNames). They match when one's begin with all of the other's, ending
+// where a name ends ("Bob Marie", "B ob Marie" and "Bob-Marie" are "Bob"; "Jeanne" is not
+// "Jean"), or when a name of one, whole and of two letters or more, is also one of the other's,
+// whole or split by spaces ("Marie Bob" is "Bob": first names are declared in another order, or
+// one left out).
+//
+// The second rule refuses twins who share a first name (Jean Pierre and Jean Paul Durand, born
+// the same day): one of them cannot sign up while the other is excluded. It is kept because a
+// false refusal sends a person to the operator's support, while a gambler excluded by law or by
+// their own choice let in by writing their first names in another order is the harm these
+// comparisons exist to prevent. An initial (one letter) alone matches nothing by it.
+func givenNamesMatch(a, b []string) bool {
+	return beginsWith(a, b) || beginsWith(b, a) || sharesName(a, b) || sharesName(b, a)
+}
+
+// beginsWith says whether the letters of names b are the first of names a, ending where one of
+// a's ends.
+func beginsWith(a, b []string) bool {
+	want := strings.Join(b, "")
+	got := ""
+	for _, name := range a {
+		got += name
+		if len(got) >= len(want) {
+			return got == want
+		}
+	}
+	return false
+}
+
+// sharesName says whether a name of b, of two letters or more, is also one or more consecutive
+// names of a, put together.
+func sharesName(a, b []string) bool {
+	for _, name := range b {
+		if utf8.RuneCountInString(name) < 2 {
+			continue
+		}
+		for i := range a {
+			run := ""
+			for j := i; j < len(a) && len(run) < len(name); j++ {
+				if run += a[j]; run == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // String is the person as a log or the back office shows them.
@@ -130,6 +207,6 @@ func (p Person) String() string {
 	return fmt.Sprintf("%s %s, born %s", p.FirstNames, p.LastName, p.BirthDate.Format(DateLayout))
 }
 
-// NameKey is a name as identities compare it: without case, accents or punctuation (the start of
-// a Key, for looking a last name up in a list ordered by Key).
-func NameKey(s string) string { return nameKey(s) }
+// NameKey is a name as identities compare it (fold.go): the start of a Key, for looking a last
+// name up in a list ordered by Key.
+func NameKey(s string) string { return fold(s) }

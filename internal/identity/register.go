@@ -27,7 +27,10 @@ const maxBadLines = 5
 var ErrRegister = errors.New("not a list of excluded persons")
 
 // ParseRegister reads a list of excluded persons, on the date today (a birth date after it is
-// not a person's). Persons listed twice (by Key) are kept once.
+// not a person's). Persons listed twice (by Key: the same names as a reader sees them, "Lefèvre"
+// and "LEFEVRE") are kept once. Lines that only may be one person ("Bob" and "Bob Marie", whom
+// SamePerson matches) are both kept: a sign-up may match one and not the other, and dropping one
+// would let it in.
 func ParseRegister(r io.Reader, today time.Time) ([]Person, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxRegisterSize+1))
 	if err != nil {

@@ -20,7 +20,7 @@ type Session struct {
 }
 
 // PlayerSubject and OperatorSubject name the account a login attempt is for, as its failures are
-// counted: its kind and the name's key (identity.UsernameKey: names are compared without case),
+// counted: its kind and the name's key (identity.UsernameKey: case and widths do not matter),
 // whether or not such an account exists. A name longer than any account's is cut, to bound what
 // is stored.
 func PlayerSubject(name string) string { return subject("player:", name) }

@@ -116,9 +116,9 @@ func (d *DB) WriteStats() lottery.WriteStats {
 // schema up to date.
 const migrationLock = 0x5374_6172_436f_6c // "StarCol"
 
-// migrate applies, each in its own transaction, the embedded migrations not yet applied, under
-// an advisory lock: of the servers starting together, one applies them and the others find them
-// applied.
+// migrate applies, each in its own transaction, the embedded migrations not yet applied, then
+// makes the keys of names again if their comparison has changed (rekey), under an advisory lock:
+// of the servers starting together, one does it and the others find it done.
 func (d *DB) migrate(ctx context.Context) error {
 	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
@@ -161,6 +161,9 @@ func (d *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("migration %s: %w", base, err)
 		}
+	}
+	if err := rekey(ctx, conn.Conn(), time.Now()); err != nil {
+		return fmt.Errorf("the keys of names: %w", err)
 	}
 	return nil
 }

@@ -29,8 +29,9 @@ func (d *DB) LaunchPlayer(ctx context.Context, walletPlayer, operatorSession str
 				return err
 			}
 			name := lottery.WalletUsername(walletPlayer)
-			if err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, password_hash, account_id, created_at) VALUES ($1, $1, '', $2, $3) RETURNING id`,
-				name, account, now).Scan(&id); err != nil {
+			k := lottery.KeysOf(name, true, nil)
+			if err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at) VALUES ($1, $2, $3, '', $4, $5) RETURNING id`,
+				name, k.NameKey, k.NameSkeleton, account, now).Scan(&id); err != nil {
 				return err
 			}
 			_, err = tx.Exec(ctx, `INSERT INTO wallet_players (player_id, wallet_player, operator_session) VALUES ($1, $2, $3)`, id, walletPlayer, operatorSession)

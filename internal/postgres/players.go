@@ -12,8 +12,10 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// CreatePlayer registers a player with an empty account; a name already taken (compared by
-// identity.UsernameKey) is fault.UsernameTaken.
+// CreatePlayer registers a player with an empty account. A name that reads like one taken
+// (identity.UsernameSkeleton, unique in the table, so that two sign-ups at once cannot both
+// take it) is fault.UsernameTaken; a person who may not open an account (self-excluded, on the
+// register, or alike: lottery.Refusal) is fault.RegistrationRefused.
 func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error) {
 	var p lottery.Player
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
@@ -22,29 +24,27 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 			return err
 		}
 		var id int64
-		last, first, birth, key := personColumns(person)
-		if key != nil {
-			// One identity at a time: an exclusion of the same person waits for this sign-up, or
-			// this sign-up for it (ExcludePlayer takes the same lock).
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
+		k := lottery.KeysOf(username, false, person)
+		if person != nil {
+			// The persons of one LookupKey one at a time: an exclusion of whoever may be the same
+			// person waits for this sign-up, or this sign-up for it (ExcludePlayer takes the same
+			// lock); and an import of the register waits for it, or it for the import.
+			if _, err := tx.Exec(ctx, identityLock, k.LookupKey); err != nil {
 				return err
 			}
-			if err := listed(ctx, tx, *key); err != nil {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(`+registerLock+`)`); err != nil {
 				return err
 			}
-			var until *time.Time
-			if err := tx.QueryRow(ctx, `SELECT max(excluded_until) FROM players WHERE identity_key = $1 AND excluded_until > $2`, *key, now).Scan(&until); err != nil {
+			if err := refusal(ctx, tx, *person, now); err != nil {
 				return err
-			}
-			if until != nil {
-				return excludedUntil(*until)
 			}
 		}
-		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-			username, identity.UsernameKey(username), passwordHash, account, now, last, first, birth, key).Scan(&id)
-		if isCode(err, "23505", "players_name_key_key") {
-			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
+		last, first, birth := personColumns(person)
+		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key, lookup_key)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+			username, k.NameKey, k.NameSkeleton, passwordHash, account, now, last, first, birth, nullable(k.IdentityKey), nullable(k.LookupKey)).Scan(&id)
+		if isCode(err, "23505", "players_by_name_skeleton") {
+			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken, or one that reads like it", username)
 		}
 		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash, Person: person}
 		return err
@@ -53,12 +53,24 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 }
 
 // personColumns is a person as the players table keeps them (all NULL for none).
-func personColumns(p *identity.Person) (last, first, birth, key *string) {
+func personColumns(p *identity.Person) (last, first, birth *string) {
 	if p == nil {
-		return nil, nil, nil, nil
+		return nil, nil, nil
 	}
-	b, k := p.BirthDate.Format(identity.DateLayout), p.Key()
-	return &p.LastName, &p.FirstNames, &b, &k
+	b := p.BirthDate.Format(identity.DateLayout)
+	return &p.LastName, &p.FirstNames, &b
+}
+
+// storedPerson is a person as the players table keeps them (nil for none).
+func storedPerson(last, first, birth *string) (*identity.Person, error) {
+	if last == nil || first == nil || birth == nil {
+		return nil, nil
+	}
+	b, err := time.Parse(identity.DateLayout, *birth)
+	if err != nil {
+		return nil, err
+	}
+	return &identity.Person{LastName: *last, FirstNames: *first, BirthDate: b}, nil
 }
 
 const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until, p.closed_at, p.closed_by`
@@ -81,21 +93,35 @@ func scanPlayer(row pgx.Row) (lottery.Player, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
 	}
-	if err == nil && last != nil && first != nil && birth != nil {
-		b, perr := time.Parse(identity.DateLayout, *birth)
-		if perr != nil {
-			return p, perr
+	if err == nil {
+		if p.Person, err = storedPerson(last, first, birth); err != nil {
+			return p, err
 		}
-		p.Person = &identity.Person{LastName: *last, FirstNames: *first, BirthDate: b}
 	}
 	return p, asFault(err)
 }
 
-// PlayerByName finds a player by username, compared by identity.UsernameKey (case does not
-// matter, in any alphabet).
+// PlayerByName finds a player by username, compared by identity.UsernameKey (case and widths do
+// not matter, in any alphabet); of the accounts made before RFC 8265 that came to share a key,
+// the one of that name (identity.PickUsername).
 func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player, error) {
-	return scanPlayer(d.pool.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.name_key = $1`,
-		identity.UsernameKey(username)))
+	rows, err := d.pool.Query(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE p.name_key = $1 ORDER BY p.name_twin, p.id`, identity.UsernameKey(username))
+	if err != nil {
+		return lottery.Player{}, asFault(err)
+	}
+	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) { return scanPlayer(r) })
+	if err != nil {
+		return lottery.Player{}, asFault(err)
+	}
+	if len(found) == 0 {
+		return lottery.Player{}, fault.Errorf(fault.NotFound, "no such player")
+	}
+	names := make([]string, len(found))
+	for i, p := range found {
+		names[i] = p.Username
+	}
+	return found[identity.PickUsername(username, names)], nil
 }
 
 // PlayerByID finds a player by id.
@@ -188,11 +214,6 @@ func notFound(err error, what string) error {
 	return err
 }
 
-// excludedUntil is the refusal of an excluded person (fault.Excluded), saying until when.
-func excludedUntil(until time.Time) error {
-	return fault.Errorf(fault.Excluded, "this person is excluded from gambling until %s", until.UTC().Format(time.RFC3339))
-}
-
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
 // never shortened), in one transaction: the session checked (nil: not checked), the whole
 // balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and
@@ -203,11 +224,11 @@ func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, 
 	var paid int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		var key *string
-		if err := tx.QueryRow(ctx, `SELECT identity_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT lookup_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
 			return notFound(err, "no such player")
 		}
 		if key != nil {
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`, *key); err != nil {
+			if _, err := tx.Exec(ctx, identityLock, *key); err != nil {
 				return err
 			}
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
@@ -21,10 +20,12 @@ const registerLock = `hashtextextended('starcolor:register', 0)`
 // account of a listed person (its balance paid out to the bank, its sessions ended), in one
 // transaction; it keeps the import with its counts and returns it.
 func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error) {
-	keys, lasts, firsts, births := make([]string, len(persons)), make([]string, len(persons)), make([]string, len(persons)), make([]time.Time, len(persons))
+	n := len(persons)
+	keys, lookups, lasts, firsts, births := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]time.Time, n)
 	for i, p := range persons {
-		keys[i], lasts[i], firsts[i], births[i] = p.Key(), p.LastName, p.FirstNames, p.BirthDate
+		keys[i], lookups[i], lasts[i], firsts[i], births[i] = p.Key(), p.LookupKey(), p.LastName, p.FirstNames, p.BirthDate
 	}
+	listed := lottery.IndexRegister(persons)
 	var out lottery.RegisterImport
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		out = imp
@@ -43,25 +44,27 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 		if _, err := tx.Exec(ctx, `DELETE FROM register`); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO register (identity_key, last_name, first_names, birth_date, import_id)
-			SELECT k, l, f, b, $5 FROM unnest($1::text[], $2::text[], $3::text[], $4::date[]) v(k, l, f, b) ON CONFLICT DO NOTHING`,
-			keys, lasts, firsts, births, out.ID); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO register (identity_key, lookup_key, last_name, first_names, birth_date, import_id)
+			SELECT k, lk, l, f, b, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::date[]) v(k, lk, l, f, b) ON CONFLICT DO NOTHING`,
+			keys, lookups, lasts, firsts, births, out.ID); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT p.id, p.username FROM players p JOIN accounts a ON a.id = p.account_id
-			WHERE p.closed_at IS NULL AND p.identity_key IN (SELECT identity_key FROM register) ORDER BY a.id FOR UPDATE OF a`)
+		// The open accounts of listed persons (identity.SamePerson, among those of a listed
+		// LookupKey), their accounts locked: paid out and closed.
+		rows, err := tx.Query(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+			WHERE p.closed_at IS NULL AND p.lookup_key IN (SELECT lookup_key FROM register) ORDER BY a.id FOR UPDATE OF a`)
 		if err != nil {
 			return err
 		}
-		open, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) {
-			var p lottery.Player
-			return p, r.Scan(&p.ID, &p.Username)
-		})
+		candidates, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) { return scanPlayer(r) })
 		if err != nil {
 			return err
 		}
 		out.ClosedPlayers = nil
-		for _, p := range open {
+		for _, p := range candidates {
+			if p.Person == nil || !listed.Lists(*p.Person) {
+				continue
+			}
 			paid, err := payOut(ctx, tx, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
@@ -99,9 +102,9 @@ func (d *DB) RegisterImports(ctx context.Context, limit int) ([]lottery.Register
 	return out, asFault(err)
 }
 
-// RegisterPersons lists up to limit persons of the list of excluded persons whose key comes at or
-// after start's (a last name, without case or accents), in the order of their key, and how many
-// it holds.
+// RegisterPersons lists up to limit persons of the list of excluded persons from the first whose
+// last name comes at or after start's (both as identities compare them: identity.NameKey), in
+// the order of their key, and how many it holds.
 func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error) {
 	var n int
 	if err := d.pool.QueryRow(ctx, `SELECT count(*) FROM register`).Scan(&n); err != nil {
@@ -112,24 +115,6 @@ func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]id
 	if err != nil {
 		return nil, 0, asFault(err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (identity.Person, error) {
-		var p identity.Person
-		err := r.Scan(&p.LastName, &p.FirstNames, &p.BirthDate)
-		p.BirthDate = p.BirthDate.UTC()
-		return p, err
-	})
+	out, err := pgx.CollectRows(rows, scanPerson)
 	return out, n, asFault(err)
-}
-
-// listed takes the register's lock shared (an import waits for this sign-up, or it for the
-// import) and refuses an identity on the list of excluded persons (fault.Excluded).
-func listed(ctx context.Context, tx pgx.Tx, key string) error {
-	var n int
-	if err := tx.QueryRow(ctx, `SELECT pg_advisory_xact_lock_shared(`+registerLock+`), (SELECT count(*) FROM register WHERE identity_key = $1)`, key).Scan(nil, &n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return fault.Errorf(fault.Excluded, "this person is on the list of persons excluded from gambling (the national register of gaming bans): no account can be opened")
-	}
-	return nil
 }

@@ -103,6 +103,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	go d.writeLoop()
 	go d.checkpointLoop(d.stopCheckpoints)
+	if err := d.rekey(ctx, time.Now()); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open %s: the keys of names: %w", path, err)
+	}
 	return d, nil
 }
 

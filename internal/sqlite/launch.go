@@ -27,8 +27,9 @@ func (d *DB) LaunchPlayer(ctx context.Context, walletPlayer, operatorSession str
 			}
 			account, _ := res.LastInsertId()
 			name := lottery.WalletUsername(walletPlayer)
-			if res, err = t.exec(`INSERT INTO players (username, name_key, password_hash, account_id, created_at) VALUES (?, ?, '', ?, ?)`,
-				name, name, account, storedTime(now)); err != nil {
+			k := lottery.KeysOf(name, true, nil)
+			if res, err = t.exec(`INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at) VALUES (?, ?, ?, '', ?, ?)`,
+				name, k.NameKey, k.NameSkeleton, account, storedTime(now)); err != nil {
 				return err
 			}
 			id, _ = res.LastInsertId()

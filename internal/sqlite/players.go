@@ -13,8 +13,10 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// CreatePlayer registers a player with an empty account; a name already taken (compared by
-// identity.UsernameKey) is fault.UsernameTaken.
+// CreatePlayer registers a player with an empty account. A name that reads like one taken
+// (identity.UsernameSkeleton, unique in the table) is fault.UsernameTaken; a person who may not
+// open an account (self-excluded, on the register, or alike: lottery.Refusal) is
+// fault.RegistrationRefused.
 func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error) {
 	var p lottery.Player
 	err := d.update(ctx, func(t *tx) error {
@@ -23,24 +25,18 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 			return err
 		}
 		account, _ := res.LastInsertId()
-		last, first, birth, key := personColumns(person)
-		if key.Valid {
-			if err := t.listed(key.String); err != nil {
+		if person != nil {
+			if err := t.refusal(*person, now); err != nil {
 				return err
-			}
-			var until sql.NullInt64
-			if err := t.queryRow(`SELECT max(excluded_until) FROM players WHERE identity_key = ? AND excluded_until > ?`, key.String, now.Unix()).Scan(&until); err != nil {
-				return err
-			}
-			if until.Valid {
-				return excludedUntil(time.Unix(until.Int64, 0))
 			}
 		}
-		res, err = t.exec(`INSERT INTO players (username, name_key, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			username, identity.UsernameKey(username), passwordHash, account, storedTime(now), last, first, birth, key)
+		last, first, birth := personColumns(person)
+		k := lottery.KeysOf(username, false, person)
+		res, err = t.exec(`INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key, lookup_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			username, k.NameKey, k.NameSkeleton, passwordHash, account, storedTime(now), last, first, birth, nullable(k.IdentityKey), nullable(k.LookupKey))
 		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
-			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken", username)
+			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken, or one that reads like it", username)
 		}
 		if err != nil {
 			return err
@@ -53,12 +49,24 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 }
 
 // personColumns is a person as the players table keeps them (all NULL for none).
-func personColumns(p *identity.Person) (last, first, birth, key sql.NullString) {
+func personColumns(p *identity.Person) (last, first, birth sql.NullString) {
 	if p == nil {
 		return
 	}
 	ok := func(s string) sql.NullString { return sql.NullString{String: s, Valid: true} }
-	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout)), ok(p.Key())
+	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout))
+}
+
+// storedPerson is a person as the players table keeps them (nil for none).
+func storedPerson(last, first, birth sql.NullString) (*identity.Person, error) {
+	if !last.Valid || !first.Valid || !birth.Valid {
+		return nil, nil
+	}
+	b, err := time.Parse(identity.DateLayout, birth.String)
+	if err != nil {
+		return nil, err
+	}
+	return &identity.Person{LastName: last.String, FirstNames: first.String, BirthDate: b}, nil
 }
 
 const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at, p.closed_by`
@@ -79,30 +87,45 @@ func scanPlayer(row scanner) (lottery.Player, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
 	}
-	if err == nil && last.Valid && first.Valid && birth.Valid {
-		b, perr := time.Parse(identity.DateLayout, birth.String)
-		if perr != nil {
-			return p, perr
+	if err == nil {
+		if p.Person, err = storedPerson(last, first, birth); err != nil {
+			return p, err
 		}
-		p.Person = &identity.Person{LastName: last.String, FirstNames: first.String, BirthDate: b}
 	}
 	return p, asFault(err)
 }
 
-// PlayerByName finds a player by username, compared by identity.UsernameKey (case does not
-// matter, in any alphabet).
+// PlayerByName finds a player by username, compared by identity.UsernameKey (case and widths do
+// not matter, in any alphabet); of the accounts made before RFC 8265 that came to share a key,
+// the one of that name (identity.PickUsername).
 func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player, error) {
-	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.name_key = ?`, identity.UsernameKey(username)))
+	rows, err := d.db.QueryContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE p.name_key = ? ORDER BY p.name_twin, p.id`, identity.UsernameKey(username))
+	if err != nil {
+		return lottery.Player{}, asFault(err)
+	}
+	defer rows.Close()
+	var found []lottery.Player
+	var names []string
+	for rows.Next() {
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return p, err
+		}
+		found, names = append(found, p), append(names, p.Username)
+	}
+	if err := rows.Err(); err != nil {
+		return lottery.Player{}, asFault(err)
+	}
+	if len(found) == 0 {
+		return lottery.Player{}, fault.Errorf(fault.NotFound, "no such player")
+	}
+	return found[identity.PickUsername(username, names)], nil
 }
 
 // PlayerByID finds a player by id.
 func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
 	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
-}
-
-// excludedUntil is the refusal of an excluded person (fault.Excluded), saying until when.
-func excludedUntil(until time.Time) error {
-	return fault.Errorf(fault.Excluded, "this person is excluded from gambling until %s", until.UTC().Format(time.RFC3339))
 }
 
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
@@ -35,29 +34,32 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 		if _, err := t.exec(`DELETE FROM register`); err != nil {
 			return err
 		}
-		args := make([]any, 0, 5*len(persons))
+		args := make([]any, 0, 6*len(persons))
 		for _, p := range persons {
 			k := p.Key()
 			if !was[k] {
 				imp.Added++
 			}
 			delete(was, k)
-			args = append(args, k, p.LastName, p.FirstNames, p.BirthDate.Format(identity.DateLayout), imp.ID)
+			args = append(args, k, p.LookupKey(), p.LastName, p.FirstNames, p.BirthDate.Format(identity.DateLayout), imp.ID)
 		}
 		imp.Gone = len(was)
-		if err := t.chunks(`INSERT INTO register (identity_key, last_name, first_names, birth_date, import_id) VALUES `, ` ON CONFLICT DO NOTHING`, 5, args,
+		if err := t.chunks(`INSERT INTO register (identity_key, lookup_key, last_name, first_names, birth_date, import_id) VALUES `, ` ON CONFLICT DO NOTHING`, 6, args,
 			func(q string, a []any) error { _, err := t.exec(q, a...); return err }); err != nil {
 			return err
 		}
-		// The open accounts of listed persons: paid out and closed.
+		// The open accounts of listed persons (identity.SamePerson, among those of a listed
+		// LookupKey): paid out and closed.
+		listed := lottery.IndexRegister(persons)
 		var open []lottery.Player
 		if err := t.rows(func(r *sql.Rows) error {
-			var p lottery.Player
-			err := r.Scan(&p.ID, &p.Username)
-			open = append(open, p)
+			p, err := scanPlayer(r)
+			if err == nil && p.Person != nil && listed.Lists(*p.Person) {
+				open = append(open, p)
+			}
 			return err
-		}, `SELECT p.id, p.username FROM players p
-			WHERE p.closed_at IS NULL AND p.identity_key IN (SELECT identity_key FROM register) ORDER BY p.id`); err != nil {
+		}, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+			WHERE p.closed_at IS NULL AND p.lookup_key IN (SELECT lookup_key FROM register) ORDER BY p.id`); err != nil {
 			return err
 		}
 		for _, p := range open {
@@ -100,8 +102,9 @@ func (d *DB) RegisterImports(ctx context.Context, limit int) ([]lottery.Register
 	return out, asFault(rows.Err())
 }
 
-// RegisterPersons lists up to limit persons of the list of excluded persons whose last name
-// starts with start (without case or accents), in the order of their key, and how many it holds.
+// RegisterPersons lists up to limit persons of the list of excluded persons from the first whose
+// last name comes at or after start's (both as identities compare them: identity.NameKey), in
+// the order of their key, and how many it holds.
 func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error) {
 	var n int
 	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM register`).Scan(&n); err != nil {
@@ -115,27 +118,11 @@ func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]id
 	defer rows.Close()
 	var out []identity.Person
 	for rows.Next() {
-		var p identity.Person
-		var birth string
-		if err := rows.Scan(&p.LastName, &p.FirstNames, &birth); err != nil {
+		p, err := scanPerson(rows)
+		if err != nil {
 			return nil, 0, asFault(err)
 		}
-		p.BirthDate, _ = time.Parse(identity.DateLayout, birth)
 		out = append(out, p)
 	}
 	return out, n, asFault(rows.Err())
 }
-
-// listed refuses an identity on the list of excluded persons (fault.Excluded).
-func (t *tx) listed(key string) error {
-	var n int
-	if err := t.queryRow(`SELECT count(*) FROM register WHERE identity_key = ?`, key).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return errListed
-	}
-	return nil
-}
-
-var errListed = fault.Errorf(fault.Excluded, "this person is on the list of persons excluded from gambling (the national register of gaming bans): no account can be opened")

@@ -58,6 +58,9 @@ type Raw struct {
 	DB *sql.DB
 	// Rebind turns the suite's '?' parameters into the database's own ($1 … for PostgreSQL).
 	Rebind func(query string) string
+	// Reopen opens the same database again as a new store, closed when the test ends: what
+	// a server started again on it finds.
+	Reopen func(t testing.TB) Store
 }
 
 // Exec runs a statement.
@@ -74,6 +77,16 @@ func (r *Raw) Int(t testing.TB, query string, args ...any) int64 {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// String reads one text.
+func (r *Raw) String(t testing.TB, query string, args ...any) string {
+	t.Helper()
+	var s string
+	if err := r.DB.QueryRow(r.rebind(query), args...).Scan(&s); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return s
 }
 
 func (r *Raw) rebind(q string) string {
@@ -109,6 +122,10 @@ func Run(t *testing.T, h Harness) {
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
 		{"Register", testRegister},
+		{"LookalikesOfExcluded", testLookalikesOfExcluded},
+		{"LookalikesOfListed", testLookalikesOfListed},
+		{"UsernamesReadAlike", testUsernamesReadAlike},
+		{"KeysRemade", testKeysRemade},
 		{"WalletOutbox", testWalletOutbox},
 		{"WalletCallsListed", testWalletCallsListed},
 		{"ReservedGameIDs", testReservedGameIDs},

@@ -366,7 +366,8 @@ func testPlayers(t *testing.T, h Harness) {
 // says why), the exclusion, every session of the player ended; a session ended before it refuses
 // it and changes nothing. It is never shortened (asked again, the later end stays, and what is
 // there is paid out); while it runs, no session opens and no deposit lands, whatever their
-// session; it bars a new account of the same identity (in any case or accents) until it ends.
+// session; it bars a new account of the same identity (however written:
+// testLookalikesOfExcluded) until it ends.
 func testSelfExclusion(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	who, err := identity.ParsePerson("Lefèvre", "Hélène", "1985-07-14", f.now)
@@ -422,7 +423,7 @@ func testSelfExclusion(t *testing.T, h Harness) {
 		t.Errorf("excluded until %s, %v", got.ExcludedUntil, err)
 	}
 	same, _ := identity.ParsePerson("LEFEVRE", "helene", "1985-07-14", f.now)
-	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &same, f.now); !fault.Is(err, fault.Excluded) {
+	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &same, f.now); !fault.Is(err, fault.RegistrationRefused) {
 		t.Errorf("a new account of the excluded person: %v", err)
 	}
 	// Once it has ended, the account is the player's again.

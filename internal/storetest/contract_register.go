@@ -11,7 +11,7 @@ import (
 
 // The list of excluded persons: an import replaces it, counting who came and went; an open
 // account of a listed person is closed, its balance paid out and its sessions ended; a listed
-// identity, written in any case or accents, cannot sign up; each import is kept.
+// identity, however written (testLookalikesOfListed), cannot sign up; each import is kept.
 func testRegister(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	person := func(last, first, birth string) identity.Person {
@@ -55,7 +55,7 @@ func testRegister(t *testing.T, h Harness) {
 	}
 	// No sign-up under a listed identity, however written.
 	again := person("LEFÈVRE", "HELENE", "1985-07-14")
-	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &again, f.now); !fault.Is(err, fault.Excluded) {
+	if _, err := f.s.CreatePlayer(f.ctx, "helene2", "x", &again, f.now); !fault.Is(err, fault.RegistrationRefused) {
 		t.Fatalf("a sign-up of a listed person: %v", err)
 	}
 	// The next list: Marc's ban ended, someone new; nobody else to close.

@@ -103,7 +103,14 @@ func openPostgres(t testing.TB, n int) ([]Store, *Raw) {
 	}
 	raw := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { raw.Close() })
-	return stores, &Raw{DB: raw, Rebind: dollars}
+	return stores, &Raw{DB: raw, Rebind: dollars, Reopen: func(t testing.TB) Store {
+		again, err := postgres.Open(context.Background(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { again.Close() })
+		return again
+	}}
 }
 
 // dollars numbers a statement's '?' parameters as PostgreSQL's $1, $2, ….

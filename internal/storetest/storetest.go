@@ -131,5 +131,12 @@ var SQLite = Harness{Open: func(t testing.TB) (Store, *Raw) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { raw.Close() })
-	return s, &Raw{DB: raw}
+	return s, &Raw{DB: raw, Reopen: func(t testing.TB) Store {
+		again, err := sqlite.Open(context.Background(), s.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { again.Close() })
+		return again
+	}}
 }}

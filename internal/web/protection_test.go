@@ -311,6 +311,15 @@ func testExclusionAndClosure(t *testing.T, ctx context.Context) {
 	if got := login("xavier"); got != "Vous vous êtes exclu du jeu jusqu'au "+date+" : impossible de vous connecter avant cette date." {
 		t.Errorf("a login while excluded: %q", got)
 	}
+	// Another account for the excluded person, written otherwise: refused in French, saying
+	// neither why nor until when (API.md 1.2).
+	step(t, ctx, "sign up again", chromedp.SetValue("#signup-user", "xavier2"), chromedp.SetValue("#signup-pass", "secret-xavier2"),
+		chromedp.SetValue("#signup-last", "MARTIN"), chromedp.SetValue("#signup-first", "Jeanne Marie"),
+		chromedp.SetValue("#signup-birth", "1990-01-01"), chromedp.Click("#signup-form button[type=submit]"))
+	waitFor(t, ctx, `document.querySelector('#signup-form .err').textContent !== ''`)
+	if got := text(t, ctx, "#signup-form .err"); got != "Aucun compte ne peut être ouvert pour cette personne. Le service client de l'opérateur peut vous en dire plus." {
+		t.Errorf("a sign-up of the excluded person: %q", got)
+	}
 }
 
 // The header keeps the session's time and « Mes limites » in view on a phone, and the limits
