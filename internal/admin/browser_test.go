@@ -159,9 +159,11 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 			t.Errorf("block %d root shown %s, stored %x", i, roots[i], b.Root)
 		}
 	}
+	// A block exports once sold out: another player buys the rest of MINI's block 0.
+	e.player(t, "yann", 100_000, e.def.BlockUnits-42)
 	do(t, ctx, chromedp.Navigate(e.url+"/admin/emissions"), chromedp.WaitVisible(`#emissions tr[data-id="NEW-1"]`))
 
-	// Download block 0 of MINI (sold from) through the page's link, and check it on its own.
+	// Download block 0 of MINI through the page's link, and check it on its own.
 	dir := t.TempDir()
 	mini, err := e.db.Emission(bg, "MINI")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"unicode/utf8"
 
+	"go.mau.fi/util/confusable"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/secure/precis"
 	"golang.org/x/text/unicode/norm"
@@ -56,6 +57,17 @@ func caseFolded(s string) string { return cases.Fold().String(norm.NFC.String(s)
 // sees it (fold.go), so that "ｄｅｍｏ", "dеmo" (a Cyrillic е) and "de.mo" are refused beside
 // "demo".
 func UsernameSkeleton(s string) string { return fold(UsernameKey(s)) }
+
+// CaseSkeleton is a name's skeleton taken before its case is folded: TR39's skeletons tell
+// case apart, so "aIice" (a capital i) reads as alice here, and not in UsernameSkeleton, which
+// folds case first so that case never matters. Where every name can be compared with every
+// other (the operators), both are compared.
+func CaseSkeleton(s string) string {
+	if p, err := precis.UsernameCasePreserved.String(s); err == nil {
+		s = p
+	}
+	return fold(confusable.Skeleton(s))
+}
 
 // PickUsername chooses, among the usernames that share the key of a name typed at a login
 // (UsernameKey), the one it names: the only one, else the one that is the typed name as names

@@ -3,6 +3,7 @@ package lottery
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -185,4 +186,21 @@ func Rekey(players []KeyedPlayer, register []RegisterEntry, now time.Time) Rekey
 		}
 	}
 	return out
+}
+
+// OperatorNameTaken refuses a new operator's name that reads like one of names: the operators'
+// log names who did what, and "aIice" (a capital i) must not pass for alice there. Names are
+// compared by their skeletons both after case folding (identity.UsernameSkeleton: "ALICE" is
+// alice) and before it (identity.CaseSkeleton: a capital I reads as an l). Operators are few:
+// every name is compared.
+func OperatorNameTaken(name string, names []string) error {
+	mine := []string{identity.UsernameSkeleton(name), identity.CaseSkeleton(name)}
+	for _, n := range names {
+		for _, theirs := range []string{identity.UsernameSkeleton(n), identity.CaseSkeleton(n)} {
+			if slices.Contains(mine, theirs) {
+				return fault.Errorf(fault.UsernameTaken, "the operator %q already exists, or one whose name reads like it (%q)", name, n)
+			}
+		}
+	}
+	return nil
 }

@@ -15,8 +15,23 @@ import (
 func (d *DB) CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error) {
 	var o lottery.Operator
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		// One creation at a time, on every server, between the check and the insert.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('starcolor:operators', 0))`); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT name FROM operators`)
+		if err != nil {
+			return err
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		if err := lottery.OperatorNameTaken(name, names); err != nil {
+			return err
+		}
 		var id int64
-		err := tx.QueryRow(ctx, `INSERT INTO operators (name, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id`,
+		err = tx.QueryRow(ctx, `INSERT INTO operators (name, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id`,
 			name, passwordHash, log.CreatedAt).Scan(&id)
 		if isCode(err, "23505", "operators_by_name") {
 			return fault.Errorf(fault.UsernameTaken, "the operator %q already exists", name)

@@ -17,6 +17,11 @@ import (
 func (d *DB) CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error) {
 	var o lottery.Operator
 	err := d.update(ctx, func(t *tx) error {
+		// The writer runs one write at a time: no other operator is made between this check and
+		// the insert.
+		if err := t.operatorNameFree(name); err != nil {
+			return err
+		}
 		res, err := t.exec(`INSERT INTO operators (name, password_hash, created_at) VALUES (?, ?, ?)`, name, passwordHash, storedTime(log.CreatedAt))
 		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) {
 			return fault.Errorf(fault.UsernameTaken, "the operator %q already exists", name)
@@ -30,6 +35,20 @@ func (d *DB) CreateOperator(ctx context.Context, name, passwordHash string, log 
 		return t.logAction(log)
 	})
 	return o, err
+}
+
+// operatorNameFree refuses a name that reads like an operator's (lottery.OperatorNameTaken).
+func (t *tx) operatorNameFree(name string) error {
+	var names []string
+	if err := t.rows(func(rows *sql.Rows) error {
+		var n string
+		err := rows.Scan(&n)
+		names = append(names, n)
+		return err
+	}, `SELECT name FROM operators`); err != nil {
+		return err
+	}
+	return lottery.OperatorNameTaken(name, names)
 }
 
 func scanOperator(row scanner) (lottery.Operator, error) {

@@ -181,6 +181,12 @@ func testOperators(t *testing.T, h Harness) {
 	if _, err := f.s.CreateOperator(f.ctx, "alice", "hash", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); !fault.Is(err, fault.UsernameTaken) {
 		t.Fatalf("the same name in another case: %v", err)
 	}
+	// Names that read alike are one name: the log must not show "aIice" (a capital i) as alice.
+	for _, alike := range []string{"aIice", "AIice", "a1ice", "a.lice", "alice_"} {
+		if _, err := f.s.CreateOperator(f.ctx, alike, "hash", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); !fault.Is(err, fault.UsernameTaken) {
+			t.Fatalf("an operator named %q beside Alice: %v", alike, err)
+		}
+	}
 	for _, name := range []string{"alice", "ALICE", "Alice"} {
 		if got, err := f.s.OperatorByName(f.ctx, name); err != nil || got.ID != o.ID || got.PasswordHash != "hash" {
 			t.Fatalf("operator %q: %+v, %v", name, got, err)
