@@ -52,7 +52,7 @@ is one: run it again once the outbox has drained).`, stderr)
 	if err != nil {
 		return err
 	}
-	theirs, err := wallet.NewClient(*url, secret, time.Minute).Transactions(ctx)
+	theirs, err := wallet.NewClient(*url, wallet.NewKey(secret), time.Minute).Transactions(ctx)
 	if err != nil {
 		return err
 	}

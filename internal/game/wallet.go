@@ -319,7 +319,7 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	var refused *wallet.Refused
 	deadline := time.Now().Add(w.DebitWait)
 	for {
-		after, err = w.Client.CallRaw(ctx, wallet.CallDebit, body)
+		after, err = w.Client.CallRaw(ctx, wallet.CallDebit, debit.TransactionID, body)
 		if err == nil || (errors.As(err, &refused) && refused.Status != 401 && refused.Status != 409) || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}
