@@ -17,8 +17,8 @@ import (
 )
 
 // The operator opens the game for one of its players (seamless wallet mode, WALLET.md 1.1): a
-// signed POST /api/v1/launch, stamped within 300 s of this server's clock, gives a link good
-// once for 60 seconds; opening it sets the session cookie and goes
+// signed POST /api/v1/launch, stamped within 300 s of this server's clock and with a nonce never
+// used before, gives a link good once for 60 seconds; opening it sets the session cookie and goes
 // to the game page. Every answer is signed as the answer to its request.
 
 // EnableLaunch serves the launch call, signed with secret and checked on the clock now; the
@@ -47,9 +47,9 @@ func (s *Server) launch(w http.ResponseWriter, r *http.Request) error {
 		return s.signedError(w, r, fault.Errorf(fault.InvalidRequest, "%v", err))
 	}
 	if b.Player == "" || b.Currency != wallet.Currency {
-		return s.signedError(w, r, fault.Errorf(fault.Invalid, `the body is {"player", "operator_session", "currency": "EUR"}`))
+		return s.signedError(w, r, fault.Errorf(fault.Invalid, `the body is {"player", "operator_session", "currency": "EUR", "nonce"}`))
 	}
-	token, err := s.svc.Launch(r.Context(), b.Player, b.OperatorSession)
+	token, err := s.svc.Launch(r.Context(), b.Player, b.OperatorSession, b.Nonce)
 	if err != nil {
 		return s.signedError(w, r, err)
 	}

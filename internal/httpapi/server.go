@@ -187,6 +187,7 @@ var statusOf = map[fault.Code]int{
 	fault.InvalidMove:          http.StatusConflict,
 	fault.UsernameTaken:        http.StatusConflict,
 	fault.InFlight:             http.StatusConflict,
+	fault.DuplicateLaunch:      http.StatusConflict,
 	fault.TooLarge:             http.StatusRequestEntityTooLarge,
 	fault.UnsupportedMediaType: http.StatusUnsupportedMediaType,
 	fault.IdempotencyMismatch:  http.StatusUnprocessableEntity,

@@ -134,6 +134,8 @@ func TestWalletMode(t *testing.T) {
 	}{
 		{`{"player":"","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `"}`, e.secret, 400},
 		{`{"player":"op-1","operator_session":"s","currency":"USD","nonce":"` + wallet.NewNonce() + `"}`, e.secret, 400},
+		{`{"player":"op-1","operator_session":"s","currency":"EUR"}`, e.secret, 400},
+		{`{"player":"op-1","operator_session":"s","currency":"EUR","nonce":"too-short"}`, e.secret, 400},
 	} {
 		if st, body := e.launch(t, c.body, c.sign); st != c.want {
 			t.Errorf("launch %s: %d %s, want %d", c.body, st, body, c.want)

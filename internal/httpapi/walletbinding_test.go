@@ -2,13 +2,20 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"starcolor/internal/app"
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/fakewallet"
+	"starcolor/internal/fault"
+	"starcolor/internal/game"
+	"starcolor/internal/lottery"
 	"starcolor/internal/wallet"
 )
 
@@ -32,6 +39,104 @@ func (c *client) games() int {
 	var list struct{ Games []any }
 	c.must(200, &list, "GET", "/api/v1/games", nil, "")
 	return len(list.Games)
+}
+
+// anotherServer is a second server of the same game over the same store (as another server on
+// PostgreSQL, or this one started again): nothing of the first's memory.
+func (e *walletEnv) anotherServer(t *testing.T) string {
+	t.Helper()
+	cfg := game.DefaultConfig
+	cfg.Argon2 = apptest.Fast
+	a, err := app.New(t.Context(), e.env.Store, app.Config{Game: cfg, Definition: e.env.Def, Now: e.now,
+		Wallet: &app.WalletConfig{URL: e.fwURL, Secret: e.secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// A launch is good once: the same launch posted again, as it was (its signature still within
+// the 300 s), or another body with its nonce signed afresh, is 409 duplicate_launch and opens
+// no session, on this server and on another over the same store. A launch body with a field
+// unknown is 400 invalid_request, one without a good nonce 400 invalid_input.
+func TestLaunchReplayed(t *testing.T) {
+	e := newWalletEnv(t, fakewallet.Faults{})
+	key := wallet.NewKey(e.secret)
+	nonce := wallet.NewNonce()
+	body := `{"player":"op-once","operator_session":"s-1","currency":"EUR","nonce":"` + nonce + `"}`
+	var first http.Header
+	stamp := func(req *http.Request) {
+		if first == nil {
+			key.Stamp(req, []byte(body), e.now())
+			first = req.Header.Clone()
+			return
+		}
+		for k, v := range first {
+			req.Header[k] = v
+		}
+	}
+	st, answer := e.post(t, e.url, wallet.LaunchPath, body, stamp)
+	if st != 201 {
+		t.Fatalf("the launch: %d %s", st, answer)
+	}
+	var link struct{ URL string }
+	json.Unmarshal([]byte(answer), &link)
+	other := e.anotherServer(t)
+	for _, c := range []struct {
+		name, base, body string
+	}{
+		{"the same launch again", e.url, body},
+		{"the same launch again, to another server", other, body},
+		{"its nonce with another player", e.url, `{"player":"op-thief","operator_session":"s-2","currency":"EUR","nonce":"` + nonce + `"}`},
+		{"its nonce with another session, to another server", other, `{"player":"op-once","operator_session":"s-2","currency":"EUR","nonce":"` + nonce + `"}`},
+	} {
+		sign := stamp
+		if c.body != body {
+			sign = func(req *http.Request) { key.Stamp(req, []byte(c.body), e.now()) }
+		}
+		st, answer := e.post(t, c.base, wallet.LaunchPath, c.body, sign)
+		if st != http.StatusConflict || !strings.Contains(answer, `"code":"duplicate_launch"`) || strings.Contains(answer, "launch=") {
+			t.Errorf("%s: %d %s, want 409 duplicate_launch", c.name, st, answer)
+		}
+	}
+	if _, err := e.env.Store.PlayerByName(t.Context(), lottery.WalletUsername("op-thief")); !fault.Is(err, fault.NotFound) {
+		t.Errorf("a launch refused made its player: %v", err)
+	}
+	// The first launch's link opens one session, once.
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for i, want := range []int{http.StatusSeeOther, http.StatusUnauthorized} {
+		resp, err := hc.Get(link.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("the link opened a %s time: %d, want %d", []string{"first", "second"}[i], resp.StatusCode, want)
+		}
+	}
+
+	for _, c := range []struct {
+		body string
+		code string
+	}{
+		{`{"player":"op-x","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `","amount":100}`, "invalid_request"},
+		{`{"player":"op-x","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `","Player":"op-y"}`, "invalid_request"},
+		{`{"player":"op-x","player":"op-y","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `"}`, "invalid_request"},
+		{`{"player":"op-x","operator_session":"s","currency":"EUR"}`, "invalid_input"},
+		{`{"player":"op-x","operator_session":"s","currency":"EUR","nonce":"short"}`, "invalid_input"},
+		{`{"player":"op-x","operator_session":"s","currency":"EUR","nonce":"` + strings.Repeat("n", 65) + `"}`, "invalid_input"},
+		{`{"player":"op-x","operator_session":"s","currency":"EUR","nonce":"not/a/nonce+0123456789"}`, "invalid_input"},
+	} {
+		if st, answer := e.launch(t, c.body, e.secret); st != 400 || !strings.Contains(answer, `"code":"`+c.code+`"`) {
+			t.Errorf("a launch %s: %d %s, want 400 %s", c.body, st, answer, c.code)
+		}
+	}
+	if _, err := e.env.Store.PlayerByName(t.Context(), lottery.WalletUsername("op-x")); !fault.Is(err, fault.NotFound) {
+		t.Errorf("a launch refused made its player: %v", err)
+	}
 }
 
 // Star Color's own signed calls to the wallet, posted to its launch call with their headers as
@@ -106,4 +211,57 @@ func TestAnswerEchoingAnotherTransaction(t *testing.T) {
 	if n := p.games(); n != 0 {
 		t.Fatalf("%d games sold on an answer for another transaction", n)
 	}
+}
+
+// Two launches of one player: each session sends its own launch's operator_session in its
+// balance and debit calls, before and after the other's, on this server and on another over
+// the same store; a later launch never changes what an earlier session sends.
+func TestLaunchKeepsItsOperatorSession(t *testing.T) {
+	clk := &clock{now: time.Now()}
+	e := newWalletEnvAt(t, fakewallet.Faults{}, app.WalletConfig{}, clk.Now)
+	first := e.playerIn(t, "op-twice", "op-session-1")
+	second := e.playerIn(t, "op-twice", "op-session-2") // before the first plays
+	other := e.anotherServer(t)
+	sale := map[string]any{"stake": 100, "mode": "auto"}
+	sessions := func(call string, from int) []string {
+		var out []string
+		for _, r := range e.proxy.sent("/" + call)[from:] {
+			var b struct {
+				OperatorSession string `json:"operator_session"`
+			}
+			json.Unmarshal(r.body, &b)
+			out = append(out, b.OperatorSession)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		p    *client
+		base string
+		want string
+	}{
+		{"the first session", first, e.url, "op-session-1"},
+		{"the second session", second, e.url, "op-session-2"},
+		{"the first session again", first, e.url, "op-session-1"},
+		{"the first session on another server", first, other, "op-session-1"},
+		{"the second session on another server", second, other, "op-session-2"},
+	} {
+		c.p.base = c.base
+		debits, balances := len(e.proxy.sent("/debit")), len(e.proxy.sent("/balance"))
+		c.p.must(201, nil, "POST", "/api/v1/games", sale, c.p.key())
+		clk.Advance(2 * time.Second) // past the balance kept for a second
+		c.p.must(200, nil, "GET", "/api/v1/me", nil, "")
+		got := append(sessions("debit", debits), sessions("balance", balances)...)
+		if len(got) != 2 || got[0] != c.want || got[1] != c.want {
+			t.Errorf("%s sent the operator's sessions %q in its debit and balance, want %q", c.name, got, c.want)
+		}
+	}
+	// Credits and rollbacks carry none.
+	e.drained(t)
+	for _, r := range e.proxy.sent("/credit") {
+		if strings.Contains(string(r.body), "operator_session") {
+			t.Errorf("a credit names an operator's session: %s", r.body)
+		}
+	}
+	(&testServer{db: e.env.Store, wallet: &refWallet{fw: e.fw}}).checkWalletBooks(t)
 }

@@ -356,7 +356,7 @@ func openLaunch(t testing.TB, base string, secret []byte, who, operatorSession s
 func (s *testServer) launchSession(t testing.TB, who string) string {
 	t.Helper()
 	ctx := context.Background()
-	link, err := s.svc.Launch(ctx, who, "sess-"+who)
+	link, err := s.svc.Launch(ctx, who, "sess-"+who, wallet.NewNonce())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,6 +89,7 @@ func Run(t *testing.T, h Harness) {
 		{"Register", testRegister},
 		{"WalletOutbox", testWalletOutbox},
 		{"WalletCallsListed", testWalletCallsListed},
+		{"Launches", testLaunches},
 		{"ReservedGameIDs", testReservedGameIDs},
 		{"WalletSales", testWalletSales},
 		{"SalesTotals", testSalesTotals},
