@@ -119,3 +119,37 @@ func TestClientOutcomes(t *testing.T) {
 
 // digestHex is 1.0's signature: the body's alone.
 func (k *Key) digestHex(body []byte) string { return toHex(k.digest(body)) }
+
+// The wallet's URL is https://, or plain http:// on a loopback address only, unless the
+// operator says otherwise (WALLET.md 1.1).
+func TestCheckURL(t *testing.T) {
+	for _, c := range []struct {
+		url      string
+		insecure bool
+		ok       bool
+	}{
+		{"https://wallet.example/starcolor", false, true},
+		{"HTTPS://wallet.example", false, true},
+		{"http://127.0.0.1:9000", false, true},
+		{"http://127.8.9.10/w", false, true},
+		{"http://[::1]:9000", false, true},
+		{"http://[::ffff:127.0.0.1]:9000", false, true},
+		{"http://localhost:9000", false, true},
+		{"http://LOCALHOST", false, true},
+		{"http://example.com", false, false},
+		{"http://example.com", true, true},
+		{"http://10.0.0.5:9000", false, false},
+		{"http://128.0.0.1", false, false},
+		{"http://localhost.example.com", false, false},
+		{"http://127.0.0.1.nip.io", false, false},
+		{"http://[fe80::1%25eth0]", false, false},
+		{"ftp://127.0.0.1", true, false},
+		{"127.0.0.1:9000", false, false},
+		{"/relative", false, false},
+		{"", false, false},
+	} {
+		if err := CheckURL(c.url, c.insecure); (err == nil) != c.ok {
+			t.Errorf("CheckURL(%q, %v): %v", c.url, c.insecure, err)
+		}
+	}
+}
