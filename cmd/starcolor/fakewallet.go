@@ -48,9 +48,13 @@ own (--db). Give Star Color its base URL (http://ADDR): Star Color posts to {bas
         rolled_back_transaction_id), "status" (200, or a debit's 402 or 403), "code" (a
         refusal's), "rolled_back", "rolled_back_by" (a debit's first rollback), "at"}.
 
-Every request carries X-Signature, the hex HMAC-SHA256 of its exact body under the secret of
---secret-file (for a GET, of the empty body); a missing or wrong one is 401 bad_signature and
-changes nothing. Every answer is signed the same way.
+Every request is signed as WALLET.md 1.1 says, under the secret of --secret-file: X-Timestamp
+(Unix seconds) and X-Signature, the hex HMAC-SHA256 of METHOD "\n" PATH "\n" TIMESTAMP "\n" BODY
+(the path as sent, with its query; the body empty for a GET). A signature that does not verify,
+or a timestamp more than 300 s from the wallet's clock, is 401 bad_signature and changes
+nothing. Every answer is signed as the answer to its request ("answer\n" METHOD "\n" PATH "\n"
+REQUEST_SIGNATURE "\n" TIMESTAMP "\n" BODY); a debit's, a credit's and a rollback's echo its
+transaction_id. Bodies are strict JSON: a field unknown, twice or in another case is 400.
 
 Faults, each a probability from 0 (never) to 1 (always), drawn for each call of the four (not
 for /players, /books, /transactions) whose signature is good:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"starcolor/internal/wallet"
 )
@@ -20,40 +21,46 @@ func TestFakewallet(t *testing.T) {
 	w := startFakewallet(t, []byte("s3cret shared"), "--initial-balance", "5000")
 	base, secret, db, cmd, logs := w.url, w.secret, w.db, w.cmd, w.logs
 
-	call := func(path, body, sig string) (int, string) {
+	key := wallet.NewKey(secret)
+	// call sends a call stamped at, signed (sig "": its own signature).
+	call := func(path, body, sig string, at time.Time) (int, string) {
 		t.Helper()
 		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
-		if sig == "" {
-			sig = wallet.Sign(secret, []byte(body))
+		key.Stamp(req, []byte(body), at)
+		if sig != "" {
+			req.Header.Set(wallet.SignatureHeader, sig)
 		}
-		req.Header.Set(wallet.SignatureHeader, sig)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer res.Body.Close()
 		b, _ := io.ReadAll(res.Body)
-		if !wallet.Verify(secret, b, res.Header.Get(wallet.SignatureHeader)) {
-			t.Errorf("%s: an answer not signed: %s", path, b)
+		if !key.CheckAnswer(req, res.Header, b) {
+			t.Errorf("%s: an answer not signed for its request: %s", path, b)
 		}
 		return res.StatusCode, string(b)
 	}
+	now := time.Now()
 	for _, c := range []struct {
 		path, body, sig string
+		at              time.Time
 		status          int
 		answer          string
 	}{
-		{"/debit", `{"transaction_id":"d1","player":"ann","operator_session":"s","round_id":"1","amount":1200,"currency":"EUR"}`, "", 200, `{"balance":3800}`},
-		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, strings.Repeat("ab", 32), 401, "bad_signature"},
-		{"/debit", `{"transaction_id":"d3","player":"ann","operator_session":"s","round_id":"3","amount":9000,"currency":"EUR"}`, "", 402, "insufficient_funds"},
-		{"/credit", `{"transaction_id":"c1","player":"ann","round_id":"1","amount":300,"currency":"EUR","debit_transaction_id":"d1"}`, "", 200, `{"balance":4100}`},
-		{"/rollback", `{"transaction_id":"r4","player":"bob","round_id":"4","rolled_back_transaction_id":"d4"}`, "", 200, `{"balance":5000}`},
-		{"/debit", `{"transaction_id":"d4","player":"bob","operator_session":"s","round_id":"4","amount":100,"currency":"EUR"}`, "", 409, "duplicate_transaction"},
-		{"/debit", `{"transaction_id":"d5","player":"bob","operator_session":"s","round_id":"5","amount":700,"currency":"EUR"}`, "", 200, `{"balance":4300}`},
-		{"/rollback", `{"transaction_id":"r5","player":"bob","round_id":"5","rolled_back_transaction_id":"d5"}`, "", 200, `{"balance":5000}`},
+		{"/debit", `{"transaction_id":"d1","player":"ann","operator_session":"s","round_id":"1","amount":1200,"currency":"EUR"}`, "", now, 200, `{"balance":3800,"transaction_id":"d1"}`},
+		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, strings.Repeat("ab", 32), now, 401, "bad_signature"},
+		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, "", now.Add(-301 * time.Second), 401, "bad_signature"},
+		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, "", now.Add(301 * time.Second), 401, "bad_signature"},
+		{"/debit", `{"transaction_id":"d3","player":"ann","operator_session":"s","round_id":"3","amount":9000,"currency":"EUR"}`, "", now, 402, "insufficient_funds"},
+		{"/credit", `{"transaction_id":"c1","player":"ann","round_id":"1","amount":300,"currency":"EUR","debit_transaction_id":"d1"}`, "", now, 200, `{"balance":4100,"transaction_id":"c1"}`},
+		{"/rollback", `{"transaction_id":"r4","player":"bob","round_id":"4","rolled_back_transaction_id":"d4"}`, "", now, 200, `{"balance":5000,"transaction_id":"r4"}`},
+		{"/debit", `{"transaction_id":"d4","player":"bob","operator_session":"s","round_id":"4","amount":100,"currency":"EUR"}`, "", now, 409, "duplicate_transaction"},
+		{"/debit", `{"transaction_id":"d5","player":"bob","operator_session":"s","round_id":"5","amount":700,"currency":"EUR"}`, "", now, 200, `{"balance":4300,"transaction_id":"d5"}`},
+		{"/rollback", `{"transaction_id":"r5","player":"bob","round_id":"5","rolled_back_transaction_id":"d5"}`, "", now, 200, `{"balance":5000,"transaction_id":"r5"}`},
 	} {
-		if status, answer := call(c.path, c.body, c.sig); status != c.status || !strings.Contains(answer, c.answer) {
-			t.Errorf("%s %s: %d %s, want %d %s", c.path, c.body, status, answer, c.status, c.answer)
+		if status, answer := call(c.path, c.body, c.sig, c.at); status != c.status || !strings.Contains(answer, c.answer) {
+			t.Errorf("%s %s (stamped %s): %d %s, want %d %s", c.path, c.body, c.at.Sub(now), status, answer, c.status, c.answer)
 		}
 	}
 	// Stopped with SIGTERM, it exits cleanly.

@@ -26,6 +26,7 @@ import (
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/throttle"
+	"starcolor/internal/wallet"
 )
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,7 +50,8 @@ but what never changes.`, stderr)
 	metricsAddr := fs.String("metrics-addr", defaultMetricsAddr, "serve the Prometheus metrics (/metrics) on this `address`, apart from the players' (loopback by default; \"off\" for none)")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
-	walletURL := fs.String("wallet", "", "seamless wallet mode (WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback")
+	walletURL := fs.String("wallet", "", "seamless wallet mode (WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback; https://, or http:// on a loopback address only")
+	walletInsecure := fs.Bool("wallet-insecure-http", false, "accept a plain http:// --wallet URL to a host that is not a loopback address (a test bench only: the players' movements cross the network in the clear)")
 	walletSecretFile := fs.String("wallet-secret-file", "", "the `file` holding the secret the wallet and Star Color sign with (else $STARCOLOR_WALLET_SECRET)")
 	publicURL := fs.String("public-url", "", "Star Color's public `URL`, for the launch links of wallet mode (default: the address the launch call came to)")
 	proxies := fs.String("trusted-proxy", "", "the load balancers in front of the server, by `address` or CIDR prefix (comma-separated): their X-Forwarded-For names the client, for the limits per address and the logs")
@@ -73,6 +75,11 @@ but what never changes.`, stderr)
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usageError(fs, "--tls-cert and --tls-key go together")
+	}
+	if *walletURL != "" {
+		if err := wallet.CheckURL(*walletURL, *walletInsecure); err != nil {
+			return usageError(fs, "--wallet: %v", err)
+		}
 	}
 	var tlsConfig *tls.Config
 	if *certFile != "" {

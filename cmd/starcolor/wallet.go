@@ -20,21 +20,26 @@ func runWallet(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return usageError(fs, "want: wallet reconcile --wallet URL")
 	}
-	fs := newFlags("wallet reconcile", "[--db FILE|URL] --wallet URL [--wallet-secret-file F]",
+	fs := newFlags("wallet reconcile", "[--db FILE|URL] --wallet URL [--wallet-secret-file F] [--wallet-insecure-http]",
 		`Compares, round by round, what Star Color holds (each game of the operator's players: its stake, its
 prize, whether its credit is acknowledged) with the wallet's listing of its transactions (GET
 URL/transactions, signed: docs/WALLET.md): each game's debit must stand at the wallet with its
 stake and its credit with its prize, and no debit or credit may be there for a round Star Color
 has no game of. Prints each difference and exits 1 if there is any (a credit not yet acknowledged
-is one: run it again once the outbox has drained).`, stderr)
+is one: run it again once the outbox has drained). The URL is https://, or http:// on a loopback
+address, as for serve --wallet.`, stderr)
 	db := dbFlag(fs)
 	url := fs.String("wallet", "", "the operator's wallet `URL`")
 	secretFile := fs.String("wallet-secret-file", "", "the `file` holding the shared secret (else $STARCOLOR_WALLET_SECRET)")
+	insecure := fs.Bool("wallet-insecure-http", false, "accept a plain http:// --wallet URL to a host that is not a loopback address (a test bench only)")
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
 	if *url == "" || fs.NArg() > 0 {
 		return usageError(fs, "want --wallet URL and nothing else")
+	}
+	if err := wallet.CheckURL(*url, *insecure); err != nil {
+		return usageError(fs, "--wallet: %v", err)
 	}
 	secret, err := walletSecret(*secretFile)
 	if err != nil {
@@ -52,7 +57,7 @@ is one: run it again once the outbox has drained).`, stderr)
 	if err != nil {
 		return err
 	}
-	theirs, err := wallet.NewClient(*url, secret, time.Minute).Transactions(ctx)
+	theirs, err := wallet.NewClient(*url, wallet.NewKey(secret), time.Minute).Transactions(ctx)
 	if err != nil {
 		return err
 	}

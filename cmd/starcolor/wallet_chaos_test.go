@@ -175,7 +175,7 @@ type chaosGame struct {
 
 // launchPlayer is the operator's launch call for a player, and the link opened.
 func launchPlayer(base string, secret []byte, who string) (*chaosPlayer, error) {
-	link, err := wallet.Launch(context.Background(), http.DefaultClient, base, secret, who, "op-"+who)
+	link, err := wallet.Launch(context.Background(), http.DefaultClient, base, wallet.NewKey(secret), who, "op-"+who, time.Now())
 	if err != nil {
 		return nil, err
 	}

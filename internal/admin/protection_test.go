@@ -201,7 +201,8 @@ func TestOutboxCallsListed(t *testing.T) {
 	if err != nil || len(games) != 1 {
 		t.Fatalf("the player's game: %v %v", games, err)
 	}
-	launched, err := e.db.LaunchPlayer(t.Context(), "op-9", "s", []byte("token"), e.clock.Now().Add(time.Minute), e.clock.Now())
+	launched, err := e.db.LaunchPlayer(t.Context(), lottery.Launch{WalletPlayer: "op-9", OperatorSession: "s", Nonce: "nonce-of-op-9-0000",
+		TokenHash: []byte("token"), Expires: e.clock.Now().Add(time.Minute)}, e.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

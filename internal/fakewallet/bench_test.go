@@ -48,7 +48,7 @@ func benchDebitCredit(b *testing.B, log *slog.Logger) {
 			b.Fatal(err)
 		}
 		req := httptest.NewRequest("POST", "/"+name, bytes.NewReader(body))
-		req.Header.Set(wallet.SignatureHeader, wallet.Sign(secret, body))
+		key.Stamp(req, body, time.Now())
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code != http.StatusOK {

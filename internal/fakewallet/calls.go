@@ -27,7 +27,7 @@ func (s *Store) Balance(ctx context.Context, req wallet.BalanceRequest) (Answer,
 		if err != nil {
 			return Answer{}, err
 		}
-		return balanceAnswer(p.balance), nil
+		return balanceAnswer(p.balance, ""), nil
 	})
 }
 
@@ -61,17 +61,17 @@ func (s *Store) Debit(ctx context.Context, req wallet.DebitRequest, body []byte,
 		var a Answer
 		switch {
 		case p.blocked:
-			a = errorAnswer(wallet.CodePlayerBlocked, "the player is blocked")
+			a = refusal(req.TransactionID, wallet.CodePlayerBlocked, "the player is blocked")
 		case refuse != "":
-			a = errorAnswer(refuse, "refused by the fault injected (--refuse)")
+			a = refusal(req.TransactionID, refuse, "refused by the fault injected (--refuse)")
 		case p.balance < req.Amount:
-			a = errorAnswer(wallet.CodeInsufficientFunds, fmt.Sprintf("the balance is %d cents, the stake %d", p.balance, req.Amount))
+			a = refusal(req.TransactionID, wallet.CodeInsufficientFunds, fmt.Sprintf("the balance is %d cents, the stake %d", p.balance, req.Amount))
 		default:
 			p.balance -= req.Amount
 			if err := setBalance(ctx, tx, p.name, p.balance); err != nil {
 				return Answer{}, err
 			}
-			a = balanceAnswer(p.balance)
+			a = balanceAnswer(p.balance, req.TransactionID)
 		}
 		return a, s.record(ctx, tx, transaction{KindDebit, req.TransactionID, req.Player, req.RoundID, req.Amount, "", body}, a)
 	})
@@ -101,7 +101,7 @@ func (s *Store) Credit(ctx context.Context, req wallet.CreditRequest, body []byt
 		if err := setBalance(ctx, tx, p.name, p.balance); err != nil {
 			return Answer{}, err
 		}
-		a := balanceAnswer(p.balance)
+		a := balanceAnswer(p.balance, req.TransactionID)
 		return a, s.record(ctx, tx, transaction{KindCredit, req.TransactionID, req.Player, req.RoundID, req.Amount, req.DebitTransactionID, body}, a)
 	})
 }
@@ -140,10 +140,17 @@ func (s *Store) Rollback(ctx context.Context, req wallet.RollbackRequest, body [
 			return Answer{}, err
 		}
 		if by != "" {
-			// Rolled back already: the first rollback's answer again, and nothing moves.
-			if err := tx.QueryRowContext(ctx, `SELECT status, answer FROM transactions WHERE id = ?`, by).Scan(&a.Status, &a.Body); err != nil {
+			// Rolled back already: the first rollback's answer again, its balance, echoing this
+			// rollback's id; nothing moves.
+			var first []byte
+			if err := tx.QueryRowContext(ctx, `SELECT answer FROM transactions WHERE id = ?`, by).Scan(&first); err != nil {
 				return Answer{}, err
 			}
+			var b wallet.Answer
+			if err := json.Unmarshal(first, &b); err != nil {
+				return Answer{}, err
+			}
+			a = balanceAnswer(b.Balance, req.TransactionID)
 		} else {
 			p, err := s.player(ctx, tx, req.Player)
 			if err != nil {
@@ -156,7 +163,7 @@ func (s *Store) Rollback(ctx context.Context, req wallet.RollbackRequest, body [
 					return Answer{}, err
 				}
 			}
-			a = balanceAnswer(p.balance)
+			a = balanceAnswer(p.balance, req.TransactionID)
 		}
 		if err := s.record(ctx, tx, transaction{KindRollback, req.TransactionID, req.Player, req.RoundID, given, d, body}, a); err != nil {
 			return Answer{}, err

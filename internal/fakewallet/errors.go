@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"starcolor/internal/wallet"
 )
 
@@ -68,19 +70,29 @@ type Answer struct {
 	Body   []byte
 }
 
-// balanceAnswer is the answer 200 of every call: the player's balance after it, the bytes
-// json.Marshal makes of a wallet.Answer, without its reflection.
-func balanceAnswer(balance int64) Answer {
-	b := make([]byte, 0, len(`{"balance":}`)+20)
+// balanceAnswer is the answer 200 of every call: the player's balance after it and, for a debit,
+// a credit or a rollback, its transaction_id echoed (id; "" for a balance: none). The bytes
+// json.Marshal makes of a wallet.Answer (but for the escapes of <, >, &, U+2028 and U+2029, which
+// it alone adds), without its reflection.
+func balanceAnswer(balance int64, id string) Answer {
+	b := make([]byte, 0, len(`{"balance":,"transaction_id":""}`)+20+len(id))
 	b = append(b, `{"balance":`...)
 	b = strconv.AppendInt(b, balance, 10)
+	if id != "" {
+		b = append(b, `,"transaction_id":`...)
+		b, _ = jsontext.AppendQuote(b, id) // valid UTF-8: the body it came in was read strictly
+	}
 	return Answer{Status: http.StatusOK, Body: append(b, '}')}
 }
 
-// errorAnswer is a refusal's answer, with the error body of API.md.
-func errorAnswer(code, message string) Answer {
+// errorAnswer is an answer of an error, with the error body of API.md.
+func errorAnswer(code, message string) Answer { return refusal("", code, message) }
+
+// refusal is the answer of a refusal of the call whose transaction_id is id, echoed ("": none).
+func refusal(id, code, message string) Answer {
 	var b wallet.ErrorBody
 	b.Error.Code, b.Error.Message = code, message
+	b.TransactionID = id
 	return jsonAnswer(StatusOf(code), b)
 }
 

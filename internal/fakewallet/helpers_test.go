@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 )
 
 var secret = []byte("a secret shared with Star Color")
+
+// key signs the tests' requests and checks the wallet's answers, as Star Color does.
+var key = wallet.NewKey(secret)
 
 // testWallet is a wallet on a SQLite file of the test's, served over real HTTP.
 type testWallet struct {
@@ -68,27 +72,39 @@ func (r reply) balance() int64 {
 	return a.Balance
 }
 
-// raw sends a body as it is, with a signature (the body's if sig is "sign").
+// raw sends a body as it is, stamped now, with a signature (the request's own if sig is
+// "sign"; none if "").
 func (w *testWallet) raw(method, path string, body []byte, sig string) reply {
+	w.t.Helper()
+	return w.signed(method, path, body, func(req *http.Request) {
+		if sig == "sign" {
+			key.Stamp(req, body, time.Now())
+			return
+		}
+		req.Header.Set(wallet.TimestampHeader, strconv.FormatInt(time.Now().Unix(), 10))
+		if sig != "" {
+			req.Header.Set(wallet.SignatureHeader, sig)
+		}
+	})
+}
+
+// signed sends a body as it is, its headers set by sign; the reply is signed if its signature
+// is that of the answer to this request.
+func (w *testWallet) signed(method, path string, body []byte, sign func(*http.Request)) reply {
 	w.t.Helper()
 	req, err := http.NewRequest(method, w.srv.URL+path, bytes.NewReader(body))
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if sig == "sign" {
-		sig = wallet.Sign(secret, body)
-	}
-	if sig != "" {
-		req.Header.Set(wallet.SignatureHeader, sig)
-	}
 	req.Header.Set("Content-Type", "application/json")
+	sign(req)
 	res, err := w.client.Do(req)
 	if err != nil {
 		return reply{err: err}
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	return reply{status: res.StatusCode, body: b, signed: wallet.Verify(secret, b, res.Header.Get(wallet.SignatureHeader)), err: err}
+	return reply{status: res.StatusCode, body: b, signed: key.CheckAnswer(req, res.Header, b), err: err}
 }
 
 // post sends a call, signed.

@@ -4,7 +4,6 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"starcolor/internal/strictjson"
 	"starcolor/internal/wallet"
 )
 
@@ -50,12 +50,16 @@ type Faults struct {
 //	                    order they came; the next page is ?after=next, and next is SEQ again when
 //	                    there is nothing more yet
 //
-// Every request carries X-Signature, the hex HMAC-SHA256 of its exact body under the shared
-// secret (for a GET, of the empty body); a missing or wrong one is 401 bad_signature and changes
-// nothing. Every answer, errors too, is signed the same way.
+// Every request is signed as WALLET.md 1.1 says (wallet.Key): X-Timestamp and X-Signature over
+// its method, its path as sent (with its query), its timestamp and its exact body (empty for a
+// GET); a signature missing or not of the request, or a timestamp more than 300 s from the
+// store's clock (Store.Now), is 401 bad_signature and changes nothing. Every answer, errors too,
+// is signed as the answer to its request; a debit's, a credit's and a rollback's echo its
+// transaction_id. Bodies are read strictly (internal/strictjson): a field unknown, given twice or
+// in another case is 400.
 type Server struct {
 	store  *Store
-	secret []byte
+	key    *wallet.Key
 	faults Faults
 	mux    *http.ServeMux
 	// Log, if not nil, gets a line for each call.
@@ -73,10 +77,10 @@ func NewServer(store *Store, secret []byte, faults Faults) *Server {
 	} else {
 		binary.LittleEndian.PutUint64(seed, faults.Seed)
 	}
-	s := &Server{store: store, secret: secret, faults: faults, mux: http.NewServeMux(), rnd: rand.New(rand.NewChaCha8([32]byte(seed)))}
+	s := &Server{store: store, key: wallet.NewKey(secret), faults: faults, mux: http.NewServeMux(), rnd: rand.New(rand.NewChaCha8([32]byte(seed)))}
 	s.mux.Handle("POST /"+wallet.CallBalance, serveCall(s, wallet.CallBalance, func(ctx context.Context, req wallet.BalanceRequest, _ []byte) (Answer, error) {
 		return store.Balance(ctx, req)
-	}))
+	}, func(wallet.BalanceRequest) string { return "" }))
 	s.mux.Handle("POST /"+wallet.CallDebit, serveCall(s, wallet.CallDebit, func(ctx context.Context, req wallet.DebitRequest, body []byte) (Answer, error) {
 		refuse := ""
 		if s.draw(s.faults.Refuse) {
@@ -86,9 +90,9 @@ func NewServer(store *Store, secret []byte, faults Faults) *Server {
 			}
 		}
 		return store.Debit(ctx, req, body, refuse)
-	}))
-	s.mux.Handle("POST /"+wallet.CallCredit, serveCall(s, wallet.CallCredit, store.Credit))
-	s.mux.Handle("POST /"+wallet.CallRollback, serveCall(s, wallet.CallRollback, store.Rollback))
+	}, func(r wallet.DebitRequest) string { return r.TransactionID }))
+	s.mux.Handle("POST /"+wallet.CallCredit, serveCall(s, wallet.CallCredit, store.Credit, func(r wallet.CreditRequest) string { return r.TransactionID }))
+	s.mux.Handle("POST /"+wallet.CallRollback, serveCall(s, wallet.CallRollback, store.Rollback, func(r wallet.RollbackRequest) string { return r.TransactionID }))
 	s.mux.HandleFunc("POST /players", s.players)
 	s.mux.HandleFunc("GET /books", s.books)
 	s.mux.HandleFunc("GET /transactions", s.transactions)
@@ -101,21 +105,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 const maxBody = 64 << 10
 
 // serveCall serves one of WALLET.md's calls: the signature checked, the body decoded, the faults
-// drawn, the call applied and answered.
-func serveCall[T any](s *Server, name string, apply func(context.Context, T, []byte) (Answer, error)) http.Handler {
+// drawn, the call applied and answered. id is the call's transaction_id, which its refusals
+// echo as its answers 200 do ("" for a balance).
+func serveCall[T any](s *Server, name string, apply func(context.Context, T, []byte) (Answer, error), id func(T) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, ok := s.readSigned(w, r)
 		if !ok {
 			return
 		}
 		var req T
-		if err := json.Unmarshal(body, &req); err != nil {
-			s.writeError(w, errorf(CodeInvalid, "the body is not a %s call: %v", name, err))
+		if err := strictjson.Decode(body, &req); err != nil {
+			s.writeError(w, r, errorf(CodeInvalid, "the body is not a %s call: %v", name, err))
 			return
 		}
 		if s.draw(s.faults.Fail) {
 			s.logCall(name, req, http.StatusServiceUnavailable, "fail")
-			s.write(w, errorAnswer(CodeUnavailable, "the wallet failed (a fault injected: --fail); nothing was applied"))
+			s.write(w, r, errorAnswer(CodeUnavailable, "the wallet failed (a fault injected: --fail); nothing was applied"))
 			return
 		}
 		ctx := r.Context()
@@ -126,7 +131,7 @@ func serveCall[T any](s *Server, name string, apply func(context.Context, T, []b
 		}
 		a, err := apply(ctx, req, body)
 		if err != nil {
-			a = s.errorAnswer(err)
+			a = s.errorAnswer(err, id(req))
 		}
 		if s.draw(s.faults.Drop) {
 			s.logCall(name, req, a.Status, "drop: applied, the answer dropped")
@@ -137,24 +142,24 @@ func serveCall[T any](s *Server, name string, apply func(context.Context, T, []b
 				}
 			}
 			// No connection to close (HTTP/2): an answer that is no answer of the contract.
-			s.write(w, errorAnswer(CodeInternal, "the answer was dropped (a fault injected: --drop)"))
+			s.write(w, r, errorAnswer(CodeInternal, "the answer was dropped (a fault injected: --drop)"))
 			return
 		}
 		s.logCall(name, req, a.Status, "")
-		s.write(w, a)
+		s.write(w, r, a)
 	})
 }
 
-// readSigned reads a request's body and checks its signature, answering 401 if it is missing or
-// wrong.
+// readSigned reads a request's body and checks its signature and timestamp on the store's
+// clock, answering 401 if they do not stand.
 func (s *Server) readSigned(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
-		s.writeError(w, errorf(CodeInvalid, "the body cannot be read: %v", err))
+		s.writeError(w, r, errorf(CodeInvalid, "the body cannot be read: %v", err))
 		return nil, false
 	}
-	if !wallet.Verify(s.secret, body, r.Header.Get(wallet.SignatureHeader)) {
-		s.writeError(w, errorf(wallet.CodeBadSignature, "the %s header is missing or does not sign the body", wallet.SignatureHeader))
+	if err := s.key.CheckRequest(r, body, s.store.Now()); err != nil {
+		s.writeError(w, r, errorf(wallet.CodeBadSignature, "%v", err))
 		return nil, false
 	}
 	return body, true
@@ -200,22 +205,25 @@ func (s *Server) logCall(name string, req any, status int, fault string) {
 	s.Log.LogAttrs(context.Background(), slog.LevelInfo, "call", attrs...)
 }
 
-// write sends an answer, signed.
-func (s *Server) write(w http.ResponseWriter, a Answer) {
+// write sends an answer, signed as the answer to r.
+func (s *Server) write(w http.ResponseWriter, r *http.Request, a Answer) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(wallet.SignatureHeader, wallet.Sign(s.secret, a.Body))
+	s.key.StampAnswer(w.Header(), r, a.Body, s.store.Now())
 	w.WriteHeader(a.Status)
 	w.Write(a.Body)
 }
 
-func (s *Server) writeError(w http.ResponseWriter, err error) { s.write(w, s.errorAnswer(err)) }
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	s.write(w, r, s.errorAnswer(err, ""))
+}
 
-// errorAnswer answers an error: with its message if it is the caller's; logged, and with a
-// sentence that hides its cause, if it is the wallet's own (5xx).
-func (s *Server) errorAnswer(err error) Answer {
+// errorAnswer answers an error: with its message if it is the caller's, echoing the call's
+// transaction_id (id, "" for none); logged, and with a sentence that hides its cause, if it is
+// the wallet's own (5xx).
+func (s *Server) errorAnswer(err error, id string) Answer {
 	code := CodeOf(err)
 	if StatusOf(code) < 500 {
-		return errorAnswer(code, err.Error())
+		return refusal(id, code, err.Error())
 	}
 	if s.Log != nil {
 		s.Log.Error("the wallet failed", "err", err)
@@ -233,16 +241,16 @@ func (s *Server) players(w http.ResponseWriter, r *http.Request) {
 		Balance *int64 `json:"balance"`
 		Blocked *bool  `json:"blocked"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		s.writeError(w, errorf(CodeInvalid, "want {\"player\", \"balance\", \"blocked\"}: %v", err))
+	if err := strictjson.Decode(body, &req); err != nil {
+		s.writeError(w, r, errorf(CodeInvalid, "want {\"player\", \"balance\", \"blocked\"}: %v", err))
 		return
 	}
 	p, err := s.store.SetPlayer(r.Context(), req.Player, req.Balance, req.Blocked)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, r, err)
 		return
 	}
-	s.write(w, jsonAnswer(http.StatusOK, p))
+	s.write(w, r, jsonAnswer(http.StatusOK, p))
 }
 
 func (s *Server) books(w http.ResponseWriter, r *http.Request) {
@@ -251,10 +259,10 @@ func (s *Server) books(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := s.store.Books(r.Context())
 	if err != nil {
-		s.writeError(w, unavailable(err))
+		s.writeError(w, r, unavailable(err))
 		return
 	}
-	s.write(w, jsonAnswer(http.StatusOK, b))
+	s.write(w, r, jsonAnswer(http.StatusOK, b))
 }
 
 // TransactionsPage is the answer of GET /transactions.
@@ -272,24 +280,24 @@ func (s *Server) transactions(w http.ResponseWriter, r *http.Request) {
 	var err error
 	if v := q.Get("after"); v != "" {
 		if after, err = strconv.ParseInt(v, 10, 64); err != nil || after < 0 {
-			s.writeError(w, errorf(CodeInvalid, "after is a transaction's seq, 0 or more"))
+			s.writeError(w, r, errorf(CodeInvalid, "after is a transaction's seq, 0 or more"))
 			return
 		}
 	}
 	if v := q.Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
-			s.writeError(w, errorf(CodeInvalid, "limit is 1 or more"))
+			s.writeError(w, r, errorf(CodeInvalid, "limit is 1 or more"))
 			return
 		}
 	}
 	list, err := s.store.Transactions(r.Context(), after, limit)
 	if err != nil {
-		s.writeError(w, unavailable(err))
+		s.writeError(w, r, unavailable(err))
 		return
 	}
 	page := TransactionsPage{Transactions: list, Next: after}
 	if len(list) > 0 {
 		page.Next = list[len(list)-1].Seq
 	}
-	s.write(w, jsonAnswer(http.StatusOK, page))
+	s.write(w, r, jsonAnswer(http.StatusOK, page))
 }

@@ -2,7 +2,8 @@
 // side of internal/wallet, for Star Color's tests and for integrators to read. It keeps the
 // players' balances and every transaction in a SQLite file of its own, the calls that wait
 // together written in one transaction (each undone alone if it fails), and serves the four calls
-// of WALLET.md over HTTP (Server), signed both ways, with faults to inject (Faults).
+// of WALLET.md over HTTP (Server), signed both ways as 1.1 binds them (internal/wallet's Key:
+// the call, the time, the request answered), with faults to inject (Faults).
 // `starcolor fakewallet` runs it.
 //
 // What it promises, beside WALLET.md's text:
@@ -56,7 +57,8 @@ type Store struct {
 	stmtsConn any
 	// Initial is the balance, in cents, a player gets on first use.
 	Initial int64
-	// Now is the clock of the transactions' times.
+	// Now is the wallet's clock: of the transactions' times, of its answers' timestamps, and the
+	// one requests' timestamps are held to (within 300 s: WALLET.md 1.1). Set it before serving.
 	Now func() time.Time
 }
 
@@ -87,7 +89,15 @@ CREATE TABLE rolled_back (
 	id          TEXT PRIMARY KEY,
 	rollback_id TEXT NOT NULL REFERENCES transactions (id)
 ) STRICT;
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
+`
+
+// echoes is the upgrade of a file of version 1 to version 2 (WALLET.md 1.1): every kept answer
+// echoes its transaction_id, as a new one does, so that the same call sent again is answered
+// what a client of 1.1 checks.
+const echoes = `
+UPDATE transactions SET answer = CAST(json_set(CAST(answer AS TEXT), '$.transaction_id', id) AS BLOB);
+PRAGMA user_version = 2;
 `
 
 // Open opens (creating if needed) the wallet's database file: WAL, synchronous=FULL (a movement
@@ -147,6 +157,10 @@ func (s *Store) migrate(ctx context.Context) error {
 			return err
 		}
 	case 1:
+		if _, err := tx.ExecContext(ctx, echoes); err != nil {
+			return err
+		}
+	case 2:
 		return nil
 	default:
 		return fmt.Errorf("schema version %d, newer than this program's", version)

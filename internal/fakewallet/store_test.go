@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -176,12 +177,48 @@ func TestCloseWritesTheCallsWaiting(t *testing.T) {
 	}
 }
 
-// balanceAnswer makes the bytes json.Marshal makes.
+// balanceAnswer makes the bytes json.Marshal makes (of ids without <, >, &, U+2028 or U+2029,
+// which it alone escapes).
 func TestBalanceAnswer(t *testing.T) {
 	for _, v := range []int64{0, 1, -1, 7, 100_000, 1 << 40, math.MaxInt64, math.MinInt64} {
-		want, _ := json.Marshal(wallet.Answer{Balance: v})
-		if a := balanceAnswer(v); a.Status != 200 || string(a.Body) != string(want) {
-			t.Errorf("%d: %d %s, want %s", v, a.Status, a.Body, want)
+		for _, id := range []string{"", "debit-0190f3a1b2c3d4e5f6a7b8c9", `a "quoted" \ id`, "été\n\x01"} {
+			want, _ := json.Marshal(wallet.Answer{Balance: v, TransactionID: id})
+			if a := balanceAnswer(v, id); a.Status != 200 || string(a.Body) != string(want) {
+				t.Errorf("%d %q: %d %s, want %s", v, id, a.Status, a.Body, want)
+			}
 		}
+	}
+}
+
+// A file of version 1 (WALLET.md 1.0: answers without the echo) is upgraded when opened: the
+// same debit again is answered its first answer with its transaction_id echoed, as 1.1 asks.
+func TestUpgradeEchoesKeptAnswers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wallet.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := debit("d1", "p1", 100)
+	body, _ := json.Marshal(req)
+	if _, err := s.Debit(context.Background(), req, body, ""); err != nil {
+		t.Fatal(err)
+	}
+	// As version 1 kept it.
+	if _, err := s.db.Exec(`UPDATE transactions SET answer = CAST(json_remove(CAST(answer AS TEXT), '$.transaction_id') AS BLOB);
+		PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(context.Background(), path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := s.Debit(context.Background(), req, body, "")
+	if want := fmt.Sprintf(`{"balance":%d,"transaction_id":"d1"}`, DefaultInitialBalance-100); err != nil || string(a.Body) != want {
+		t.Fatalf("the debit again after the upgrade: %s %v, want %s", a.Body, err, want)
+	}
+	var version int
+	if err := s.db.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != 2 {
+		t.Fatalf("version %d %v", version, err)
 	}
 }

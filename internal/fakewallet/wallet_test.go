@@ -3,9 +3,13 @@ package fakewallet
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,25 +18,64 @@ import (
 	"starcolor/internal/wallet"
 )
 
+// Every request is signed as WALLET.md 1.1 says, or refused 401 bad_signature, signed as the
+// answer to it, changing nothing: a signature missing, wrong, not hex, of another body, under
+// another secret, of 1.0's kind (the body alone), made for another path or method, or with a
+// timestamp 301 s old or ahead of the wallet's clock, or none. In upper case, or 300 s off, it
+// is good.
 func TestSignatures(t *testing.T) {
 	w := newWallet(t, Faults{})
 	body := []byte(`{"transaction_id":"d1","player":"p1","operator_session":"s","round_id":"1","amount":500,"currency":"EUR"}`)
 	other := []byte(`{"transaction_id":"d1","player":"p1","operator_session":"s","round_id":"1","amount":5,"currency":"EUR"}`)
-	for name, sig := range map[string]string{
-		"missing":        "",
-		"wrong":          strings.Repeat("0", 64),
-		"not hex":        "not a signature",
-		"another body":   wallet.Sign(secret, other),
-		"another secret": wallet.Sign([]byte("another secret"), body),
+	stamp := func(req *http.Request, at time.Time, sig func(method, path, ts string) string) {
+		ts := strconv.FormatInt(at.Unix(), 10)
+		req.Header.Set(wallet.TimestampHeader, ts)
+		req.Header.Set(wallet.SignatureHeader, sig(req.Method, req.URL.RequestURI(), ts))
+	}
+	own := func(b []byte) func(method, path, ts string) string {
+		return func(method, path, ts string) string { return key.RequestSignature(method, path, ts, b) }
+	}
+	for name, sign := range map[string]func(req *http.Request, b []byte){
+		"missing": func(req *http.Request, _ []byte) {
+			stamp(req, time.Now(), func(string, string, string) string { return "" })
+		},
+		"wrong": func(req *http.Request, _ []byte) {
+			stamp(req, time.Now(), func(string, string, string) string { return strings.Repeat("0", 64) })
+		},
+		"not hex": func(req *http.Request, _ []byte) {
+			stamp(req, time.Now(), func(string, string, string) string { return "not a signature" })
+		},
+		"of another body": func(req *http.Request, b []byte) { stamp(req, time.Now(), own(other)) },
+		"under another secret": func(req *http.Request, b []byte) {
+			stamp(req, time.Now(), func(method, path, ts string) string {
+				return wallet.NewKey([]byte("another secret")).RequestSignature(method, path, ts, b)
+			})
+		},
+		"of the body alone (1.0)": func(req *http.Request, b []byte) {
+			m := hmac.New(sha256.New, secret)
+			m.Write(b)
+			req.Header.Set(wallet.SignatureHeader, hex.EncodeToString(m.Sum(nil)))
+		},
+		"made for another call": func(req *http.Request, b []byte) {
+			stamp(req, time.Now(), func(method, _, ts string) string { return key.RequestSignature(method, "/credit?x", ts, b) })
+		},
+		"made for another method": func(req *http.Request, b []byte) {
+			stamp(req, time.Now(), func(_, path, ts string) string { return key.RequestSignature("PUT", path, ts, b) })
+		},
+		"301 s old":   func(req *http.Request, b []byte) { stamp(req, time.Now().Add(-301*time.Second), own(b)) },
+		"301 s ahead": func(req *http.Request, b []byte) { stamp(req, time.Now().Add(301*time.Second), own(b)) },
+		"without a time": func(req *http.Request, b []byte) {
+			req.Header.Set(wallet.SignatureHeader, key.RequestSignature(req.Method, req.URL.RequestURI(), "", b))
+		},
 	} {
 		for _, path := range []string{"/debit", "/credit", "/rollback", "/balance", "/players"} {
-			r := w.raw("POST", path, body, sig)
+			r := w.signed("POST", path, body, func(req *http.Request) { sign(req, body) })
 			if r.err != nil || r.status != http.StatusUnauthorized || r.code() != wallet.CodeBadSignature || !r.signed {
 				t.Errorf("%s signature on %s: %d %s (signed %v, %v), want a signed 401 bad_signature", name, path, r.status, r.body, r.signed, r.err)
 			}
 		}
-		for _, path := range []string{"/books", "/transactions"} {
-			if r := w.raw("GET", path, nil, sig); r.status != http.StatusUnauthorized || !r.signed {
+		for _, path := range []string{"/books", "/transactions?after=0"} {
+			if r := w.signed("GET", path, nil, func(req *http.Request) { sign(req, nil) }); r.status != http.StatusUnauthorized || !r.signed {
 				t.Errorf("%s signature on GET %s: %d %s", name, path, r.status, r.body)
 			}
 		}
@@ -41,10 +84,58 @@ func TestSignatures(t *testing.T) {
 	if b := w.books(); len(b.Players) != 0 {
 		t.Fatalf("refused requests made players: %+v", b.Players)
 	}
-	// The signature in upper case is good; the answer is signed.
-	r := w.raw("POST", "/debit", body, strings.ToUpper(wallet.Sign(secret, body)))
-	if r.status != 200 || !r.signed || r.balance() != DefaultInitialBalance-500 {
+	// The signature in upper case is good, and so is a timestamp 300 s off; the answers are
+	// signed for their requests, and echo their transaction_id.
+	r := w.signed("POST", "/debit", body, func(req *http.Request) {
+		stamp(req, time.Now(), func(method, path, ts string) string {
+			return strings.ToUpper(key.RequestSignature(method, path, ts, body))
+		})
+	})
+	if r.status != 200 || !r.signed || string(r.body) != fmt.Sprintf(`{"balance":%d,"transaction_id":"d1"}`, DefaultInitialBalance-500) {
 		t.Fatalf("a debit signed in upper case: %d %s (signed %v)", r.status, r.body, r.signed)
+	}
+	for _, off := range []time.Duration{-300 * time.Second, 299 * time.Second} {
+		b := fmt.Appendf(nil, `{"transaction_id":"c%d","player":"p1","round_id":"1","amount":0,"currency":"EUR","debit_transaction_id":"d1"}`, off/time.Second)
+		if r := w.signed("POST", "/credit", b, func(req *http.Request) { stamp(req, time.Now().Add(off), own(b)) }); r.status != 200 || !r.signed {
+			t.Errorf("a credit stamped %s off: %d %s (signed %v)", off, r.status, r.body, r.signed)
+		}
+	}
+}
+
+// The wallet's clock is its store's (Store.Now): a request stamped on it is good however far it
+// is from the machine's, and one stamped on the machine's is then refused.
+func TestSignaturesOnTheStoresClock(t *testing.T) {
+	s := newStore(t)
+	later := time.Now().Add(25 * time.Hour)
+	s.Now = func() time.Time { return later }
+	w := serveStore(t, s, Faults{})
+	body, _ := json.Marshal(wallet.BalanceRequest{Player: "p1"})
+	if r := w.signed("POST", "/balance", body, func(req *http.Request) { key.Stamp(req, body, later) }); r.status != 200 || !r.signed {
+		t.Fatalf("a balance stamped on the wallet's clock: %d %s", r.status, r.body)
+	}
+	if r := w.post("balance", wallet.BalanceRequest{Player: "p1"}); r.status != http.StatusUnauthorized || !r.signed {
+		t.Fatalf("a balance stamped 25 hours from the wallet's clock: %d %s", r.status, r.body)
+	}
+}
+
+// Bodies are read strictly: a field unknown, twice or in another case is 400, nothing kept.
+func TestStrictBodies(t *testing.T) {
+	w := newWallet(t, Faults{})
+	for _, c := range []struct{ path, body string }{
+		{"/debit", `{"transaction_id":"x","player":"p1","operator_session":"s","round_id":"1","amount":5,"currency":"EUR","extra":1}`},
+		{"/debit", `{"transaction_id":"x","player":"p1","operator_session":"s","round_id":"1","amount":5,"amount":1,"currency":"EUR"}`},
+		{"/debit", `{"Transaction_ID":"x","player":"p1","operator_session":"s","round_id":"1","amount":5,"currency":"EUR"}`},
+		{"/credit", `{"transaction_id":"x","player":"p1","round_id":"1","amount":5,"currency":"EUR","debit_transaction_id":"d","url":"x"}`},
+		{"/rollback", `{"transaction_id":"x","player":"p1","round_id":"1","rolled_back_transaction_id":"d","amount":5}`},
+		{"/balance", `{"player":"p1","operator_session":"s","nonce":"abc"}`},
+		{"/players", `{"player":"p1","balance":5,"balance":6}`},
+	} {
+		if r := w.raw("POST", c.path, []byte(c.body), "sign"); r.status != http.StatusBadRequest || r.code() != CodeInvalid || !r.signed {
+			t.Errorf("%s %s: %d %s", c.path, c.body, r.status, r.body)
+		}
+	}
+	if b := w.books(); len(b.Players) != 0 {
+		t.Fatalf("refused bodies made players: %+v", b.Players)
 	}
 }
 
@@ -106,7 +197,9 @@ func TestDebit(t *testing.T) {
 	}
 	// Too much: 402, the balance unchanged, and final: the same debit after a deposit is 402 again.
 	r := w.must(http.StatusPaymentRequired, "debit", debit("d2", "p1", 601))
-	if r.code() != wallet.CodeInsufficientFunds || w.balanceOf("p1") != 600 {
+	var echo wallet.ErrorBody
+	json.Unmarshal(r.body, &echo)
+	if r.code() != wallet.CodeInsufficientFunds || echo.TransactionID != "d2" || w.balanceOf("p1") != 600 {
 		t.Fatalf("a debit past the balance: %s, balance %d", r.body, w.balanceOf("p1"))
 	}
 	w.setBalance("p1", 5000)
@@ -161,10 +254,12 @@ func TestRollback(t *testing.T) {
 		t.Fatalf("rollback answered %s", first.body)
 	}
 	w.must(200, "debit", debit("d2", "p1", 100)) // the balance moves on
-	// The same rollback, or another rollback of the same debit: the first answer, nothing given back.
+	// The same rollback, or another rollback of the same debit: the first answer, echoing its own
+	// id, nothing given back.
 	for _, rb := range []wallet.RollbackRequest{rollback("r1", "p1", "d1"), rollback("r2", "p1", "d1")} {
-		if r := w.must(200, "rollback", rb); !bytes.Equal(r.body, first.body) {
-			t.Fatalf("rollback %+v again: %s, want %s", rb, r.body, first.body)
+		want := fmt.Sprintf(`{"balance":1000,"transaction_id":%q}`, rb.TransactionID)
+		if r := w.must(200, "rollback", rb); string(r.body) != want {
+			t.Fatalf("rollback %+v again: %s, want %s", rb, r.body, want)
 		}
 	}
 	// The debit rolled back, sent again: 409.
@@ -278,7 +373,7 @@ func TestConcurrentDebits(t *testing.T) {
 	wg.Wait()
 	close(bodies)
 	for b := range bodies {
-		if b != `{"balance":700}` {
+		if b != `{"balance":700,"transaction_id":"same"}` {
 			t.Errorf("the same debit answered %s", b)
 		}
 	}

@@ -36,6 +36,7 @@ const (
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409
 	InFlight             Code = "request_in_flight"      // 409
+	DuplicateLaunch      Code = "duplicate_launch"       // 409: a launch's nonce used already (wallet mode, WALLET.md 1.1)
 	IdempotencyMismatch  Code = "idempotency_key_reused" // 422
 	TooManyAttempts      Code = "too_many_attempts"      // 429
 	SoldOut              Code = "sold_out"               // 503

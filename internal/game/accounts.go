@@ -149,10 +149,11 @@ func (s *Service) authenticate(ctx context.Context, token string, write bool) (P
 	return p, nil
 }
 
-// Me is a player with their balance.
-func (s *Service) Me(ctx context.Context, playerID int64) (Player, error) {
-	p, err := s.db.PlayerByID(ctx, playerID)
-	me := Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID}
+// Me is an authenticated player with their balance. In wallet mode the balance is asked of the
+// wallet for the player's session, which names its own launch's operator's session.
+func (s *Service) Me(ctx context.Context, who Player) (Player, error) {
+	p, err := s.db.PlayerByID(ctx, who.ID)
+	me := Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID, session: who.session}
 	if err == nil && s.wallet != nil {
 		me.Balance, err = s.walletBalance(ctx, me) // the money is the wallet's
 	}

@@ -14,6 +14,7 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/session"
 	"starcolor/internal/wallet"
 )
 
@@ -29,9 +30,9 @@ type WalletStore interface {
 	HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error)
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
 	DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error
-	LaunchPlayer(ctx context.Context, walletPlayer, operatorSession string, tokenHash []byte, expires, now time.Time) (lottery.Player, error)
-	UseLaunch(ctx context.Context, tokenHash []byte, now time.Time) (int64, error)
-	WalletPlayerOf(ctx context.Context, playerID int64) (walletPlayer, operatorSession string, err error)
+	LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) (lottery.Player, error)
+	UseLaunch(ctx context.Context, tokenHash, sessionHash []byte, now time.Time) (int64, error)
+	WalletPlayerOf(ctx context.Context, playerID int64, sessionHash []byte) (walletPlayer, operatorSession string, err error)
 }
 
 // Wallet is the game's wallet mode: the store's side, the wallet's client, and the sender of the
@@ -73,7 +74,8 @@ const maxWho = 100_000
 
 // walletPlayer is who the player of a session is at the operator, read once per session rather
 // than at every sale: a player's id at the operator never changes, and a session is opened by
-// one launch, whose operator's session it keeps (a later launch opens another session).
+// one launch, whose operator's session the store keeps with it (WALLET.md 1.1: a later launch
+// opens another session, and changes nothing of this one's, on any server).
 func (s *Service) walletPlayer(ctx context.Context, p Player) (who, session string, err error) {
 	w := s.wallet
 	k := sessionOf{p.ID, string(p.session)}
@@ -83,7 +85,7 @@ func (s *Service) walletPlayer(ctx context.Context, p Player) (who, session stri
 	if ok {
 		return e.player, e.session, nil
 	}
-	if who, session, err = w.Store.WalletPlayerOf(ctx, p.ID); err != nil {
+	if who, session, err = w.Store.WalletPlayerOf(ctx, p.ID, p.session); err != nil {
 		return "", "", err
 	}
 	w.whoMu.Lock()
@@ -169,34 +171,47 @@ func (s *Service) WalletMode() bool { return s.wallet != nil }
 var errWalletMode = fault.Errorf(fault.WalletMode, "the operator holds the money and the player's protection: this is done on the operator's site")
 
 // Launch opens the game for one of the operator's players: their account here (made the first
-// time), and a token good once for LaunchLifetime that opens a session.
-func (s *Service) Launch(ctx context.Context, walletPlayer, operatorSession string) (string, error) {
+// time), and a token good once for LaunchLifetime that opens a session, whose calls to the
+// wallet carry operatorSession. nonce is the launch's, used once (WALLET.md 1.1): used already,
+// the launch is fault.DuplicateLaunch and changes nothing.
+func (s *Service) Launch(ctx context.Context, walletPlayer, operatorSession, nonce string) (string, error) {
 	if s.wallet == nil {
 		return "", fault.Errorf(fault.NotFound, "this server has no operator's wallet")
 	}
 	if walletPlayer == "" || len(walletPlayer) > 256 || len(operatorSession) > 1024 {
 		return "", fault.Errorf(fault.Invalid, "player (1 to 256 bytes) and operator_session (up to 1024) are required")
 	}
+	if !wallet.ValidNonce(nonce) {
+		return "", fault.Errorf(fault.Invalid, "nonce is required: %d to %d characters of A-Z, a-z, 0-9, _ and -, new at each launch", wallet.MinNonce, wallet.MaxNonce)
+	}
 	token := randomToken()
 	h := sha256.Sum256([]byte(token))
 	now := s.now()
-	if _, err := s.wallet.Store.LaunchPlayer(ctx, walletPlayer, operatorSession, h[:], now.Add(lottery.LaunchLifetime), now); err != nil {
+	l := lottery.Launch{WalletPlayer: walletPlayer, OperatorSession: operatorSession, Nonce: nonce, TokenHash: h[:], Expires: now.Add(lottery.LaunchLifetime)}
+	if _, err := s.wallet.Store.LaunchPlayer(ctx, l, now); err != nil {
 		return "", err
 	}
 	return token, nil
 }
 
-// OpenLaunch spends a launch token and opens a session for its player: the session's token.
+// OpenLaunch spends a launch token and opens a session for its player: the session's token. The
+// store notes the session with its launch before it is opened, so that the session is never
+// without its launch's operator's session.
 func (s *Service) OpenLaunch(ctx context.Context, token string) (string, error) {
 	if s.wallet == nil {
 		return "", fault.Errorf(fault.NotFound, "this server has no operator's wallet")
 	}
 	h := sha256.Sum256([]byte(token))
-	id, err := s.wallet.Store.UseLaunch(ctx, h[:], s.now())
+	open := session.NewToken()
+	sh := session.Hash(open)
+	id, err := s.wallet.Store.UseLaunch(ctx, h[:], sh[:], s.now())
 	if err != nil {
 		return "", err
 	}
-	return s.sessions.Open(ctx, id)
+	if err := s.sessions.OpenToken(ctx, id, open); err != nil {
+		return "", err
+	}
+	return open, nil
 }
 
 // transactionSuffix names a sale's movements (its debit, and its credit or rollback): the time in
@@ -319,7 +334,7 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	var refused *wallet.Refused
 	deadline := time.Now().Add(w.DebitWait)
 	for {
-		after, err = w.Client.CallRaw(ctx, wallet.CallDebit, body)
+		after, err = w.Client.CallRaw(ctx, wallet.CallDebit, debit.TransactionID, body)
 		if err == nil || (errors.As(err, &refused) && refused.Status != 401 && refused.Status != 409) || time.Now().After(deadline) || ctx.Err() != nil {
 			break
 		}

@@ -73,7 +73,7 @@ func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *c
 	}}
 	var w *refWallet
 	if walletSuite {
-		w = startRefWallet(t, fakewallet.Faults{}, false)
+		w = startRefWallet(t, fakewallet.Faults{}, false, clk.Now)
 		o.Wallet = &app.WalletConfig{URL: w.url, Secret: walletSecret}
 	}
 	env := apptest.Start(t, o)

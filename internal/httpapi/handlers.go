@@ -94,7 +94,7 @@ func (s *Server) authWith(check func(context.Context, string) (game.Player, erro
 }
 
 func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error {
-	p, err := s.svc.Me(r.Context(), p.ID)
+	p, err := s.svc.Me(r.Context(), p)
 	if err != nil {
 		return err
 	}

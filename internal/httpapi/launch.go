@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"html/template"
 	"io"
 	"net/http"
@@ -11,39 +12,46 @@ import (
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/strictjson"
 	"starcolor/internal/wallet"
 )
 
-// The operator opens the game for one of its players (seamless wallet mode, WALLET.md): a signed
-// POST /api/v1/launch gives a link good once for 60 seconds; opening it sets the session cookie
-// and goes to the game page.
+// The operator opens the game for one of its players (seamless wallet mode, WALLET.md 1.1): a
+// signed POST /api/v1/launch, stamped within 300 s of this server's clock and with a nonce never
+// used before, gives a link good once for 60 seconds; opening it sets the session cookie and goes
+// to the game page. Every answer is signed as the answer to its request.
 
-// EnableLaunch serves the launch call, signed with secret; the links are on publicURL (empty: the
-// address the call came to).
-func (s *Server) EnableLaunch(secret []byte, publicURL string) {
-	s.launchSecret, s.publicURL = secret, publicURL
-	s.handle("POST /api/v1/launch", s.launch)
+// EnableLaunch serves the launch call, signed with secret and checked on the clock now; the
+// links are on publicURL (empty: the address the call came to).
+func (s *Server) EnableLaunch(secret []byte, publicURL string, now func() time.Time) {
+	s.launchKey, s.publicURL, s.launchNow = wallet.NewKey(secret), publicURL, now
+	s.handle("POST "+wallet.LaunchPath, s.launch)
 }
 
 func (s *Server) launch(w http.ResponseWriter, r *http.Request) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		return fault.Errorf(fault.Invalid, "the body could not be read")
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return s.signedError(w, r, fault.Errorf(fault.TooLarge, "the body is larger than %d bytes", maxBody))
+		}
+		return s.signedError(w, r, fault.Errorf(fault.Invalid, "the body could not be read"))
 	}
-	if !wallet.Verify(s.launchSecret, body, r.Header.Get(wallet.SignatureHeader)) {
-		return s.signed(w, http.StatusUnauthorized, errorBody(wallet.CodeBadSignature, "the signature (X-Signature) is missing or wrong"))
+	// The signature binds the call: a body signed for another call (a debit, say), for another
+	// time or by another secret is refused before it is read.
+	if err := s.launchKey.CheckRequest(r, body, s.launchNow()); err != nil {
+		return s.signed(w, r, http.StatusUnauthorized, errorBody(wallet.CodeBadSignature, err.Error()))
 	}
-	var b struct {
-		Player          string `json:"player"`
-		OperatorSession string `json:"operator_session"`
-		Currency        string `json:"currency"`
+	var b wallet.LaunchRequest
+	if err := strictjson.Decode(body, &b); err != nil {
+		return s.signedError(w, r, fault.Errorf(fault.InvalidRequest, "%v", err))
 	}
-	if err := json.Unmarshal(body, &b); err != nil || b.Player == "" || b.Currency != wallet.Currency {
-		return s.signed(w, http.StatusBadRequest, errorBody(string(fault.Invalid), `the body is {"player", "operator_session", "currency": "EUR"}`))
+	if b.Player == "" || b.Currency != wallet.Currency {
+		return s.signedError(w, r, fault.Errorf(fault.Invalid, `the body is {"player", "operator_session", "currency": "EUR", "nonce"}`))
 	}
-	token, err := s.svc.Launch(r.Context(), b.Player, b.OperatorSession)
+	token, err := s.svc.Launch(r.Context(), b.Player, b.OperatorSession, b.Nonce)
 	if err != nil {
-		return err
+		return s.signedError(w, r, err)
 	}
 	base := s.publicURL
 	if base == "" {
@@ -55,16 +63,27 @@ func (s *Server) launch(w http.ResponseWriter, r *http.Request) error {
 	}
 	link := base + "/?launch=" + url.QueryEscape(token)
 	raw, _ := json.Marshal(map[string]string{"url": link})
-	return s.signed(w, http.StatusCreated, raw)
+	return s.signed(w, r, http.StatusCreated, raw)
 }
 
-// signed writes a JSON answer with its signature (the operator checks it).
-func (s *Server) signed(w http.ResponseWriter, status int, body []byte) error {
+// signed writes a JSON answer to r with its signature, which binds it to r (the operator checks
+// it).
+func (s *Server) signed(w http.ResponseWriter, r *http.Request, status int, body []byte) error {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(wallet.SignatureHeader, wallet.Sign(s.launchSecret, body))
+	s.launchKey.StampAnswer(w.Header(), r, body, s.launchNow())
 	w.WriteHeader(status)
 	w.Write(body)
 	return nil
+}
+
+// signedError writes an error as the answer to r, as writeError does, signed; an error of the
+// server's own is logged.
+func (s *Server) signedError(w http.ResponseWriter, r *http.Request, err error) error {
+	if fault.CodeOf(err) == fault.Internal {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	status, body := errorOf(w.Header(), err)
+	return s.signed(w, r, status, body)
 }
 
 func errorBody(code, message string) []byte {
@@ -77,7 +96,7 @@ func errorBody(code, message string) []byte {
 func (s *Server) Launches(page http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token := r.URL.Query().Get("launch")
-		if r.URL.Path != "/" || token == "" || s.launchSecret == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		if r.URL.Path != "/" || token == "" || s.launchKey == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 			page.ServeHTTP(w, r)
 			return
 		}

@@ -36,7 +36,7 @@ func (s *testServer) bare(t *testing.T, name string) *client {
 func (c *client) login(name string) {
 	c.t.Helper()
 	if w := c.wallet(); w != nil {
-		launchInto(c.t, c.base, walletSecret, name, c.http)
+		launchInto(c.t, c.base, walletSecret, name, c.http, c.srv.clock.Now)
 		c.who = name
 		return
 	}

@@ -80,7 +80,7 @@ func operations(t *testing.T, doc map[string]any) []operation {
 // registers it): openapi.json describes every call a server may serve.
 func routeServer() *Server {
 	s := New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil, nil))
-	s.EnableLaunch([]byte("secret"), "")
+	s.EnableLaunch([]byte("secret"), "", time.Now)
 	return s
 }
 

@@ -20,6 +20,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
 	"starcolor/internal/strictjson"
+	"starcolor/internal/wallet"
 )
 
 // Store is what the API reads of a store itself; the rest goes through the game service.
@@ -44,9 +45,10 @@ type Server struct {
 	mux     *http.ServeMux
 	routes  []string
 
-	// Wallet mode's launch call (launch.go).
-	launchSecret []byte
-	publicURL    string
+	// Wallet mode's launch call (launch.go): its key, its public address and its clock.
+	launchKey *wallet.Key
+	publicURL string
+	launchNow func() time.Time
 }
 
 // New builds the server's routes.
@@ -227,6 +229,7 @@ var statusOf = map[fault.Code]int{
 	fault.InvalidMove:          http.StatusConflict,
 	fault.UsernameTaken:        http.StatusConflict,
 	fault.InFlight:             http.StatusConflict,
+	fault.DuplicateLaunch:      http.StatusConflict,
 	fault.TooLarge:             http.StatusRequestEntityTooLarge,
 	fault.UnsupportedMediaType: http.StatusUnsupportedMediaType,
 	fault.IdempotencyMismatch:  http.StatusUnprocessableEntity,
@@ -237,6 +240,13 @@ var statusOf = map[fault.Code]int{
 }
 
 func writeError(w http.ResponseWriter, err error) {
+	status, body := errorOf(w.Header(), err)
+	writeBody(w, status, body)
+}
+
+// errorOf is the answer to an error: its status and its body, {"error": {"code", "message"}}
+// (the cause of an internal error never told), and when to try again set in h (Retry-After).
+func errorOf(h http.Header, err error) (int, []byte) {
 	code := fault.CodeOf(err)
 	msg := err.Error()
 	var f *fault.Error
@@ -247,9 +257,9 @@ func writeError(w http.ResponseWriter, err error) {
 		msg = "something went wrong on our side; nothing was changed"
 	}
 	if wait := fault.RetryAfter(err); wait > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		h.Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
 	}
-	writeJSON(w, statusOf[code], map[string]any{"error": map[string]string{"code": string(code), "message": msg}})
+	return statusOf[code], errorBody(string(code), msg)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {

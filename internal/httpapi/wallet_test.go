@@ -3,10 +3,14 @@ package httpapi_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -41,36 +45,48 @@ func newWalletEnvWith(t *testing.T, faults fakewallet.Faults, cfg app.WalletConf
 	return newWalletEnvAt(t, faults, cfg, nil)
 }
 
-// newWalletEnvAt is newWalletEnvWith on a clock (nil: time.Now).
+// newWalletEnvAt is newWalletEnvWith on a clock (nil: time.Now), the reference wallet's too.
 func newWalletEnvAt(t *testing.T, faults fakewallet.Faults, cfg app.WalletConfig, now func() time.Time) *walletEnv {
 	t.Helper()
 	skipInWalletMode(t, ranAlready)
-	w := startRefWallet(t, faults, true)
-	cfg.URL, cfg.Secret = w.url, walletSecret
 	if now == nil {
 		now = time.Now
 	}
+	w := startRefWallet(t, faults, true, now)
+	cfg.URL, cfg.Secret = w.url, walletSecret
 	env := apptest.Start(t, apptest.Options{Blocks: 1, Seed: 9, Wallet: &cfg, Now: now})
 	return &walletEnv{url: env.URL, fwURL: w.url, secret: walletSecret, fw: w.fw, proxy: w.proxy, env: env, now: now}
 }
 
-// launch is the operator's signed launch call: its status and body.
+// launch is the operator's launch call with body, stamped now by the server's clock and signed
+// under sign (nil: unsigned): its status and body.
 func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string) {
 	t.Helper()
-	if sign == nil {
-		return e.launchSigned(t, body, "")
-	}
-	return e.launchSigned(t, body, wallet.Sign(sign, []byte(body)))
+	return e.post(t, e.url, wallet.LaunchPath, body, func(req *http.Request) {
+		if sign != nil {
+			wallet.NewKey(sign).Stamp(req, []byte(body), e.now())
+		}
+	})
 }
 
-// launchSigned is the launch call with a signature header as given ("": none).
+// launchSigned is the launch call with a signature header as given ("": none), stamped now.
 func (e *walletEnv) launchSigned(t *testing.T, body, signature string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", e.url+"/api/v1/launch", strings.NewReader(body))
+	return e.post(t, e.url, wallet.LaunchPath, body, func(req *http.Request) {
+		req.Header.Set(wallet.TimestampHeader, strconv.FormatInt(e.now().Unix(), 10))
+		if signature != "" {
+			req.Header.Set(wallet.SignatureHeader, signature)
+		}
+	})
+}
+
+// post sends body to a server's path, its headers set by sign, and checks that the answer is
+// signed as the answer to this request: its status and body.
+func (e *walletEnv) post(t *testing.T, base, path, body string, sign func(*http.Request)) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	if signature != "" {
-		req.Header.Set(wallet.SignatureHeader, signature)
-	}
+	sign(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -78,8 +94,8 @@ func (e *walletEnv) launchSigned(t *testing.T, body, signature string) (int, str
 	defer resp.Body.Close()
 	var b bytes.Buffer
 	b.ReadFrom(resp.Body)
-	if !wallet.Verify(e.secret, b.Bytes(), resp.Header.Get(wallet.SignatureHeader)) {
-		t.Errorf("the launch answer %d is not signed", resp.StatusCode)
+	if !wallet.NewKey(e.secret).CheckAnswer(req, resp.Header, b.Bytes()) {
+		t.Errorf("the launch answer %d is not signed for its request", resp.StatusCode)
 	}
 	return resp.StatusCode, b.String()
 }
@@ -87,9 +103,15 @@ func (e *walletEnv) launchSigned(t *testing.T, body, signature string) (int, str
 // player launches a player and opens the link in a client of its own; the link opens once.
 func (e *walletEnv) player(t *testing.T, who string) *client {
 	t.Helper()
+	return e.playerIn(t, who, "sess-"+who)
+}
+
+// playerIn is player with the launch's operator's session.
+func (e *walletEnv) playerIn(t *testing.T, who, operatorSession string) *client {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second}
-	launchInto(t, e.url, e.secret, who, hc)
+	openLaunch(t, e.url, e.secret, who, operatorSession, hc, e.now)
 	return &client{t: t, base: e.url, http: hc, who: who}
 }
 
@@ -110,8 +132,10 @@ func TestWalletMode(t *testing.T) {
 		sign []byte
 		want int
 	}{
-		{`{"player":"","operator_session":"s","currency":"EUR"}`, e.secret, 400},
-		{`{"player":"op-1","operator_session":"s","currency":"USD"}`, e.secret, 400},
+		{`{"player":"","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `"}`, e.secret, 400},
+		{`{"player":"op-1","operator_session":"s","currency":"USD","nonce":"` + wallet.NewNonce() + `"}`, e.secret, 400},
+		{`{"player":"op-1","operator_session":"s","currency":"EUR"}`, e.secret, 400},
+		{`{"player":"op-1","operator_session":"s","currency":"EUR","nonce":"too-short"}`, e.secret, 400},
 	} {
 		if st, body := e.launch(t, c.body, c.sign); st != c.want {
 			t.Errorf("launch %s: %d %s, want %d", c.body, st, body, c.want)
@@ -166,7 +190,7 @@ func TestWalletMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed, err := wallet.NewClient(e.fwURL, e.secret, 5*time.Second).Transactions(context.Background())
+	listed, err := wallet.NewClient(e.fwURL, wallet.NewKey(e.secret), 5*time.Second).Transactions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +202,7 @@ func TestWalletMode(t *testing.T) {
 	if _, err := e.fw.Debit(context.Background(), stray, raw, ""); err != nil {
 		t.Fatal(err)
 	}
-	listed, _ = wallet.NewClient(e.fwURL, e.secret, 5*time.Second).Transactions(context.Background())
+	listed, _ = wallet.NewClient(e.fwURL, wallet.NewKey(e.secret), 5*time.Second).Transactions(context.Background())
 	if diffs := wallet.Reconcile(ours, listed); len(diffs) != 1 || !strings.Contains(diffs[0], "round 999999") {
 		t.Fatalf("a stray debit: %v", diffs)
 	}
@@ -364,7 +388,9 @@ func TestWalletRollbackHeldAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listed, err := wallet.NewClient(e.fwURL, e.secret, 5*time.Second).Transactions(ctx)
+	client := wallet.NewClient(e.fwURL, wallet.NewKey(e.secret), 5*time.Second)
+	client.Now = now
+	listed, err := client.Transactions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,28 +461,24 @@ func TestWalletDebitUnknownRolledBack(t *testing.T) {
 	p := e.player(t, "op-slow")
 	p.refused(503, "wallet_unavailable", "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key())
 	time.Sleep(2 * time.Second) // every sending of the debit lands
-	e.drained(t)
-	books, err := e.fw.Books(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	if b := e.drainedBooks(t); b.Staked.Amount != 0 || b.Rollbacks.Count == 0 || b.Balance != fakewallet.DefaultInitialBalance {
+		t.Fatalf("the wallet's books: %+v", b)
 	}
-	if b := books.Total; b.Staked.Amount != 0 || b.Rollbacks.Count == 0 || b.Balance != fakewallet.DefaultInitialBalance {
-		t.Fatalf("the wallet's books: %+v", books)
-	}
-	var list struct{ Games []any }
-	p.must(200, &list, "GET", "/api/v1/games", nil, "")
-	if len(list.Games) != 0 {
-		t.Fatalf("%d games sold on an unknown debit", len(list.Games))
+	if n := p.games(); n != 0 {
+		t.Fatalf("%d games sold on an unknown debit", n)
 	}
 }
 
-// Signatures, both ways (WALLET.md: a request whose signature is missing or wrong is refused with
-// 401 bad_signature and changes nothing; an answer whose signature is missing or wrong is an
-// unknown outcome; the hex is accepted in either case).
+// Signatures, both ways (WALLET.md 1.1: a request whose signature does not verify, or whose
+// timestamp is more than 300 s from the receiver's clock, is refused with 401 bad_signature and
+// changes nothing; an answer that does not verify against its request is an unknown outcome; the
+// hex is accepted in either case).
 //
 // (a) The operator's launch call to Star Color, its signature missing, made with another secret,
-// valid but of another body, or not hex: 401 bad_signature (signed), no link, no player made (the
-// player and the link's token are made in one write); in upper case: accepted.
+// valid but of another body, for another path, of 1.0's kind (the body alone), not hex, or
+// stamped 301 s before or after the server's clock (moved, as tests move it): 401
+// bad_signature (signed), no link, no player made (the player and the link's token are made in
+// one write); in upper case, or stamped 300 s off: accepted.
 //
 // (b) Star Color's calls to the wallet, through a proxy that tampers with the signatures: the
 // wallet's answers to a debit unsigned, signed with another secret or signed for another body are
@@ -467,26 +489,66 @@ func TestWalletDebitUnknownRolledBack(t *testing.T) {
 // case, both ways, a sale and its credit go through. At the end the wallet and the games agree,
 // round by round, and the balance shown is the wallet's.
 func TestSignatures(t *testing.T) {
-	e := newWalletEnvWith(t, fakewallet.Faults{}, app.WalletConfig{Timeout: 300 * time.Millisecond, DebitWait: 250 * time.Millisecond, RetryBase: 50 * time.Millisecond})
+	var mu sync.Mutex
+	skew := 2 * time.Hour // the server's clock and the wallet's, away from the machine's
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return time.Now().Add(skew) }
+	e := newWalletEnvAt(t, fakewallet.Faults{}, app.WalletConfig{Timeout: 300 * time.Millisecond, DebitWait: 250 * time.Millisecond, RetryBase: 50 * time.Millisecond}, now)
 	ctx := t.Context()
+	key := wallet.NewKey(e.secret)
 
 	// (a) The launch.
-	body := `{"player":"op-sig","operator_session":"s","currency":"EUR"}`
-	for _, c := range []struct{ name, signature string }{
-		{"missing", ""},
-		{"made with another secret", wallet.Sign([]byte("another secret"), []byte(body))},
-		{"of another body", wallet.Sign(e.secret, []byte(`{"player":"op-other","operator_session":"s","currency":"EUR"}`))},
-		{"not hex", "not a signature"},
+	body := `{"player":"op-sig","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `"}`
+	at := func(d time.Duration, k *wallet.Key, signed string) func(*http.Request) {
+		return func(req *http.Request) {
+			ts := strconv.FormatInt(now().Add(d).Unix(), 10)
+			req.Header.Set(wallet.TimestampHeader, ts)
+			req.Header.Set(wallet.SignatureHeader, k.RequestSignature("POST", wallet.LaunchPath, ts, []byte(signed)))
+		}
+	}
+	bodyAlone := hmac.New(sha256.New, e.secret)
+	bodyAlone.Write([]byte(body))
+	for _, c := range []struct {
+		name string
+		sign func(*http.Request)
+	}{
+		{"missing", func(req *http.Request) { req.Header.Set(wallet.TimestampHeader, strconv.FormatInt(now().Unix(), 10)) }},
+		{"made with another secret", at(0, wallet.NewKey([]byte("another secret")), body)},
+		{"of another body", at(0, key, `{"player":"op-other","operator_session":"s","currency":"EUR","nonce":"0123456789abcdef"}`)},
+		{"of the body alone (1.0)", func(req *http.Request) {
+			req.Header.Set(wallet.SignatureHeader, hex.EncodeToString(bodyAlone.Sum(nil)))
+		}},
+		{"for another path", func(req *http.Request) {
+			ts := strconv.FormatInt(now().Unix(), 10)
+			req.Header.Set(wallet.TimestampHeader, ts)
+			req.Header.Set(wallet.SignatureHeader, key.RequestSignature("POST", "/debit", ts, []byte(body)))
+		}},
+		{"not hex", func(req *http.Request) {
+			at(0, key, body)(req)
+			req.Header.Set(wallet.SignatureHeader, "not a signature")
+		}},
+		{"stamped 301 s ago", at(-301*time.Second, key, body)},
+		{"stamped 301 s ahead", at(301*time.Second, key, body)},
+		{"stamped by the machine's clock, 2 hours from the server's", func(req *http.Request) { key.Stamp(req, []byte(body), time.Now()) }},
 	} {
-		if st, answer := e.launchSigned(t, body, c.signature); st != 401 || !strings.Contains(answer, `"code":"bad_signature"`) || strings.Contains(answer, "launch=") {
+		if st, answer := e.post(t, e.url, wallet.LaunchPath, body, c.sign); st != 401 || !strings.Contains(answer, `"code":"bad_signature"`) || strings.Contains(answer, "launch=") {
 			t.Errorf("a launch whose signature is %s: %d %s, want 401 bad_signature", c.name, st, answer)
 		}
 	}
 	if _, err := e.env.Store.PlayerByName(ctx, lottery.WalletUsername("op-sig")); !fault.Is(err, fault.NotFound) {
 		t.Fatalf("refused launches made the player: %v", err)
 	}
-	if st, answer := e.launchSigned(t, body, strings.ToUpper(wallet.Sign(e.secret, []byte(body)))); st != 201 || !strings.Contains(answer, "/?launch=") {
+	upper := func(req *http.Request) {
+		at(0, key, body)(req)
+		req.Header.Set(wallet.SignatureHeader, strings.ToUpper(req.Header.Get(wallet.SignatureHeader)))
+	}
+	if st, answer := e.post(t, e.url, wallet.LaunchPath, body, upper); st != 201 || !strings.Contains(answer, "/?launch=") {
 		t.Fatalf("a launch signed in upper case: %d %s", st, answer)
+	}
+	for _, d := range []time.Duration{-300 * time.Second, 299 * time.Second} {
+		b := `{"player":"op-sig","operator_session":"s","currency":"EUR","nonce":"` + wallet.NewNonce() + `"}`
+		if st, answer := e.post(t, e.url, wallet.LaunchPath, b, at(d, key, b)); st != 201 {
+			t.Errorf("a launch stamped %s off: %d %s", d, st, answer)
+		}
 	}
 
 	// (b) Star Color's calls to the wallet.
@@ -550,5 +612,5 @@ func TestSignatures(t *testing.T) {
 	if b := books(); me.Balance != b.Balance || b.Staked.Amount != 4*100 {
 		t.Fatalf("the balance shown %d; the wallet's books %+v, want 4 stakes standing", me.Balance, b)
 	}
-	(&testServer{db: e.env.Store, wallet: &refWallet{fw: e.fw}}).checkWalletBooks(t)
+	(&testServer{db: e.env.Store, clock: &clock{now: now()}, wallet: &refWallet{fw: e.fw}}).checkWalletBooks(t)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -66,15 +67,20 @@ type refWallet struct {
 }
 
 // startRefWallet starts the reference wallet on a new SQLite file; durable or not (a wallet that
-// does not sync each movement answers faster, and a test's machine does not crash).
-func startRefWallet(t testing.TB, faults fakewallet.Faults, durable bool) *refWallet {
+// does not sync each movement answers faster, and a test's machine does not crash). Its clock,
+// which it holds Star Color's timestamps to (WALLET.md 1.1), is now (nil: time.Now): the
+// server's, when a test moves the server's clock, as two machines whose clocks agree.
+func startRefWallet(t testing.TB, faults fakewallet.Faults, durable bool, now func() time.Time) *refWallet {
 	t.Helper()
 	fw, err := fakewallet.OpenWith(context.Background(), filepath.Join(t.TempDir(), "wallet.db"), durable)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fw.Close() })
-	proxy := &walletProxy{next: fakewallet.NewServer(fw, walletSecret, faults), secret: walletSecret}
+	if now != nil {
+		fw.Now = now
+	}
+	proxy := &walletProxy{next: fakewallet.NewServer(fw, walletSecret, faults), key: wallet.NewKey(walletSecret)}
 	srv := httptest.NewServer(proxy)
 	t.Cleanup(srv.Close)
 	return &refWallet{fw: fw, url: srv.URL, proxy: proxy}
@@ -104,8 +110,9 @@ func (w *refWallet) fund(t testing.TB, player string, cents int64) {
 }
 
 // A tampering is what the proxy does to a signature on its way: nothing, take it away, put one
-// made with another secret, or one of another body, a valid signature of the right secret; or
-// write it in upper case, which the receivers accept (WALLET.md).
+// made with another secret, or one of another body, valid otherwise (of the right secret, for
+// the right call, time and request); or write it in upper case, which the receivers accept
+// (WALLET.md).
 type tampering int
 
 const (
@@ -120,40 +127,91 @@ func (m tampering) String() string {
 	return [...]string{"intact", "missing", "made with another secret", "of another body", "in upper case"}[m]
 }
 
-// apply is the signature header's value for body, tampered with.
-func (m tampering) apply(secret, body []byte) string {
+// forged is a body a signature may be made for instead of the one it goes with.
+var forged = []byte(`{"balance":999999}`)
+
+// request is the signature header's value for a request r of body, tampered with ("": none).
+func (m tampering) request(key *wallet.Key, r *http.Request, body []byte) string {
+	ts, sig := r.Header.Get(wallet.TimestampHeader), r.Header.Get(wallet.SignatureHeader)
 	switch m {
 	case unsigned:
 		return ""
 	case otherSecret:
-		return wallet.Sign([]byte("another secret"), body)
+		return wallet.NewKey([]byte("another secret")).RequestSignature(r.Method, r.RequestURI, ts, body)
 	case otherBody:
-		return wallet.Sign(secret, []byte(`{"balance":999999}`))
+		return key.RequestSignature(r.Method, r.RequestURI, ts, forged)
 	case upperCase:
-		return strings.ToUpper(wallet.Sign(secret, body))
+		return strings.ToUpper(sig)
 	}
-	return wallet.Sign(secret, body)
+	return sig
+}
+
+// answer is the signature header's value for an answer h, body, to the request r as its client
+// sent it, tampered with ("": none).
+func (m tampering) answer(key *wallet.Key, r *http.Request, h http.Header, body []byte) string {
+	ts, sig, asked := h.Get(wallet.TimestampHeader), h.Get(wallet.SignatureHeader), r.Header.Get(wallet.SignatureHeader)
+	switch m {
+	case unsigned:
+		return ""
+	case otherSecret:
+		return wallet.NewKey([]byte("another secret")).AnswerSignature(r.Method, r.RequestURI, asked, ts, body)
+	case otherBody:
+		return key.AnswerSignature(r.Method, r.RequestURI, asked, ts, forged)
+	case upperCase:
+		return strings.ToUpper(sig)
+	}
+	return sig
 }
 
 // walletProxy stands between Star Color and the reference wallet: it passes every call through,
 // unless told to tamper with the signature of Star Color's requests or of the wallet's answers,
-// or to be down (503, unsigned: the outcome unknown, the call not applied). While it tampers, it
-// remembers the statuses the wallet answered.
+// to be down (503, unsigned: the outcome unknown, the call not applied), to answer every debit
+// with an answer it captured from an earlier one (replayDebits: the audit's attack), or to
+// answer with another transaction_id echoed, signed properly (echoing). While it tampers, it
+// remembers the statuses the wallet answered; it always remembers the requests it passed
+// (sent).
 type walletProxy struct {
-	next   http.Handler
-	secret []byte
+	next http.Handler
+	key  *wallet.Key
 
 	mu       sync.Mutex
 	requests tampering
 	answers  tampering
 	down     bool
+	replay   bool
+	captured *passed // the debit's answer replayed
+	echo     string  // the transaction_id echoed instead of the call's ("": the call's)
 	statuses []int
+	passed   []passed
+}
+
+// passed is a request as it came, with its headers, or an answer as it went.
+type passed struct {
+	path   string
+	header http.Header
+	body   []byte
 }
 
 // set says what the proxy does from now on.
 func (p *walletProxy) set(requests, answers tampering, down bool) {
 	p.mu.Lock()
-	p.requests, p.answers, p.down, p.statuses = requests, answers, down, nil
+	p.requests, p.answers, p.down, p.statuses, p.replay, p.captured, p.echo = requests, answers, down, nil, false, nil, ""
+	p.mu.Unlock()
+}
+
+// replayDebits makes the proxy answer every debit from now on with the answer of the next debit
+// that passes, captured (validly signed, for that debit), without passing the later ones on.
+func (p *walletProxy) replayDebits() {
+	p.mu.Lock()
+	p.replay, p.captured = true, nil
+	p.mu.Unlock()
+}
+
+// echoing makes the proxy answer every call with id as its transaction_id echoed, signed
+// properly as the answer to its request: only the echo is wrong.
+func (p *walletProxy) echoing(id string) {
+	p.mu.Lock()
+	p.echo = id
 	p.mu.Unlock()
 }
 
@@ -164,28 +222,51 @@ func (p *walletProxy) answered() []int {
 	return append([]int(nil), p.statuses...)
 }
 
-func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// sent are the requests of a call (its path, "/debit"…) that came to the proxy, in order.
+func (p *walletProxy) sent(path string) []passed {
 	p.mu.Lock()
-	requests, answers, down := p.requests, p.answers, p.down
+	defer p.mu.Unlock()
+	var out []passed
+	for _, r := range p.passed {
+		if r.path == path {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var body bytes.Buffer
+	body.ReadFrom(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body.Bytes()))
+	p.mu.Lock()
+	requests, answers, down, replay, captured, echo := p.requests, p.answers, p.down, p.replay, p.captured, p.echo
+	p.passed = append(p.passed, passed{r.URL.Path, r.Header.Clone(), body.Bytes()})
 	p.mu.Unlock()
 	if down {
 		http.Error(w, "the wallet is down", http.StatusServiceUnavailable)
 		return
 	}
-	if requests == intact && answers == intact {
+	if replay && captured != nil && r.URL.Path == "/"+wallet.CallDebit {
+		for k, v := range captured.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(http.StatusOK)
+		w.Write(captured.body)
+		return
+	}
+	if requests == intact && answers == intact && !replay && echo == "" {
 		p.next.ServeHTTP(w, r) // as it is: the wallet's faults, a dropped connection too
 		return
 	}
-	var body bytes.Buffer
-	body.ReadFrom(r.Body)
+	asked := r.Header.Get(wallet.SignatureHeader) // as Star Color sent it
 	if requests != intact && r.Method == http.MethodPost {
-		if sig := requests.apply(p.secret, body.Bytes()); sig == "" {
+		if sig := requests.request(p.key, r, body.Bytes()); sig == "" {
 			r.Header.Del(wallet.SignatureHeader)
 		} else {
 			r.Header.Set(wallet.SignatureHeader, sig)
 		}
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body.Bytes()))
 	rec := httptest.NewRecorder()
 	p.next.ServeHTTP(rec, r)
 	p.mu.Lock()
@@ -194,22 +275,48 @@ func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range rec.Header() {
 		w.Header()[k] = v
 	}
+	answer := rec.Body.Bytes()
+	r.Header.Set(wallet.SignatureHeader, asked)
+	if requests == upperCase || echo != "" {
+		// The answer binds the request's signature as the wallet got it: a proxy that changed it
+		// signs the answer again for the one Star Color sent, as it must to be taken.
+		if echo != "" {
+			var a wallet.Answer
+			json.Unmarshal(answer, &a)
+			a.TransactionID = echo
+			answer, _ = json.Marshal(a)
+		}
+		p.key.StampAnswer(w.Header(), r, answer, time.Now())
+	}
 	if answers != intact {
-		if sig := answers.apply(p.secret, rec.Body.Bytes()); sig == "" {
+		if sig := answers.answer(p.key, r, w.Header(), answer); sig == "" {
 			w.Header().Del(wallet.SignatureHeader)
 		} else {
 			w.Header().Set(wallet.SignatureHeader, sig)
 		}
 	}
+	if replay && r.URL.Path == "/"+wallet.CallDebit && rec.Code == http.StatusOK {
+		p.mu.Lock()
+		p.captured = &passed{r.URL.Path, w.Header().Clone(), answer}
+		p.mu.Unlock()
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
 	w.WriteHeader(rec.Code)
-	w.Write(rec.Body.Bytes())
+	w.Write(answer)
 }
 
-// launchInto is the operator's signed launch of a player, its link opened in hc's cookies: hc is
-// then that player's browser.
-func launchInto(t testing.TB, base string, secret []byte, who string, hc *http.Client) {
+// launchInto is the operator's signed launch of a player, stamped at now() (the server's clock),
+// its link opened in hc's cookies: hc is then that player's browser, whose calls to the wallet
+// carry the operator's session "sess-"+who.
+func launchInto(t testing.TB, base string, secret []byte, who string, hc *http.Client, now func() time.Time) {
 	t.Helper()
-	link, err := wallet.Launch(context.Background(), http.DefaultClient, base, secret, who, "sess-"+who)
+	openLaunch(t, base, secret, who, "sess-"+who, hc, now)
+}
+
+// openLaunch is launchInto with the launch's operator's session.
+func openLaunch(t testing.TB, base string, secret []byte, who, operatorSession string, hc *http.Client, now func() time.Time) {
+	t.Helper()
+	link, err := wallet.Launch(context.Background(), http.DefaultClient, base, wallet.NewKey(secret), who, operatorSession, now())
 	if err != nil || !strings.HasPrefix(link, base+"/?launch=") {
 		t.Fatalf("launch of %s: %q %v", who, link, err)
 	}
@@ -249,7 +356,7 @@ func launchInto(t testing.TB, base string, secret []byte, who string, hc *http.C
 func (s *testServer) launchSession(t testing.TB, who string) string {
 	t.Helper()
 	ctx := context.Background()
-	link, err := s.svc.Launch(ctx, who, "sess-"+who)
+	link, err := s.svc.Launch(ctx, who, "sess-"+who, wallet.NewNonce())
 	if err != nil {
 		t.Fatal(err)
 	}

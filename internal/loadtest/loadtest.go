@@ -27,6 +27,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"starcolor/internal/wallet"
 )
 
 // Limits and defaults of a run.
@@ -150,8 +152,9 @@ func (c Config) withDefaults() (Config, error) {
 // runner is what the players of one run share. Everything in it is read-only during the run
 // except the play budget and the samples.
 type runner struct {
-	cfg Config
-	eps []*endpoint // the servers
+	cfg       Config
+	eps       []*endpoint // the servers
+	walletKey *wallet.Key // cfg.WalletSecret's, in wallet mode
 
 	gameBody, depositBody []byte
 	colorBodies           [6][]byte
@@ -173,6 +176,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	r := &runner{cfg: cfg}
+	if cfg.WalletSecret != nil {
+		r.walletKey = wallet.NewKey(cfg.WalletSecret)
+	}
 	var bases []string
 	for _, base := range strings.Split(cfg.BaseURL, ",") {
 		tgt, err := resolveTarget(ctx, strings.TrimSpace(base))

@@ -248,7 +248,7 @@ func (p *player) retrySetup(ctx context.Context, kind Kind, u string, body []byt
 // launch opens the game for the player as the operator would (wallet mode): the signed launch
 // call, then its link, which sets the session cookie.
 func (p *player) launch(ctx context.Context) error {
-	link, err := wallet.Launch(ctx, p.setupClient, p.ep.target.base, p.r.cfg.WalletSecret, p.name, "loadtest")
+	link, err := wallet.Launch(ctx, p.setupClient, p.ep.target.base, p.r.walletKey, p.name, "loadtest", time.Now())
 	if err != nil {
 		return err
 	}

@@ -9,12 +9,16 @@ import (
 // LaunchLifetime is how long a launch token is good for (WALLET.md: once, for 60 seconds).
 const LaunchLifetime = 60 * time.Second
 
-// WalletPlayer is a player the operator launched: who they are at the operator, and the
-// operator's session of their latest launch (the wallet's debits name it).
-type WalletPlayer struct {
-	Player          Player
+// Launch is the operator's launch of one of its players (WALLET.md 1.1), as the store keeps it:
+// who they are at the operator, the operator's session that the session it opens sends in its
+// calls to the wallet (that launch's own: a later launch never changes it), the nonce it was
+// sent with (used once, forever), and its token's hash, good once until Expires.
+type Launch struct {
 	WalletPlayer    string
 	OperatorSession string
+	Nonce           string
+	TokenHash       []byte
+	Expires         time.Time
 }
 
 // WalletUsername is the username of the operator's player: "~" (no sign-up can use it) and a

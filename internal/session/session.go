@@ -81,13 +81,23 @@ func Hash(token string) [32]byte { return sha256.Sum256([]byte(token)) }
 
 // Open starts a session for an owner and returns its token.
 func (m *Manager) Open(ctx context.Context, ownerID int64) (string, error) {
+	token := NewToken()
+	return token, m.OpenToken(ctx, ownerID, token)
+}
+
+// NewToken is a new session's token: 256 random bits. A session drawn before it is opened
+// (OpenToken) can be named first, as a launch names the session it opens.
+func NewToken() string {
 	raw := make([]byte, 32)
 	rand.Read(raw)
-	token := base64.RawURLEncoding.EncodeToString(raw)
+	return base64.RawURLEncoding.EncodeToString(raw)
+}
+
+// OpenToken starts a session for an owner under a token from NewToken.
+func (m *Manager) OpenToken(ctx context.Context, ownerID int64, token string) error {
 	h := Hash(token)
 	now := m.cfg.Now().Unix()
-	err := m.store.CreateSession(ctx, lottery.Session{Hash: h[:], Kind: m.kind, OwnerID: ownerID, CreatedAt: now, LastSeen: now})
-	return token, err
+	return m.store.CreateSession(ctx, lottery.Session{Hash: h[:], Kind: m.kind, OwnerID: ownerID, CreatedAt: now, LastSeen: now})
 }
 
 // notIn is the answer to a token that opens no session.

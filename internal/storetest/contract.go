@@ -128,6 +128,7 @@ func Run(t *testing.T, h Harness) {
 		{"KeysRemade", testKeysRemade},
 		{"WalletOutbox", testWalletOutbox},
 		{"WalletCallsListed", testWalletCallsListed},
+		{"Launches", testLaunches},
 		{"ReservedGameIDs", testReservedGameIDs},
 		{"WalletSales", testWalletSales},
 		{"SalesTotals", testSalesTotals},

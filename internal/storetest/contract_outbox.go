@@ -99,7 +99,8 @@ func testWalletOutbox(t *testing.T, h Harness) {
 // its round's game (none for a round never sold, as a rollback's), its attempts and last error.
 func testWalletCallsListed(t *testing.T, h Harness) {
 	f := newFixture(t, h)
-	p, err := f.s.LaunchPlayer(f.ctx, "op-7", "s", []byte("token"), f.now.Add(time.Minute), f.now)
+	p, err := f.s.LaunchPlayer(f.ctx, lottery.Launch{WalletPlayer: "op-7", OperatorSession: "s", Nonce: "nonce-of-op-7-0000", TokenHash: []byte("token"),
+		Expires: f.now.Add(time.Minute)}, f.now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,17 +45,21 @@ type RollbackRequest struct {
 	RolledBackTransactionID string `json:"rolled_back_transaction_id"`
 }
 
-// Answer is every call's answer 200: the player's balance after it.
+// Answer is every call's answer 200: the player's balance after it; for a debit, a credit and a
+// rollback, the transaction_id of the call it answers, echoed (WALLET.md 1.1).
 type Answer struct {
-	Balance int64 `json:"balance"`
+	Balance       int64  `json:"balance"`
+	TransactionID string `json:"transaction_id,omitempty"`
 }
 
-// ErrorBody is a refusal's body, as API.md's errors.
+// ErrorBody is a refusal's body, as API.md's errors; a refusal of a debit, a credit or a rollback
+// may echo its transaction_id too, and Star Color then checks it.
 type ErrorBody struct {
 	Error struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	} `json:"error"`
+	TransactionID string `json:"transaction_id,omitempty"`
 }
 
 // The refusals' codes.

@@ -140,7 +140,7 @@ func (s *Sender) claim(ctx context.Context, results chan<- sent) bool {
 	for _, c := range calls {
 		s.slots <- struct{}{}
 		go func() {
-			balance, err := s.Client.CallRaw(ctx, c.Call, c.Body)
+			balance, err := s.Client.CallRaw(ctx, c.Call, c.TransactionID, c.Body)
 			if ctx.Err() != nil {
 				return // shutting down: the lease runs out and the call is sent again
 			}

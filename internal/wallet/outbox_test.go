@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,16 +37,24 @@ func TestBackoff(t *testing.T) {
 
 // The sender, over a real SQLite outbox and a wallet that fails half its answers (503, a hang-up,
 // or an answer applied and lost), sends every call until acknowledged, each every time with its
-// kept body; a call the wallet refuses with a 409 is disputed, not sent again; one refused with
-// 401 is sent again.
+// kept body, stamped and signed afresh (WALLET.md 1.1: each sending has its own timestamp and
+// signature, which the wallet checks, on a clock that moves a second a sending); a call the
+// wallet refuses with a 409 is disputed, not sent again; one refused with 401 is sent again.
 func TestSenderDrainsAFlakyWallet(t *testing.T) {
-	secret := []byte("outbox")
+	key := wallet.NewKey([]byte("outbox"))
 	var mu sync.Mutex
 	applied := map[string]string{} // transaction id → body
 	sends := map[string]int{}
+	signatures := map[string]bool{}
 	rng := rand.New(rand.NewPCG(5, 6))
+	var ticks atomic.Int64 // the client's clock: a second later at each sending
+	start := time.Now()
+	clock := func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Second) }
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		if err := key.CheckRequest(r, body, start.Add(time.Duration(ticks.Load())*time.Second)); err != nil {
+			t.Errorf("a sending refused: %v", err)
+		}
 		mu.Lock()
 		roll := rng.IntN(6)
 		var id struct {
@@ -56,9 +65,14 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 		if first, ok := applied[id.TransactionID]; ok && first != string(body) {
 			t.Errorf("%s sent with another body: %s, then %s", id.TransactionID, first, body)
 		}
+		if sig := r.Header.Get(wallet.SignatureHeader); signatures[sig] {
+			t.Errorf("%s sent again with the signature of an earlier sending", id.TransactionID)
+		} else {
+			signatures[sig] = true
+		}
 		mu.Unlock()
 		answer := func(status int, b string) {
-			w.Header().Set(wallet.SignatureHeader, wallet.Sign(secret, []byte(b)))
+			key.StampAnswer(w.Header(), r, []byte(b), time.Now())
 			w.WriteHeader(status)
 			io.WriteString(w, b)
 		}
@@ -85,7 +99,7 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 			c.Close()
 			return
 		}
-		answer(200, `{"balance":1}`)
+		answer(200, `{"balance":1,"transaction_id":"`+id.TransactionID+`"}`)
 	}))
 	defer srv.Close()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "outbox.db"))
@@ -110,7 +124,9 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := &wallet.Sender{Store: store, Client: wallet.NewClient(srv.URL, secret, time.Second), Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond,
+	client := wallet.NewClient(srv.URL, key, time.Second)
+	client.Now = clock
+	s := &wallet.Sender{Store: store, Client: client, Base: 5 * time.Millisecond, Cap: 40 * time.Millisecond,
 		Lease: 2 * time.Second, Batch: 16, Poll: 10 * time.Millisecond}
 	var toldMu sync.Mutex
 	told := map[string]int64{} // the balances answered to the calls acknowledged

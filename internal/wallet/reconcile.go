@@ -14,7 +14,8 @@ import (
 // wallet holds, from a listing of its transactions. The listing is an addition to WALLET.md that
 // the wallet offers if it can (docs/WALLET.md):
 //
-//	GET {wallet URL}/transactions?after=SEQ&limit=N, signed over the empty body, answers (signed)
+//	GET {wallet URL}/transactions?after=SEQ&limit=N, signed as every call (its body empty: WALLET.md
+//	1.1, the path with its query), answers (signed, as the answer to that request)
 //	{"transactions": [{"seq", "transaction_id", "kind": "debit"|"credit"|"rollback", "player",
 //	"round_id", "amount", "status", "rolled_back"}…], "next": SEQ}: the transactions after SEQ in
 //	the order they came; the next page is ?after=next, the same SEQ when there is no more.
@@ -40,7 +41,7 @@ func (c *Client) Transactions(ctx context.Context) ([]Listed, error) {
 		if err != nil {
 			return nil, err
 		}
-		req.Header.Set(SignatureHeader, Sign(c.secret, nil))
+		c.key.Stamp(req, nil, c.Now())
 		resp, err := c.http.Do(req)
 		if err != nil {
 			return nil, err
@@ -50,13 +51,14 @@ func (c *Client) Transactions(ctx context.Context) ([]Listed, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !Verify(c.secret, body, resp.Header.Get(SignatureHeader)) || resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("the wallet's listing: status %d, or an answer without a valid signature: %.200s", resp.StatusCode, body)
+		if !c.key.CheckAnswer(req, resp.Header, body) || resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("the wallet's listing: status %d, or an answer whose signature is missing or not of this request: %.200s", resp.StatusCode, body)
 		}
 		var page struct {
 			Transactions []Listed `json:"transactions"`
 			Next         int64    `json:"next"`
 		}
+		// Leniently: a wallet may list more of each transaction than reconciling reads.
 		if err := json.Unmarshal(body, &page); err != nil {
 			return nil, fmt.Errorf("the wallet's listing: %v", err)
 		}

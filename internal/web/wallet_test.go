@@ -47,7 +47,7 @@ func newWalletSite(t *testing.T) *walletSite {
 // launch is the operator's signed launch call for one of its players: the link it answers.
 func (s *walletSite) launch(t *testing.T, who string) string {
 	t.Helper()
-	link, err := wallet.Launch(context.Background(), http.DefaultClient, s.url, s.secret, who, "sess-"+who)
+	link, err := wallet.Launch(context.Background(), http.DefaultClient, s.url, wallet.NewKey(s.secret), who, "sess-"+who, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
