@@ -1,6 +1,8 @@
 package strictjson
 
 import (
+	"bytes"
+	stdjson "encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -114,4 +116,37 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%q: accepted, but it is not valid JSON", body)
 		}
 	})
+}
+
+// gameBody is the body of the sale, the API's busiest call.
+var gameBody = []byte(`{"stake":100,"mode":"auto"}`)
+
+type gameRequest struct {
+	Stake int64  `json:"stake"`
+	Mode  string `json:"mode"`
+}
+
+// BenchmarkDecode is the strict decoding of a sale's body (go test ./internal/strictjson -run XXX
+// -bench Decode), beside BenchmarkDecodeLenient, the decoding the API used before (encoding/json,
+// a Decoder refusing unknown fields), measured in the same run.
+func BenchmarkDecode(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		var g gameRequest
+		if err := Decode(gameBody, &g); err != nil || g.Stake != 100 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeLenient(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		var g gameRequest
+		dec := stdjson.NewDecoder(bytes.NewReader(gameBody))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&g); err != nil || g.Stake != 100 || dec.More() {
+			b.Fatal(err)
+		}
+	}
 }
