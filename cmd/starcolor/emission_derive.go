@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -123,16 +122,7 @@ exports on their own.`, stderr)
 	var differ []int
 	for _, b := range e.Blocks {
 		name := filepath.Join(*out, fmt.Sprintf("%s-block-%d.jsonl.gz", e.ID, b.Index))
-		if err := writeAtomically(name, func(w io.Writer) error {
-			gz, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-			if err != nil {
-				return err
-			}
-			if err := r.Export(ctx, gz, b.Index); err != nil {
-				return err
-			}
-			return gz.Close()
-		}); err != nil {
+		if err := exportTo(ctx, r, b.Index, name); err != nil {
 			return err
 		}
 		verdict := "to compare with the published commitment"

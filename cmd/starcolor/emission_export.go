@@ -52,18 +52,24 @@ sale (RULES §6). To check a block before its sale, rebuild it from its seed (em
 	if err != nil {
 		return err
 	}
-	return writeAtomically(*out, func(w io.Writer) error {
-		if strings.HasSuffix(*out, ".gz") {
+	return exportTo(ctx, r, *block, *out)
+}
+
+// exportTo writes block k's audit export to path, gzip-compressed when it ends in .gz, whole or
+// not at all.
+func exportTo(ctx context.Context, r *emission.Reader, k int, path string) error {
+	return writeAtomically(path, func(w io.Writer) error {
+		if strings.HasSuffix(path, ".gz") {
 			gz, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
 			if err != nil {
 				return err
 			}
-			if err := r.Export(ctx, gz, *block); err != nil {
+			if err := r.Export(ctx, gz, k); err != nil {
 				return err
 			}
 			return gz.Close()
 		}
-		return r.Export(ctx, w, *block)
+		return r.Export(ctx, w, k)
 	})
 }
 
