@@ -249,7 +249,11 @@ func TestLaunchKeepsItsOperatorSession(t *testing.T) {
 		c.p.base = c.base
 		debits, balances := len(e.proxy.sent("/debit")), len(e.proxy.sent("/balance"))
 		c.p.must(201, nil, "POST", "/api/v1/games", sale, c.p.key())
-		clk.Advance(2 * time.Second) // past the balance kept for a second
+		// The sale's credit is sent in the background, and its answer's balance is kept as the
+		// player's for a second: once it is acknowledged, the clock moves past that second, so
+		// that the balance is asked of the wallet, by this session.
+		e.drained(t)
+		clk.Advance(2 * time.Second)
 		c.p.must(200, nil, "GET", "/api/v1/me", nil, "")
 		got := append(sessions("debit", debits), sessions("balance", balances)...)
 		if len(got) != 2 || got[0] != c.want || got[1] != c.want {
