@@ -62,6 +62,7 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 		}
 		jsonUnmarshal(body, &id)
 		sends[id.TransactionID]++
+		sent := sends[id.TransactionID]
 		if first, ok := applied[id.TransactionID]; ok && first != string(body) {
 			t.Errorf("%s sent with another body: %s, then %s", id.TransactionID, first, body)
 		}
@@ -80,7 +81,7 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 		case id.TransactionID == "c-disputed":
 			answer(409, `{"error":{"code":"duplicate_transaction","message":"another body"}}`)
 			return
-		case id.TransactionID == "c-unsigned" && sends[id.TransactionID] < 3:
+		case id.TransactionID == "c-unsigned" && sent < 3:
 			answer(401, `{"error":{"code":"bad_signature","message":"fix the secret"}}`)
 			return
 		case roll == 0:
