@@ -48,7 +48,9 @@ var KeyScheme = sync.OnceValue(func() string {
 var smallCapitalName = regexp.MustCompile(`^LATIN (?:CAPITAL )?LETTER SMALL CAPITAL ([A-Z])$`)
 
 // smallCapitals maps each Latin small capital to its lower-case letter (26 of them in Unicode 15).
-var smallCapitals = func() map[rune]rune {
+// It is made at the first fold, not when the package loads: reading the Latin script's names
+// takes about 5 ms and 1.2 MB, which every command would pay, most without comparing a name.
+var smallCapitals = sync.OnceValue(func() map[rune]rune {
 	m := map[rune]rune{}
 	add := func(r rune) {
 		if s := smallCapitalName.FindStringSubmatch(runenames.Name(r)); s != nil {
@@ -66,7 +68,7 @@ var smallCapitals = func() map[rune]rune {
 		}
 	}
 	return m
-}()
+})
 
 // maxFoldRounds bounds the rounds of foldOnce. Case folding and skeletons are each stable, but
 // not together: some prototypes are capitals ("0" is "O") or letters that fold again ("ᛖ" is
@@ -89,9 +91,10 @@ func fold(s string) string {
 
 func foldOnce(s string) string {
 	s = confusable.Skeleton(cases.Fold().String(norm.NFKC.String(s)))
+	capitals := smallCapitals()
 	var b strings.Builder
 	for _, r := range norm.NFKD.String(s) {
-		if c, ok := smallCapitals[r]; ok {
+		if c, ok := capitals[r]; ok {
 			r = c
 		}
 		// Marks (accents, the strokes the skeletons add), punctuation, spaces and symbols go.

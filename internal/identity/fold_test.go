@@ -27,10 +27,10 @@ func TestFold(t *testing.T) {
 			t.Errorf("fold(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if len(smallCapitals) < 20 || smallCapitals['ʙ'] != 'b' || smallCapitals['ᴀ'] != 'a' {
-		t.Errorf("the Latin small capitals from Unicode's names: %d, %q", len(smallCapitals), smallCapitals['ʙ'])
+	if len(smallCapitals()) < 20 || smallCapitals()['ʙ'] != 'b' || smallCapitals()['ᴀ'] != 'a' {
+		t.Errorf("the Latin small capitals from Unicode's names: %d, %q", len(smallCapitals()), smallCapitals()['ʙ'])
 	}
-	if _, ok := smallCapitals['\u1D03']; ok { // U+1D03 LATIN LETTER SMALL CAPITAL BARRED B reads otherwise
+	if _, ok := smallCapitals()['\u1D03']; ok { // U+1D03 LATIN LETTER SMALL CAPITAL BARRED B reads otherwise
 		t.Error("a barred small capital taken as its letter")
 	}
 	if !strings.HasPrefix(KeyScheme(), "2 ") {
