@@ -13,6 +13,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/lottery"
+	"starcolor/internal/rules"
 	"starcolor/internal/scenario"
 	"starcolor/internal/session"
 	"starcolor/internal/throttle"
@@ -293,17 +294,22 @@ func (s *Service) PlayDemo(ctx context.Context, p DemoPlayer, r Request, stake i
 // demoView replays a demo game on its kept unit and renders it as the API shows a game: "unit"
 // null, "demo" true.
 func demoView(g *lottery.DemoGame) (*View, error) {
-	rec, err := audit.ParseLine(g.Line)
-	if err != nil {
-		return nil, fmt.Errorf("demo game %d: its unit: %w", g.ID, err)
-	}
-	play, err := replayOn(&g.Game, rec.Unit)
+	play, err := replayDemo(g)
 	if err != nil {
 		return nil, err
 	}
 	v := view(&g.Game, play)
 	v.Unit, v.Demo = nil, true
 	return v, nil
+}
+
+// replayDemo plays a demo game's stored moves on its kept unit.
+func replayDemo(g *lottery.DemoGame) (*rules.Play, error) {
+	rec, err := audit.ParseLine(g.Line)
+	if err != nil {
+		return nil, fmt.Errorf("demo game %d: its unit: %w", g.ID, err)
+	}
+	return replayOn(&g.Game, rec.Unit)
 }
 
 // DemoGame is one of a demo session's games.
@@ -344,11 +350,7 @@ func (s *Service) DemoMove(ctx context.Context, p DemoPlayer, id int64, m Move, 
 		if err != nil {
 			return nil, err
 		}
-		rec, err := audit.ParseLine(g.Line)
-		if err != nil {
-			return nil, fmt.Errorf("demo game %d: its unit: %w", g.ID, err)
-		}
-		play, err := replayOn(&g.Game, rec.Unit)
+		play, err := replayDemo(&g)
 		if err != nil {
 			return nil, err
 		}

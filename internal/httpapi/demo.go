@@ -59,16 +59,11 @@ func (s *Server) demoMe(w http.ResponseWriter, r *http.Request, p game.DemoPlaye
 }
 
 func (s *Server) demoPlay(w http.ResponseWriter, r *http.Request, p game.DemoPlayer) error {
-	var b playBody
-	raw, err := readJSON(r, &b)
+	req, stake, mode, err := readPlay(r)
 	if err != nil {
 		return err
 	}
-	stake := int64(-1) // missing: refused with the other invalid stakes
-	if b.Stake != nil {
-		stake = *b.Stake
-	}
-	ans, err := s.svc.PlayDemo(r.Context(), p, moneyRequest(r, raw), stake, b.Mode, throttle.Address(r.RemoteAddr))
+	ans, err := s.svc.PlayDemo(r.Context(), p, req, stake, mode, throttle.Address(r.RemoteAddr))
 	if err != nil {
 		return err
 	}

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
-	"starcolor/internal/lottery"
 	"starcolor/internal/session"
 	"starcolor/internal/throttle"
 )
@@ -49,47 +49,10 @@ type demoGame struct {
 // from one address.
 func noDemoPolicy(cfg *game.Config, _ *clock) { cfg.Demo.Rate = throttle.Rate{} }
 
-// The books a demo game must not move, read as the ledger check, the back office, the reports,
-// the public commitments and the metrics of sales read them: their bytes.
+// The books a demo game must not move (apptest.Books), and besides, the public commitments and
+// the metrics of sales: their bytes.
 func (s *testServer) books(t *testing.T) string {
 	t.Helper()
-	ctx := context.Background()
-	check, err := s.db.CheckLedger(ctx)
-	if err != nil || len(check.Problems) > 0 {
-		t.Fatalf("ledger check: %+v, %v", check, err)
-	}
-	totals, err := s.db.SalesTotals(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	open, err := s.db.OpenBlockSales(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	days, err := s.db.SalesBetween(ctx, lottery.Day, time.Unix(0, 0), time.Now().Add(48*time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hours, err := s.db.SalesOver(ctx, lottery.Hour, time.Unix(0, 0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sold, err := s.db.SoldUnits(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	players, err := s.db.FindPlayers(ctx, "", 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var playerTotals []lottery.PlayerTotals
-	for _, p := range players {
-		pt, err := s.db.PlayerTotals(ctx, p.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		playerTotals = append(playerTotals, pt)
-	}
 	resp, err := http.Get(s.url + "/api/v1/emissions")
 	if err != nil {
 		t.Fatal(err)
@@ -100,11 +63,7 @@ func (s *testServer) books(t *testing.T) string {
 	for _, m := range []string{"starcolor_sales_total", "starcolor_stakes_cents_total", "starcolor_prizes_cents_total"} {
 		sales = append(sales, fmt.Sprint(m, " ", s.metric(t, m)))
 	}
-	raw, err := json.Marshal([]any{check, totals, open, days, hours, sold, players, playerTotals, string(commitments), sales})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
+	return apptest.Books(t, s.db) + string(commitments) + strings.Join(sales, "\n")
 }
 
 // A demo session plays as a player does: the same calls, stakes, modes, answers and errors,

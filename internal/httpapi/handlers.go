@@ -186,17 +186,26 @@ type playBody struct {
 	Mode  string `json:"mode"`
 }
 
-func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
+// readPlay reads the body of a sale: the request its key binds, the stake and the mode.
+func readPlay(r *http.Request) (req game.Request, stake int64, mode string, err error) {
 	var b playBody
 	raw, err := readJSON(r, &b)
 	if err != nil {
-		return err
+		return game.Request{}, 0, "", err
 	}
-	stake := int64(-1) // missing: refused with the other invalid stakes
+	stake = -1 // missing: refused with the other invalid stakes
 	if b.Stake != nil {
 		stake = *b.Stake
 	}
-	ans, sold, err := s.svc.Play(r.Context(), p, moneyRequest(r, raw), stake, b.Mode)
+	return moneyRequest(r, raw), stake, b.Mode, nil
+}
+
+func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	req, stake, mode, err := readPlay(r)
+	if err != nil {
+		return err
+	}
+	ans, sold, err := s.svc.Play(r.Context(), p, req, stake, mode)
 	if sold != nil && s.metrics != nil {
 		// Counted once the sale is committed (even if its answer then fails), and not again for
 		// its retries.
