@@ -46,7 +46,7 @@ type DemoStore interface {
 	SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (lottery.DemoGame, bool, error)
 	DemoGame(ctx context.Context, session []byte, id int64) (lottery.DemoGame, error)
 	DemoGames(ctx context.Context, session []byte, limit int, before int64) ([]lottery.DemoGame, error)
-	SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error
+	SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, alive lottery.DemoAlive, now time.Time) error
 }
 
 // DemoConfig is the policy of demo play.
@@ -211,11 +211,27 @@ func (s *Service) AuthenticateDemo(ctx context.Context, token string) (DemoPlaye
 	if err != nil {
 		return DemoPlayer{}, err
 	}
-	now := s.now()
-	if now.Sub(time.Unix(ds.LastSeen, 0)) > s.demo.cfg.Idle || now.Sub(time.Unix(ds.CreatedAt, 0)) > s.demo.cfg.Lifetime {
+	if alive := s.demoAlive(); ds.LastSeen < alive.IdleBefore || ds.CreatedAt < alive.CreatedBefore {
 		return DemoPlayer{}, cmp(s.demo.db.EndDemoSession(ctx, h[:]), lottery.ErrSessionEnded)
 	}
 	return DemoPlayer{Demo: true, Balance: ds.Balance, hash: h[:]}, nil
+}
+
+// AuthenticateDemoWrite is AuthenticateDemo for a demo play or move, which checks its session,
+// live, in its own write (lottery.DemoAlive): nothing is read before it, and the balance is not
+// known.
+func (s *Service) AuthenticateDemoWrite(ctx context.Context, token string) (DemoPlayer, error) {
+	if err := s.demoOff(); err != nil {
+		return DemoPlayer{}, err
+	}
+	h := session.Hash(token)
+	return DemoPlayer{Demo: true, hash: h[:]}, nil
+}
+
+// demoAlive is when a demo session counts as ended, now: idle or too old.
+func (s *Service) demoAlive() lottery.DemoAlive {
+	now := s.now()
+	return lottery.DemoAlive{IdleBefore: now.Add(-s.demo.cfg.Idle).Unix(), CreatedBefore: now.Add(-s.demo.cfg.Lifetime).Unix()}
 }
 
 // cmp is err, or else other.
@@ -263,7 +279,7 @@ func (s *Service) PlayDemo(ctx context.Context, p DemoPlayer, r Request, stake i
 	if err != nil {
 		return lottery.Answer{}, err
 	}
-	sale := lottery.DemoSale{Session: p.hash, Key: r.Key, RequestHash: hash[:], Stake: stake, Mode: mode, Prize: rec.Prize,
+	sale := lottery.DemoSale{Session: p.hash, Alive: s.demoAlive(), Key: r.Key, RequestHash: hash[:], Stake: stake, Mode: mode, Prize: rec.Prize,
 		Color: -1, Status: lottery.ChooseColor, Line: audit.AppendLine(make([]byte, 0, 256), &rec), MaxGames: s.demo.cfg.MaxGames}
 	if mode == lottery.Auto {
 		sale.Color, sale.Status = randomColor(), lottery.Finished
@@ -361,7 +377,7 @@ func (s *Service) DemoMove(ctx context.Context, p DemoPlayer, id int64, m Move, 
 		}
 		v.Unit, v.Demo = nil, true
 		u.Now = g.Moves()
-		if err := s.demo.db.SaveDemoMoves(ctx, u, s.now()); !errors.Is(err, lottery.ErrMoved) {
+		if err := s.demo.db.SaveDemoMoves(ctx, u, s.demoAlive(), s.now()); !errors.Is(err, lottery.ErrMoved) {
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"starcolor/internal/game"
@@ -26,12 +27,22 @@ func sessionToken(r *http.Request) string {
 // sessions with fault.DemoMode, once the session is found live (an ended one is a 401, as a
 // player's is).
 func (s *Server) demoOr(h handlerFunc, d demoFunc) handlerFunc {
+	return s.demoWith(s.svc.AuthenticateDemo, h, d)
+}
+
+// demoWriteOr is demoOr for a demo play or move, which checks its session in its own write
+// (game.Service.AuthenticateDemoWrite).
+func (s *Server) demoWriteOr(h handlerFunc, d demoFunc) handlerFunc {
+	return s.demoWith(s.svc.AuthenticateDemoWrite, h, d)
+}
+
+func (s *Server) demoWith(check func(context.Context, string) (game.DemoPlayer, error), h handlerFunc, d demoFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		token := sessionToken(r)
 		if !game.IsDemoToken(token) {
 			return h(w, r)
 		}
-		p, err := s.svc.AuthenticateDemo(r.Context(), token)
+		p, err := check(r.Context(), token)
 		if err != nil {
 			return err
 		}

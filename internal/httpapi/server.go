@@ -61,8 +61,9 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("POST /api/v1/session", s.login)
 	s.handle("DELETE /api/v1/session", s.logout)
 	s.handle("POST /api/v1/demo", s.startDemo)
-	// With a demo session (demo.go), the calls of play answer as they do a player, and those of
-	// real money or of an account are refused: demoOr(h, nil).
+	// With a demo session (demo.go), the calls of play answer as they do a player (its plays and
+	// moves check the session in their own write: demoWriteOr), and those of real money or of an
+	// account are refused: demoOr(h, nil).
 	s.handle("GET /api/v1/me", s.demoOr(s.auth(s.me), s.demoMe))
 	s.handle("GET /api/v1/me/limits", s.demoOr(s.auth(s.limits), nil))
 	s.handle("PUT /api/v1/me/limits", s.demoOr(s.authWrite(s.setLimits), nil))
@@ -70,12 +71,12 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("DELETE /api/v1/me", s.demoOr(s.authWrite(s.closeAccount), nil))
 	s.handle("POST /api/v1/deposits", s.demoOr(s.authWrite(s.deposit), nil))
 	s.handle("POST /api/v1/withdrawals", s.demoOr(s.authWrite(s.withdraw), nil))
-	s.handle("POST /api/v1/games", s.demoOr(s.authWrite(s.play), s.demoPlay))
+	s.handle("POST /api/v1/games", s.demoWriteOr(s.authWrite(s.play), s.demoPlay))
 	s.handle("GET /api/v1/games", s.demoOr(s.auth(s.games), s.demoGames))
 	s.handle("GET /api/v1/games/{id}", s.demoOr(s.auth(s.game), s.demoGame))
-	s.handle("POST /api/v1/games/{id}/color", s.demoOr(s.authWrite(s.color), s.demoMoveOf(colorMove)))
-	s.handle("POST /api/v1/games/{id}/reveal", s.demoOr(s.authWrite(s.reveal), s.demoMoveOf(revealMove)))
-	s.handle("POST /api/v1/games/{id}/finish", s.demoOr(s.authWrite(s.finish), s.demoMoveOf(finishMove)))
+	s.handle("POST /api/v1/games/{id}/color", s.demoWriteOr(s.authWrite(s.color), s.demoMoveOf(colorMove)))
+	s.handle("POST /api/v1/games/{id}/reveal", s.demoWriteOr(s.authWrite(s.reveal), s.demoMoveOf(revealMove)))
+	s.handle("POST /api/v1/games/{id}/finish", s.demoWriteOr(s.authWrite(s.finish), s.demoMoveOf(finishMove)))
 	s.handle("GET /api/v1/games/{id}/proof", s.demoOr(s.auth(s.proof), nil))
 	if metrics != nil {
 		metrics.watch(svc)

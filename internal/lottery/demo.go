@@ -1,6 +1,7 @@
 package lottery
 
 import (
+	"errors"
 	"time"
 
 	"starcolor/internal/fault"
@@ -33,6 +34,13 @@ type DemoGame struct {
 	RequestHash []byte
 }
 
+// DemoAlive says when a demo session has ended: last seen before IdleBefore, or started before
+// CreatedBefore (unix seconds). A write for a demo session checks it in its own transaction,
+// so that the write needs no read of the session before it.
+type DemoAlive struct {
+	IdleBefore, CreatedBefore int64
+}
+
 // DemoSale is a demo game to sell to a session: its stake taken from the session's play money
 // and its prize, drawn already, added, in one write; refused if the session has ended
 // (ErrSessionEnded), cannot pay the stake (fault.InsufficientFunds) or has played MaxGames
@@ -40,6 +48,7 @@ type DemoGame struct {
 // store returns the game sold under it.
 type DemoSale struct {
 	Session     []byte
+	Alive       DemoAlive
 	Key         string
 	RequestHash []byte
 	Stake       int64
@@ -54,20 +63,31 @@ type DemoSale struct {
 // ErrDemoFull refuses a new demo session while as many are open as the server keeps.
 var ErrDemoFull = fault.Retry(fault.Unavailable, time.Minute, "too many demo games are open right now: try again in a minute")
 
-// NewDemoGame decides a demo sale (DemoSale) on the session's balance and count of games as the
-// store holds them, in the write that sells it: the game to write, its balance after the stake
-// and the prize, or the refusal. Both stores decide by it.
-func NewDemoGame(s DemoSale, balance int64, games int, now time.Time) (DemoGame, error) {
-	if games >= s.MaxGames {
-		return DemoGame{}, fault.Errorf(fault.TooManyAttempts,
-			"this demo has played its %d games: open an account, or start a new demo", s.MaxGames)
-	}
-	if balance < s.Stake {
-		return DemoGame{}, fault.Errorf(fault.InsufficientFunds, "not enough play money left for a stake of %d cents", s.Stake)
-	}
+// Game is the demo game a sale writes, once the session has paid its stake: balanceAfter is the
+// play money after the stake and the prize.
+func (s DemoSale) Game(balanceAfter int64, now time.Time) DemoGame {
 	return DemoGame{
 		Game: Game{Stake: s.Stake, Mode: s.Mode, Prize: s.Prize, Color: s.Color, Status: s.Status,
-			BalanceAfter: balance - s.Stake + s.Prize, CreatedAt: time.Unix(now.Unix(), 0).UTC(), UpdatedAt: now.Unix()},
+			BalanceAfter: balanceAfter, CreatedAt: time.Unix(now.Unix(), 0).UTC(), UpdatedAt: now.Unix()},
 		Line: s.Line, Key: s.Key, RequestHash: s.RequestHash,
-	}, nil
+	}
 }
+
+// Refusal says why a session as read (found: false when there is none) cannot pay a demo sale,
+// once the store's write found it could not: both stores decide by it.
+func (s DemoSale) Refusal(d DemoSession, found bool) error {
+	switch {
+	case !found || d.LastSeen < s.Alive.IdleBefore || d.CreatedAt < s.Alive.CreatedBefore:
+		return ErrSessionEnded
+	case d.Games >= s.MaxGames:
+		return fault.Errorf(fault.TooManyAttempts, "this demo has played its %d games: open an account, or start a new demo", s.MaxGames)
+	case d.Balance < s.Stake:
+		return fault.Errorf(fault.InsufficientFunds, "not enough play money left for a stake of %d cents", s.Stake)
+	}
+	// The write and the read disagree: a sale of the session committed between them.
+	return fault.Retry(fault.Unavailable, time.Second, "the demo session changed meanwhile: nothing was sold; try again")
+}
+
+// ErrDemoKept is what a store's write of a demo sale returns to undo it when the sale's key has
+// a game already (its answer is that game): it never leaves the store.
+var ErrDemoKept = errors.New("the demo sale's key has its game already")

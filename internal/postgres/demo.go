@@ -88,44 +88,62 @@ func scanDemoGame(row pgx.Row) (lottery.DemoGame, error) {
 }
 
 // SellDemo sells a demo game to its session (lottery.DemoSale), or returns the game sold under
-// its key already (and true). The session's row is locked first: the sales and keys of one
-// session are decided one after the other, whichever servers they reach.
+// its key already (and true). The common case is two statements: the session pays, if it is live
+// and can (its row locked: the sales and keys of one session are decided one after the other,
+// whichever servers they reach), and the game is written unless its key has one, which undoes the
+// payment.
 func (d *DB) SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (lottery.DemoGame, bool, error) {
 	var g lottery.DemoGame
 	var kept bool
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		kept = false
-		var balance int64
-		var games int32
-		err := tx.QueryRow(ctx, `SELECT balance, games FROM demo_sessions WHERE token_hash = $1 FOR UPDATE`, s.Session).Scan(&balance, &games)
+		var after int64
+		err := tx.QueryRow(ctx, `UPDATE demo_sessions SET balance = balance - $1 + $2, games = games + 1, last_seen = $3
+			WHERE token_hash = $4 AND balance >= $1 AND games < $5 AND last_seen >= $6 AND created_at >= $7 RETURNING balance`,
+			s.Stake, s.Prize, now.Unix(), s.Session, s.MaxGames, s.Alive.IdleBefore, s.Alive.CreatedBefore).Scan(&after)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return lottery.ErrSessionEnded
+			// Refused, unless the key has its game: a retry is answered whatever the balance.
+			if g, err = keptDemo(ctx, tx, s); err == nil || !errors.Is(err, noGame) {
+				kept = err == nil
+				return err
+			}
+			var ds lottery.DemoSession
+			var games int32
+			err := tx.QueryRow(ctx, `SELECT balance, games, created_at, last_seen FROM demo_sessions WHERE token_hash = $1`, s.Session).
+				Scan(&ds.Balance, &games, &ds.CreatedAt, &ds.LastSeen)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			ds.Games = int(games)
+			return s.Refusal(ds, err == nil)
 		}
 		if err != nil {
 			return err
 		}
-		g, err = scanDemoGame(tx.QueryRow(ctx, `SELECT `+demoGameColumns+` FROM demo_games WHERE session_hash = $1 AND key = $2`, s.Session, s.Key))
-		if err == nil {
-			kept = true
-			return nil
-		}
-		if !errors.Is(err, noGame) {
-			return err
-		}
-		if g, err = lottery.NewDemoGame(s, balance, int(games), now); err != nil {
-			return err
-		}
-		if err := tx.QueryRow(ctx, `INSERT INTO demo_games (session_hash, key, request_hash, stake, mode, prize, color, clicks, status,
-			balance_after, line, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING id`,
+		g = s.Game(after, now)
+		err = tx.QueryRow(ctx, `INSERT INTO demo_games (session_hash, key, request_hash, stake, mode, prize, color, clicks, status,
+			balance_after, line, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
+			ON CONFLICT (session_hash, key) DO NOTHING RETURNING id`,
 			s.Session, s.Key, s.RequestHash, g.Stake, g.Mode, g.Prize, int16(g.Color), []byte{}, g.Status, g.BalanceAfter, g.Line,
-			now.Unix()).Scan(&g.ID); err != nil {
-			return err
+			now.Unix()).Scan(&g.ID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// The key has its game: this payment is rolled back with the transaction, and that
+			// game answers.
+			if g, err = keptDemo(ctx, tx, s); err == nil {
+				kept, err = true, lottery.ErrDemoKept
+			}
 		}
-		_, err = tx.Exec(ctx, `UPDATE demo_sessions SET balance = $1, games = games + 1, last_seen = $2 WHERE token_hash = $3`,
-			g.BalanceAfter, now.Unix(), s.Session)
 		return err
 	})
+	if errors.Is(err, lottery.ErrDemoKept) {
+		err = nil
+	}
 	return g, kept, err
+}
+
+// keptDemo reads the game a demo sale's key has (noGame: none).
+func keptDemo(ctx context.Context, tx pgx.Tx, s lottery.DemoSale) (lottery.DemoGame, error) {
+	return scanDemoGame(tx.QueryRow(ctx, `SELECT `+demoGameColumns+` FROM demo_games WHERE session_hash = $1 AND key = $2`, s.Session, s.Key))
 }
 
 // DemoGame reads a game of a demo session; another session's game is not found.
@@ -156,9 +174,9 @@ func (d *DB) DemoGames(ctx context.Context, session []byte, limit int, before in
 }
 
 // SaveDemoMoves writes a demo game's new moves if it still stands as they were read
-// (lottery.ErrMoved otherwise) and its session is still there (u.Session; u.PlayerID is unused),
-// and notes the session's activity.
-func (d *DB) SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error {
+// (lottery.ErrMoved otherwise) and its session is still there and live (u.Session, alive;
+// u.PlayerID is unused), and notes the session's activity.
+func (d *DB) SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, alive lottery.DemoAlive, now time.Time) error {
 	clicks := func(c []byte) []byte {
 		if c == nil {
 			return []byte{}
@@ -166,7 +184,8 @@ func (d *DB) SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, now time.T
 		return c
 	}
 	return d.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE demo_sessions SET last_seen = $1 WHERE token_hash = $2`, now.Unix(), u.Session)
+		tag, err := tx.Exec(ctx, `UPDATE demo_sessions SET last_seen = $1 WHERE token_hash = $2 AND last_seen >= $3 AND created_at >= $4`,
+			now.Unix(), u.Session, alive.IdleBefore, alive.CreatedBefore)
 		if err != nil {
 			return err
 		}

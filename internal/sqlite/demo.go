@@ -99,47 +99,58 @@ func scanDemoGame(row scanner) (lottery.DemoGame, error) {
 }
 
 // SellDemo sells a demo game to its session (lottery.DemoSale), or returns the game sold under
-// its key already (and true).
+// its key already (and true). The common case is two statements: the session pays, if it is live
+// and can (its balance and count of games changed in place), and the game is written unless its
+// key has one, which undoes the payment.
 func (d *DB) SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (lottery.DemoGame, bool, error) {
 	var g lottery.DemoGame
 	var kept bool
 	err := d.update(ctx, func(t *tx) error {
-		var balance int64
-		var games int
-		err := t.queryRow(`SELECT balance, games FROM demo_sessions WHERE token_hash = ?`, s.Session).Scan(&balance, &games)
+		kept = false
+		var after int64
+		err := t.queryRow(`UPDATE demo_sessions SET balance = balance - ? + ?, games = games + 1, last_seen = ?
+			WHERE token_hash = ? AND balance >= ? AND games < ? AND last_seen >= ? AND created_at >= ? RETURNING balance`,
+			s.Stake, s.Prize, now.Unix(), s.Session, s.Stake, s.MaxGames, s.Alive.IdleBefore, s.Alive.CreatedBefore).Scan(&after)
 		if errors.Is(err, sql.ErrNoRows) {
-			return lottery.ErrSessionEnded
+			// Refused, unless the key has its game: a retry is answered whatever the balance.
+			if g, err = d.keptDemo(t, s); err == nil || !errors.Is(err, noGame) {
+				kept = err == nil
+				return err
+			}
+			var ds lottery.DemoSession
+			err := t.queryRow(`SELECT balance, games, created_at, last_seen FROM demo_sessions WHERE token_hash = ?`, s.Session).
+				Scan(&ds.Balance, &ds.Games, &ds.CreatedAt, &ds.LastSeen)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			return s.Refusal(ds, err == nil)
 		}
 		if err != nil {
 			return err
 		}
-		g, err = scanDemoGame(t.queryRow(`SELECT `+demoGameColumns+` FROM demo_games WHERE session_hash = ? AND key = ?`, s.Session, s.Key))
-		if err == nil {
-			kept = true
-			return nil
-		}
-		if !errors.Is(err, noGame) {
-			return err
-		}
-		g, err = lottery.NewDemoGame(s, balance, games, now)
-		if err != nil {
-			return err
-		}
-		res, err := t.exec(`INSERT INTO demo_games (session_hash, key, request_hash, stake, mode, prize, color, clicks, status,
-			balance_after, line, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		g = s.Game(after, now)
+		err = t.queryRow(`INSERT INTO demo_games (session_hash, key, request_hash, stake, mode, prize, color, clicks, status,
+			balance_after, line, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (session_hash, key) DO NOTHING RETURNING id`,
 			s.Session, s.Key, s.RequestHash, g.Stake, g.Mode, g.Prize, g.Color, clicks(nil), g.Status, g.BalanceAfter, g.Line,
-			now.Unix(), now.Unix())
-		if err != nil {
-			return err
+			now.Unix(), now.Unix()).Scan(&g.ID)
+		if errors.Is(err, sql.ErrNoRows) {
+			// The key has its game: this payment is undone with the write, and that game answers.
+			if g, err = d.keptDemo(t, s); err == nil {
+				kept, err = true, lottery.ErrDemoKept
+			}
 		}
-		if g.ID, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		_, err = t.exec(`UPDATE demo_sessions SET balance = ?, games = games + 1, last_seen = ? WHERE token_hash = ?`,
-			g.BalanceAfter, now.Unix(), s.Session)
 		return err
 	})
+	if errors.Is(err, lottery.ErrDemoKept) {
+		err = nil
+	}
 	return g, kept, err
+}
+
+// keptDemo reads the game a demo sale's key has (noGame: none).
+func (d *DB) keptDemo(t *tx, s lottery.DemoSale) (lottery.DemoGame, error) {
+	return scanDemoGame(t.queryRow(`SELECT `+demoGameColumns+` FROM demo_games WHERE session_hash = ? AND key = ?`, s.Session, s.Key))
 }
 
 // DemoGame reads a game of a demo session; another session's game is not found.
@@ -170,11 +181,12 @@ func (d *DB) DemoGames(ctx context.Context, session []byte, limit int, before in
 }
 
 // SaveDemoMoves writes a demo game's new moves if it still stands as they were read
-// (lottery.ErrMoved otherwise) and its session is still there (u.Session; u.PlayerID is unused),
-// and notes the session's activity.
-func (d *DB) SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error {
+// (lottery.ErrMoved otherwise) and its session is still there and live (u.Session, alive;
+// u.PlayerID is unused), and notes the session's activity.
+func (d *DB) SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, alive lottery.DemoAlive, now time.Time) error {
 	return d.update(ctx, func(t *tx) error {
-		res, err := t.exec(`UPDATE demo_sessions SET last_seen = ? WHERE token_hash = ?`, now.Unix(), u.Session)
+		res, err := t.exec(`UPDATE demo_sessions SET last_seen = ? WHERE token_hash = ? AND last_seen >= ? AND created_at >= ?`,
+			now.Unix(), u.Session, alive.IdleBefore, alive.CreatedBefore)
 		if err != nil {
 			return err
 		}

@@ -59,8 +59,10 @@ func testDemo(t *testing.T, h Harness) {
 	if _, err := f.s.DemoSession(f.ctx, hash("nobody")); !fault.Is(err, fault.NotLoggedIn) {
 		t.Fatalf("an unknown demo session: %v", err)
 	}
+	// Live: seen in the last 30 minutes, started in the last 4 hours.
+	live := lottery.DemoAlive{IdleBefore: now.Add(-30 * time.Minute).Unix(), CreatedBefore: now.Add(-4 * time.Hour).Unix()}
 	sale := func(session []byte, key string, stake, prize int64) lottery.DemoSale {
-		return lottery.DemoSale{Session: session, Key: key, RequestHash: []byte("body " + key), Stake: stake, Mode: lottery.Manual,
+		return lottery.DemoSale{Session: session, Alive: live, Key: key, RequestHash: []byte("body " + key), Stake: stake, Mode: lottery.Manual,
 			Prize: prize, Color: -1, Status: lottery.ChooseColor, Line: []byte("line " + key), MaxGames: 3}
 	}
 	g1, kept, err := f.s.SellDemo(f.ctx, sale(a, "k1", 100, 500), now.Add(time.Minute))
@@ -87,6 +89,13 @@ func testDemo(t *testing.T, h Harness) {
 	}
 	if _, _, err := f.s.SellDemo(f.ctx, sale(a, "k4", 100, 0), now); !fault.Is(err, fault.TooManyAttempts) {
 		t.Fatalf("a sale past the session's games: %v", err)
+	}
+	// A retry is answered whatever the session can pay now.
+	if again, kept, err := f.s.SellDemo(f.ctx, sale(a, "k1", 100, 500), now); err != nil || !kept || again.ID != g1.ID {
+		t.Fatalf("a retry once the session is at its games: %+v, %v, %v", again, kept, err)
+	}
+	if s, _ := f.s.DemoSession(f.ctx, a); s.Balance != 250 || s.Games != 3 {
+		t.Fatalf("the demo session after refusals and retries: %+v", s)
 	}
 	list, err := f.s.DemoGames(f.ctx, a, 10, 0)
 	if err != nil || len(list) != 3 || list[0].ID <= list[1].ID || list[2].ID != g1.ID {
@@ -115,7 +124,7 @@ func testDemo(t *testing.T, h Harness) {
 	for i := range errs {
 		wg.Go(func() {
 			errs[i] = f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: a, Was: was,
-				Now: lottery.Moves{Color: i % 6, Status: lottery.Playing}}, now.Add(10*time.Minute))
+				Now: lottery.Moves{Color: i % 6, Status: lottery.Playing}}, live, now.Add(10*time.Minute))
 		})
 	}
 	wg.Wait()
@@ -137,14 +146,27 @@ func testDemo(t *testing.T, h Harness) {
 	if err != nil || moved.Status != lottery.Playing || moved.UpdatedAt != now.Add(10*time.Minute).Unix() {
 		t.Fatalf("the demo game after its move: %+v, %v", moved, err)
 	}
-	if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: a, Was: moved.Moves(), Now: next}, now.Add(11*time.Minute)); err != nil {
+	if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: a, Was: moved.Moves(), Now: next}, live, now.Add(11*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if g, _ := f.s.DemoGame(f.ctx, a, g1.ID); string(g.Clicks) != "\x04\x11" {
 		t.Fatalf("clicks read back %v", g.Clicks)
 	}
-	if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: b, Was: next, Now: was}, now); !fault.Is(err, fault.NotLoggedIn) && !errors.Is(err, lottery.ErrMoved) {
+	if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: b, Was: next, Now: was}, live, now); !fault.Is(err, fault.NotLoggedIn) && !errors.Is(err, lottery.ErrMoved) {
 		t.Fatalf("a move of a game from another session: %v", err)
+	}
+	// A session idle, or too old, is refused by the write itself.
+	for _, alive := range []lottery.DemoAlive{{IdleBefore: now.Add(12 * time.Minute).Unix()}, {CreatedBefore: now.Add(time.Second).Unix()}} {
+		if _, _, err := f.s.SellDemo(f.ctx, lottery.DemoSale{Session: b, Alive: alive, Key: "late", Stake: 100, Mode: lottery.Auto,
+			Status: lottery.Finished, Color: 1, Line: []byte("x"), MaxGames: 3}, now.Add(13*time.Minute)); !fault.Is(err, fault.NotLoggedIn) {
+			t.Fatalf("a sale to a demo session ended (%+v): %v", alive, err)
+		}
+		if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: a, Was: next, Now: was}, alive, now.Add(13*time.Minute)); !fault.Is(err, fault.NotLoggedIn) {
+			t.Fatalf("a move in a demo session ended (%+v): %v", alive, err)
+		}
+	}
+	if g, _ := f.s.DemoGame(f.ctx, a, g1.ID); string(g.Clicks) != "\x04\x11" {
+		t.Fatalf("a refused move changed the game: %v", g.Clicks)
 	}
 	if after := books(); after != before {
 		t.Fatalf("demo play changed the books:\nbefore %s\nafter  %s", before, after)
@@ -163,7 +185,7 @@ func testDemo(t *testing.T, h Harness) {
 	if _, _, err := f.s.SellDemo(f.ctx, sale(a, "k9", 100, 0), now); !fault.Is(err, fault.NotLoggedIn) {
 		t.Fatalf("a sale to an ended demo session: %v", err)
 	}
-	if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: a, Was: next, Now: was}, now); !fault.Is(err, fault.NotLoggedIn) {
+	if err := f.s.SaveDemoMoves(f.ctx, lottery.MoveUpdate{GameID: g1.ID, Session: a, Was: next, Now: was}, live, now); !fault.Is(err, fault.NotLoggedIn) {
 		t.Fatalf("a move in an ended demo session: %v", err)
 	}
 	if f.raw.Int(t, `SELECT count(*) FROM demo_games`) != 0 {
@@ -177,7 +199,9 @@ func testDemo(t *testing.T, h Harness) {
 			LastSeen: now.Add(-s.lastSeen).Unix()}, 10); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := f.s.SellDemo(f.ctx, sale(h, "k", 100, 0), now.Add(-s.lastSeen)); err != nil {
+		old := sale(h, "k", 100, 0)
+		old.Alive = lottery.DemoAlive{} // sold when it was live
+		if _, _, err := f.s.SellDemo(f.ctx, old, now.Add(-s.lastSeen)); err != nil {
 			t.Fatal(err)
 		}
 	}
