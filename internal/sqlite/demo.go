@@ -113,7 +113,7 @@ func (d *DB) SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (l
 			s.Stake, s.Prize, now.Unix(), s.Session, s.Stake, s.MaxGames, s.Alive.IdleBefore, s.Alive.CreatedBefore).Scan(&after)
 		if errors.Is(err, sql.ErrNoRows) {
 			// Refused, unless the key has its game: a retry is answered whatever the balance.
-			if g, err = d.keptDemo(t, s); err == nil || !errors.Is(err, noGame) {
+			if g, err = t.keptDemo(s); err == nil || !errors.Is(err, noGame) {
 				kept = err == nil
 				return err
 			}
@@ -136,7 +136,7 @@ func (d *DB) SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (l
 			now.Unix(), now.Unix()).Scan(&g.ID)
 		if errors.Is(err, sql.ErrNoRows) {
 			// The key has its game: this payment is undone with the write, and that game answers.
-			if g, err = d.keptDemo(t, s); err == nil {
+			if g, err = t.keptDemo(s); err == nil {
 				kept, err = true, lottery.ErrDemoKept
 			}
 		}
@@ -149,7 +149,7 @@ func (d *DB) SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (l
 }
 
 // keptDemo reads the game a demo sale's key has (noGame: none).
-func (d *DB) keptDemo(t *tx, s lottery.DemoSale) (lottery.DemoGame, error) {
+func (t *tx) keptDemo(s lottery.DemoSale) (lottery.DemoGame, error) {
 	return scanDemoGame(t.queryRow(`SELECT `+demoGameColumns+` FROM demo_games WHERE session_hash = ? AND key = ?`, s.Session, s.Key))
 }
 
