@@ -67,6 +67,12 @@ but what never changes.`, stderr)
 	if *authRate < 0 {
 		return usageError(fs, "--auth-per-minute is 0 (no limit) or more")
 	}
+	if *demoBalance <= 0 || *demoBalance > game.DefaultConfig.MaxDeposit {
+		return usageError(fs, "--demo-balance is 1 to %d cents", game.DefaultConfig.MaxDeposit)
+	}
+	if *demoRate < 0 {
+		return usageError(fs, "--demo-per-minute is 0 (no limit) or more")
+	}
 	if *debugAddr != "" {
 		if err := checkLoopback(*debugAddr); err != nil {
 			return usageError(fs, "--debug-addr: %v", err)
@@ -155,9 +161,6 @@ but what never changes.`, stderr)
 	// players' API and the back office together.
 	cfg.Hashes = passhash.DefaultGate()
 	cfg.AuthRate = throttle.PerMinute(*authRate)
-	if *demoBalance <= 0 || *demoBalance > cfg.MaxDeposit {
-		return usageError(fs, "--demo-balance is 1 to %d cents", cfg.MaxDeposit)
-	}
 	cfg.Demo.Balance, cfg.Demo.Rate = *demoBalance, throttle.PerMinute(*demoRate)
 	var walletCfg *app.WalletConfig
 	if *walletURL != "" {
