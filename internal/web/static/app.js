@@ -964,12 +964,16 @@
       status(t('choose'));
       return;
     }
+    playOn(g, t('resumed') + ' ' + t('click', colorName(g.color)));
+  }
+  // playOn shows a game in play as it stands (resumed, or moved elsewhere), saying msg.
+  function playOn(g, msg) {
     S.mode = 'play';
     controls();
     drawBoard(g, 1, false);
     S.total = won(g);
     renderTotal();
-    status(t('resumed') + ' ' + t('click', colorName(g.color)));
+    status(msg);
   }
 
   // ---- replay ----
@@ -1519,13 +1523,7 @@
       changed();
       return;
     }
-    S.mode = 'play';
-    controls();
-    drawBoard(g, 1, false);
-    S.total = won(g);
-    renderTotal();
-    status(t('click', colorName(g.color)));
-    relabel();
+    playOn(g, t('click', colorName(g.color)));
   }
   // resync reads a game this tab's move was refused for (409: another tab moved first) and
   // shows it as it stands; false if it could not be read.
