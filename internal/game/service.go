@@ -55,6 +55,11 @@ type Store interface {
 	// SetLimits changes them in one write, keeping each change of a limit.
 	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
 	SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error)
+	// PlaySession reads a player's play session, begun at their earliest session live (last
+	// seen at or after idleBefore, opened at or after createdBefore; none is
+	// fault.NotLoggedIn); AnswerRealityCheck records the reality check answered in it.
+	PlaySession(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time) (lottery.PlaySession, error)
+	AnswerRealityCheck(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time, minutes int) (lottery.PlaySession, error)
 
 	Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error)
 	Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error)

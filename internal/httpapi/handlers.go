@@ -93,12 +93,58 @@ func (s *Server) authWith(check func(context.Context, string) (game.Player, erro
 	}
 }
 
+// meJSON is GET /api/v1/me: the player (API.md) and their play session, from which every tab
+// and device shows the same reality checks.
+type meJSON struct {
+	game.Player
+	Session playSessionJSON `json:"session"`
+}
+
+// playSessionJSON is a play session as the API says it (README, openapi.json): when it began,
+// the stakes, the prizes and the net result of the games sold since, in cents, and the minutes
+// into it of the last reality check answered « Continuer » (0: none).
+type playSessionJSON struct {
+	StartedAt string `json:"started_at"`
+	Staked    int64  `json:"staked"`
+	Won       int64  `json:"won"`
+	Net       int64  `json:"net"`
+	Games     int    `json:"games"`
+	Checked   int    `json:"checked_minutes"`
+}
+
+func playSessionOf(ps lottery.PlaySession) playSessionJSON {
+	return playSessionJSON{StartedAt: ps.StartedAt.UTC().Format(time.RFC3339), Staked: ps.Staked, Won: ps.Won,
+		Net: ps.Net(), Games: ps.Games, Checked: ps.Checked}
+}
+
 func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error {
-	p, err := s.svc.Me(r.Context(), p)
+	ps, err := s.svc.PlaySession(r.Context(), p)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, p)
+	if p, err = s.svc.Me(r.Context(), p); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, meJSON{Player: p, Session: playSessionOf(ps)})
+}
+
+// answerRealityCheck is POST /api/v1/me/reality-check: the player answered « Continuer » to the
+// check due `minutes` into their play session; 200 with the play session after it.
+func (s *Server) answerRealityCheck(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Minutes *int `json:"minutes"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Minutes == nil {
+		return fault.Errorf(fault.Invalid, "minutes is required")
+	}
+	ps, err := s.svc.AnswerRealityCheck(r.Context(), p, *b.Minutes)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]playSessionJSON{"session": playSessionOf(ps)})
 }
 
 type amountBody struct {

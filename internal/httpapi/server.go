@@ -63,6 +63,7 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("GET /api/v1/me", s.auth(s.me))
 	s.handle("GET /api/v1/me/limits", s.auth(s.limits))
 	s.handle("PUT /api/v1/me/limits", s.authWrite(s.setLimits))
+	s.handle("POST /api/v1/me/reality-check", s.auth(s.answerRealityCheck))
 	s.handle("POST /api/v1/me/exclusion", s.authWrite(s.exclude))
 	s.handle("DELETE /api/v1/me", s.authWrite(s.closeAccount))
 	s.handle("POST /api/v1/deposits", s.authWrite(s.deposit))

@@ -119,6 +119,7 @@ func Run(t *testing.T, h Harness) {
 		{"ShutRacingSales", testShutRacingSales},
 		{"SessionRacingShut", testSessionRacingShut},
 		{"Limits", testLimits},
+		{"PlaySession", testPlaySession},
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
 		{"Register", testRegister},

@@ -46,6 +46,7 @@
       deposited: m => `${m} crédités (argent fictif).`,
       open: 'En cours', resume: 'Reprendre', replayBtn: 'Revoir', proofBtn: 'Preuve',
       played: (id, res) => `Votre partie n° ${id} a été jouée pendant que la page se rechargeait : ${res}.`,
+      unfinished: id => `Une partie n'est pas finie (n° ${id}) : reprenez-la là où elle s'est arrêtée.`,
       gainsOf: 'Sommes découvertes :', extraGains: 'étape Extra :', noGain: 'Aucune somme découverte.',
       goodWin: 'Beau gain !', bigWin: 'Gros lot !',
       manual: 'Jouer', autoMode: 'Auto', game: id => `Partie n° ${id}`,
@@ -138,6 +139,7 @@
       deposited: m => `${m} added (play money).`,
       open: 'In progress', resume: 'Resume', replayBtn: 'Watch again', proofBtn: 'Proof',
       played: (id, res) => `Your game #${id} was played while the page reloaded: ${res}.`,
+      unfinished: id => `A game is not finished (#${id}): resume it where it stopped.`,
       gainsOf: 'Amounts found:', extraGains: 'Extra stage:', noGain: 'No amount found.',
       goodWin: 'Nice win!', bigWin: 'Big win!',
       manual: 'Jouer', autoMode: 'Auto', game: id => `Game #${id}`,
@@ -290,6 +292,8 @@
     history: [],
     showing: Number(sessionStorage.getItem('starcolor_showing')) || 0, // the game whose reveal runs in this tab
     last: null, // {stake, mode} of the last game bought, for « Rejouer »
+    buys: 0, // games bought in this tab: an answer of /me sent before one is not shown
+    unfinished: null, // an unfinished game this tab does not show, offered on the game screen
   };
   // The game being revealed in this tab is remembered for the tab's life: after a reload, a game
   // the page was showing is told as played, with its result [4.1].
@@ -578,6 +582,7 @@
     // logged out while /me is on its way.
     body.dataset.state = !S.known ? 'loading' : S.user ? S.mode : 'auth';
     $$('#history button.replay').forEach(b => (b.disabled = locked));
+    renderUnfinished();
   }
 
   // ---- effects ----
@@ -835,12 +840,8 @@
       $('#play-err').textContent = await refused(e, 'stake_weekly');
       return;
     }
-    if (sess) {
-      // The session's result counts the prize now, but a reality check waits for the reveal's end.
-      sess.staked += stake;
-      sess.won += g.prize;
-      saveSession();
-    }
+    S.buys++;
+    tell({ type: 'game', game: g });
     S.balance = g.balance;
     S.hold = g.prize;
     S.last = { stake, mode };
@@ -861,6 +862,7 @@
     $$('#colors .swatch').forEach(b => (b.disabled = true));
     try {
       const g = await api('POST', `/games/${g0.id}/color`, { color: c });
+      tell({ type: 'game', game: g });
       S.game = g;
       S.mode = 'play';
       controls();
@@ -869,7 +871,7 @@
       const first = cells.find(el => el.classList.contains('playable'));
       if (first) first.focus();
     } catch (e) {
-      $('#play-err').textContent = errText(e);
+      if (!(e.status === 409 && (await resync(g0.id)))) $('#play-err').textContent = errText(e);
     } finally {
       $$('#colors .swatch').forEach(b => (b.disabled = false));
     }
@@ -888,6 +890,7 @@
         if (!cur || cur.id !== g.id || cur.status !== 'playing' || cur.boards[0].cells[i]) return;
         const before = cur.events.length;
         const next = await api('POST', `/games/${cur.id}/reveal`, { cell: i });
+        tell({ type: 'game', game: next });
         S.game = next;
         await animate(next, before, next.events.length);
         if (next.status === 'finished') await finishShow(next);
@@ -902,8 +905,10 @@
           }
         }
       })
-      .catch(e => {
+      .catch(async e => {
         el.classList.remove('pending');
+        // Another tab or device moved first: the game is shown as it now stands, not an error.
+        if (e.status === 409 && (await resync(g.id))) return;
         $('#play-err').textContent = errText(e);
         relabel();
       })
@@ -959,12 +964,16 @@
       status(t('choose'));
       return;
     }
+    playOn(g, t('resumed') + ' ' + t('click', colorName(g.color)));
+  }
+  // playOn shows a game in play as it stands (resumed, or moved elsewhere), saying msg.
+  function playOn(g, msg) {
     S.mode = 'play';
     controls();
     drawBoard(g, 1, false);
     S.total = won(g);
     renderTotal();
-    status(t('resumed') + ' ' + t('click', colorName(g.color)));
+    status(msg);
   }
 
   // ---- replay ----
@@ -1225,7 +1234,7 @@
     S.known = true;
     S.user = me.username;
     S.balance = me.balance;
-    startSession(me.username, fresh);
+    setSession(me.session);
     S.said = null;
     sayOut();
     if (!wallet) loadLimits().catch(() => {}); // for the reality checks (the operator's, in wallet mode)
@@ -1236,22 +1245,22 @@
     body.classList.add('in');
     const list = await api('GET', '/games?limit=10');
     S.history = [];
-    const open = list.games.find(g => g.status !== 'finished');
+    // A page just opened (a new tab, a reload, another device) reveals nothing yet: it takes no
+    // game over, and every game of the history shows its result [4.1]. An unfinished one is
+    // offered plainly on the game screen.
     const was = S.showing;
-    if (open) resume(open);
-    else {
-      S.mode = 'idle';
-      resetStage();
-      drawSleeping();
-      controls();
-      status(wallet ? t('ready') : t('welcome', me.username));
-      setShowing(0);
-    }
+    setShowing(0);
+    S.mode = 'idle';
+    resetStage();
+    drawSleeping();
+    S.unfinished = list.games.find(g => g.status !== 'finished') || null;
+    controls();
+    status(wallet ? t('ready') : t('welcome', me.username));
     renderBalance();
     route();
     // The page was revealing a game when it reloaded: it says the game was played, its result
     // and a way to watch it [4.1].
-    if (!open && was) await showPlayed(was).catch(() => {});
+    if (was) await showPlayed(was).catch(() => {});
   }
   async function showPlayed(id) {
     const g = await api('GET', `/games/${id}`);
@@ -1273,7 +1282,7 @@
     S.user = null;
     S.limits = null;
     sess = null;
-    saveSession();
+    S.unfinished = null;
     $$('dialog[open]').forEach(d => d.close());
     S.said = said || null;
     sayOut();
@@ -1360,25 +1369,33 @@
   };
 
   // ---- the session: its time and its result, for the reality checks ----
-  // The session starts at login and lasts the tab's life (sessionStorage), a reload included: its
-  // start, the stakes and prizes of the games bought since, and the last reality check answered.
+  // The play session is the server's (GET /api/v1/me, `session`): it began when the player's
+  // earliest session still live was opened, on whatever device, and its figures count every game
+  // sold since. So every tab and every device shows the same time and the same result, and a
+  // check answered « Continuer » anywhere is kept by the server (POST /api/v1/me/reality-check)
+  // and not asked again elsewhere; tabs of this browser are also told at once (BroadcastChannel).
   // ?speed=N runs the session's clock N times faster too (never slower), so that a test sees a
   // reality check of 15 minutes after 15 × 60 / N seconds: 1.5 s at speed=600.
   const clockSpeed = Math.max(1, Number(params.get('speed')) || 1);
-  let sess = null;
-  function startSession(user, fresh) {
-    let v = null;
-    try {
-      v = JSON.parse(sessionStorage.getItem('starcolor_session'));
-    } catch (e) {
-      v = null;
-    }
-    sess = !fresh && v && v.u === user ? v : { u: user, start: Date.now(), staked: 0, won: 0, done: 0 };
-    saveSession();
+  let sess = null; // {start (ms), staked, won, net, checked (minutes)}
+  function setSession(v) {
+    if (!v) return;
+    const start = Date.parse(v.started_at);
+    // A check answered in this tab may be ahead of an answer of the server read just before.
+    const checked = Math.max(v.checked_minutes, sess && sess.start === start ? sess.checked : 0);
+    sess = { start, staked: v.staked, won: v.won, net: v.net, checked };
   }
-  function saveSession() {
-    if (sess) sessionStorage.setItem('starcolor_session', JSON.stringify(sess));
-    else sessionStorage.removeItem('starcolor_session');
+  // refreshMe reads the player, the balance and the play session again. An answer a sale of this
+  // tab overtook does not change the balance shown.
+  async function refreshMe() {
+    const buys = S.buys;
+    const me = await api('GET', '/me');
+    if (!S.user || me.username !== S.user) return;
+    setSession(me.session);
+    if (buys === S.buys && S.mode !== 'buying') {
+      S.balance = me.balance;
+      renderBalance();
+    }
   }
   const minutes = () => (sess ? ((Date.now() - sess.start) * clockSpeed) / 60000 : 0);
   function duration(min) {
@@ -1386,40 +1403,195 @@
     return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')}`;
   }
   const signed = c => (c > 0 ? '+' : c < 0 ? '−' : '') + money(Math.abs(c));
+  // dueCheck is the mark, in minutes from the session's start, of the reality check due now and
+  // not yet answered, or 0.
+  function dueCheck() {
+    const rc = S.limits && S.limits.reality_check_minutes;
+    if (!rc || !sess) return 0;
+    const mark = Math.floor(minutes() / rc) * rc;
+    return mark > sess.checked ? mark : 0;
+  }
   // tick shows the time played, and when a reality check is due, shows it: between games only
-  // (never in the middle of a reveal), and never over another dialog.
+  // (never in the middle of a reveal), and never over another dialog. The server is asked first
+  // whether another tab or device answered it, and for the figures of now.
+  let asking = false;
   function tick() {
     if (!S.user || !sess) return;
-    const m = minutes();
-    $('#session-time').textContent = duration(m);
-    const rc = S.limits && S.limits.reality_check_minutes;
-    if (!rc || m < sess.done + rc || S.mode !== 'idle' || $('dialog[open]')) return;
-    const box = $('#reality-check');
-    box.dataset.minutes = String(Math.floor(m / rc) * rc);
-    box.dataset.net = String(sess.won - sess.staked);
-    renderReality();
-    openDialog(box, $('#reality-continue'));
-    announce($('#reality-text').textContent);
+    $('#session-time').textContent = duration(minutes());
+    if (!dueCheck() || S.mode !== 'idle' || $('dialog[open]') || asking) return;
+    asking = true;
+    refreshMe()
+      .catch(() => {})
+      .then(() => {
+        const mark = dueCheck();
+        if (!mark || S.mode !== 'idle' || $('dialog[open]')) return;
+        const box = $('#reality-check');
+        box.dataset.minutes = String(mark);
+        box.dataset.net = String(sess.net);
+        renderReality();
+        box.chosen = false;
+        openDialog(box, $('#reality-continue'));
+        announce($('#reality-text').textContent);
+      })
+      .finally(() => (asking = false));
   }
   setInterval(tick, Math.max(200, Math.min(15000, 60000 / clockSpeed)));
   function renderReality() {
     const box = $('#reality-check');
     $('#reality-text').textContent = t('realityText', duration(minutes()), signed(Number(box.dataset.net)));
   }
-  function answerReality() {
-    if (sess) {
-      sess.done = Number($('#reality-check').dataset.minutes);
-      saveSession();
+  // closeReality closes the check once a choice is made (here, or in another tab or device).
+  function closeReality() {
+    const box = $('#reality-check');
+    box.chosen = true;
+    if (box.open) box.close();
+  }
+  // answered is a check answered « Continuer » elsewhere: an open check it covers closes.
+  function answered(mark) {
+    if (!sess) return;
+    sess.checked = Math.max(sess.checked, mark);
+    const box = $('#reality-check');
+    if (box.open && Number(box.dataset.minutes) <= sess.checked) closeReality();
+  }
+  async function answerReality() {
+    const mark = Number($('#reality-check').dataset.minutes);
+    answered(mark);
+    closeReality();
+    tell({ type: 'checked', minutes: mark });
+    await api('POST', '/me/reality-check', { minutes: mark })
+      .then(r => setSession(r.session))
+      .catch(() => {}); // kept in this tab all the same; another device may ask it again
+  }
+  // The check is not dismissed without a choice: Escape does nothing (closedby="none" in the
+  // page, and the cancel refused where a browser lacks it), and a close that no choice made
+  // (a browser letting a second Escape through) shows it again.
+  $('#reality-check').addEventListener('cancel', e => e.preventDefault());
+  $('#reality-check').addEventListener('close', () => {
+    const box = $('#reality-check');
+    if (!box.chosen && S.user) openDialog(box, $('#reality-continue'));
+  });
+  $('#reality-continue').addEventListener('click', answerReality);
+  $('#reality-stop').addEventListener('click', async () => {
+    const m = minutes(), net = sess ? sess.net : 0;
+    closeReality();
+    await api('DELETE', '/session').catch(() => {});
+    // The session's cookie is the browser's: every tab is logged out, and says why.
+    tell({ type: 'logout', stopped: [m, net] });
+    onLogout(() => t('stopped', duration(m), signed(net)));
+  });
+
+  // ---- other tabs and devices follow the game ----
+  // Tabs of this browser tell each other every game's new state at once (BroadcastChannel); other
+  // devices are read with a poll of the player's latest games: every 4 s while the page is
+  // visible and not animating, and when it comes back to view. Its cost: one indexed read of 5
+  // games a poll (GET /api/v1/games?limit=5), and GET /me only when something changed.
+  const chan = 'BroadcastChannel' in window ? new BroadcastChannel('starcolor') : null;
+  function tell(msg) {
+    if (chan && S.user) chan.postMessage(Object.assign({ user: S.user }, msg));
+  }
+  if (chan) {
+    chan.addEventListener('message', e => {
+      const m = e.data;
+      if (!m || !S.user || m.user !== S.user) return;
+      if (m.type === 'game') follow(m.game);
+      else if (m.type === 'checked') answered(m.minutes);
+      else if (m.type === 'logout') onLogout(m.stopped ? () => t('stopped', duration(m.stopped[0]), signed(m.stopped[1])) : undefined);
+    });
+  }
+  // ahead tells a game that stands further than the one shown.
+  const ahead = (g, cur) =>
+    g.status !== cur.status || g.color !== cur.color || g.events.length !== cur.events.length || g.boards.length !== cur.boards.length;
+  // follow takes a game as it now stands elsewhere: the game this tab shows is brought to it;
+  // otherwise the history, the game offered and the figures are read again.
+  function follow(g) {
+    if (S.game && S.game.id === g.id && S.showing === g.id && (S.mode === 'choose' || S.mode === 'play')) {
+      if (S.pending > 0) return; // this tab's own move is under way: its answer says the rest
+      if (ahead(g, S.game)) adopt(g);
+      return;
+    }
+    changed();
+  }
+  // adopt shows the game this tab shows as another tab or device left it: its board as it is,
+  // or its end and result. No error of a move it overtook stays on screen.
+  function adopt(g) {
+    $('#play-err').textContent = '';
+    S.game = g;
+    if (g.status === 'choose_color') return;
+    if (g.status === 'finished') {
+      drawBoard(g, g.boards.length, false);
+      finishShow(g);
+      changed();
+      return;
+    }
+    playOn(g, t('click', colorName(g.color)));
+  }
+  // resync reads a game this tab's move was refused for (409: another tab moved first) and
+  // shows it as it stands; false if it could not be read.
+  async function resync(id) {
+    try {
+      const g = await api('GET', `/games/${id}`);
+      if (S.game && S.game.id === id) adopt(g);
+      return true;
+    } catch (e) {
+      return false;
     }
   }
-  $('#reality-check').addEventListener('close', answerReality); // « Continuer », or Escape
-  $('#reality-continue').addEventListener('click', () => $('#reality-check').close());
-  $('#reality-stop').addEventListener('click', async () => {
-    const d = duration(minutes()), net = sess ? sess.won - sess.staked : 0;
-    $('#reality-check').close();
-    await api('DELETE', '/session').catch(() => {});
-    onLogout(() => t('stopped', d, signed(net)));
+  // changed reads again what a game played elsewhere changes here: the history on screen, the
+  // unfinished game offered, the balance and the session's figures.
+  let changing = null;
+  function changed(games) {
+    if (!S.user) return;
+    if (!$('#view-historique').hidden) loadHistory().catch(() => {});
+    refreshMe().catch(() => {});
+    if (games) setUnfinished(games);
+    else if (!changing) {
+      changing = api('GET', '/games?limit=5')
+        .then(l => setUnfinished(l.games))
+        .catch(() => {})
+        .finally(() => (changing = null));
+    }
+  }
+  function setUnfinished(games) {
+    S.unfinished = games.find(g => g.status !== 'finished' && g.id !== S.showing) || null;
+    renderUnfinished();
+  }
+  // renderUnfinished offers, on an idle game screen, the unfinished game this tab does not show.
+  function renderUnfinished() {
+    const box = $('#unfinished');
+    const g = S.unfinished;
+    const show = !!(S.user && g && S.mode === 'idle' && g.id !== S.showing);
+    box.hidden = !show;
+    if (!show) return;
+    box.dataset.game = String(g.id);
+    $('#unfinished-text').textContent = t('unfinished', g.id);
+  }
+  $('#unfinished-resume').addEventListener('click', () => {
+    const id = Number($('#unfinished').dataset.game);
+    S.unfinished = null;
+    resumeGame(id).catch(showErr);
   });
+  let polled = '';
+  async function poll() {
+    if (!S.user || document.visibilityState !== 'visible' || S.pending > 0 || !['idle', 'choose', 'play'].includes(S.mode)) return;
+    let list;
+    try {
+      list = await api('GET', '/games?limit=5');
+    } catch (e) {
+      if (e.status === 401 && S.user) onLogout(); // ended elsewhere: a logout, an exclusion
+      return;
+    }
+    const sig = list.games.map(g => `${g.id}:${g.status}:${g.color}:${g.events.length}`).join(',');
+    const box = $('#reality-check');
+    if (box.open) refreshMe().then(() => answered(sess ? sess.checked : 0)).catch(() => {});
+    if (sig === polled) return;
+    polled = sig;
+    const cur = S.game && list.games.find(g => g.id === S.game.id);
+    if (cur && S.showing === cur.id && (S.mode === 'choose' || S.mode === 'play') && S.pending === 0 && ahead(cur, S.game)) adopt(cur);
+    else changed(list.games);
+  }
+  setInterval(() => poll().catch(() => {}), 4000);
+  document.addEventListener('visibilitychange', () => poll().catch(() => {}));
+  addEventListener('focus', () => poll().catch(() => {}));
 
   // ---- limits ----
   const kindOf = k => t(k === 'deposit_weekly' ? 'deposits' : 'stakes');
@@ -1689,6 +1861,7 @@
   $('#more').addEventListener('click', () => loadHistory(true).catch(showErr));
   $('#logout').addEventListener('click', async () => {
     await api('DELETE', '/session').catch(() => {});
+    tell({ type: 'logout' });
     // In wallet mode the session ends here; only the operator's site opens another.
     onLogout(wallet ? () => t('walletEnded') : undefined);
   });
