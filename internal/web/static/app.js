@@ -75,7 +75,7 @@
       walletEnded: 'Session terminée. Pour rejouer, ouvrez à nouveau le jeu depuis le site de votre opérateur.',
       // The result card at the end of a game (or of its replay), and the page's money and account forms.
       cardLost: 'Pas de chance', cardLostText: 'Aucune somme sous vos étoiles cette fois-ci. La prochaine sera peut-être la bonne.',
-      level_small: 'Gagné !', level_good: 'Beau gain !', level_big: 'Gros gain !', level_top: 'Le gros lot !',
+      level_small: 'Bien joué !', level_good: 'Beau gain !', level_big: 'Gros gain !', level_top: 'Le gros lot !',
       cardBoard: 'Plateau 1', cardExtra: 'Étape Extra', cardFound: 'Sommes découvertes', cardTotal: 'Total',
       cardStake: m => `Même mise : ${m}`, cardRegion: 'Résultat de la partie',
       lockedWhy: 'Disponible à la fin de la partie',
@@ -180,7 +180,7 @@
       stopped: (d, n) => `Session ended after ${d}. Result of this session: ${n}.`,
       walletEnded: 'Session ended. To play again, open the game again from your operator\'s site.',
       cardLost: 'No luck', cardLostText: 'No amount under your stars this time. The next one may be it.',
-      level_small: 'You won!', level_good: 'Nice win!', level_big: 'Big win!', level_top: 'The top prize!',
+      level_small: 'Well played!', level_good: 'Nice win!', level_big: 'Big win!', level_top: 'The top prize!',
       cardBoard: 'Board 1', cardExtra: 'Extra stage', cardFound: 'Amounts found', cardTotal: 'Total',
       cardStake: m => `Same stake: ${m}`, cardRegion: 'Result of the game',
       lockedWhy: 'Available once the game has ended',
@@ -424,6 +424,12 @@
         case 'lose': this.tone(ac, 'sine', 330, 220, 0, 0.4, 0.12); break;
         case 'win': [523, 659, 784, 1047].forEach((f, i) => this.tone(ac, 'triangle', f, f, i * 0.08, 0.2, 0.14)); break;
         case 'bigwin': [523, 659, 784, 1047, 1319, 1568].forEach((f, i) => this.tone(ac, 'square', f, f * 1.01, i * 0.11, 0.35, 0.09)); break;
+        case 'goodwin': [523, 659, 784, 1047, 1319].forEach((f, i) => this.tone(ac, 'triangle', f, f, i * 0.09, 0.26, 0.14)); break;
+        case 'topwin':
+          [523, 659, 784, 1047, 1319, 1568, 2093].forEach((f, i) => this.tone(ac, 'square', f, f * 1.01, i * 0.12, 0.4, 0.09));
+          [1047, 1319, 1568, 2093].forEach((f, i) => this.tone(ac, 'sine', f, f, 0.9 + i * 0.06, 0.9, 0.08));
+          this.noise(ac, 0.85, 0.6, 0.2, 5000);
+          break;
       }
     },
   };
@@ -600,11 +606,11 @@
     $('#colors').hidden = S.mode !== 'choose';
     $('#autoctl').hidden = S.mode !== 'auto';
     $('#replayctl').hidden = S.mode !== 'replay';
-    $('#endctl').hidden = !(S.mode === 'idle' && S.user && S.last && S.result && $('#result').dataset.state === 'done');
     // "loading" until the session is known: a test (or a style) must not take the page for
     // logged out while /me is on its way.
     body.dataset.state = !S.known ? 'loading' : S.user ? S.mode : 'auth';
     $$('#history button.replay').forEach(b => (b.disabled = locked));
+    lockReason(locked);
   }
 
   // ---- effects ----
@@ -800,6 +806,7 @@
   // big (100 times), each with its own effect and sound.
   function winTier(g) {
     if (!g || g.prize <= 0) return '';
+    if (topOf(g.stake) > 0 && g.prize >= topOf(g.stake)) return 'top';
     return g.prize >= 100 * g.stake ? 'big' : g.prize >= 10 * g.stake ? 'good' : 'small';
   }
   function celebrate(g, withBanner) {
@@ -808,8 +815,8 @@
     box.textContent = '';
     $('#result').dataset.win = tier || 'none';
     box.dataset.win = tier;
-    if (!tier) return;
-    const n = { small: 10, good: 24, big: 60 }[tier];
+    if (!tier || motionless()) return;
+    const n = { small: 10, good: 24, big: 60, top: 96 }[tier];
     for (let i = 0; i < n; i++) {
       const p = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
       p.setAttribute('class', 'p');
@@ -817,7 +824,7 @@
       p.style.setProperty('--a', (i * 360) / n + 'deg');
       p.style.setProperty('--r', (tier === 'small' ? 90 : 160) + (i % 3) * 30 + 'px');
       p.style.setProperty('--x', ((i * 37) % 100) + '%');
-      p.style.setProperty('--d', String(tier === 'big' ? (i * 53) % 900 : (i % 4) * 40));
+      p.style.setProperty('--d', String(tier === 'big' || tier === 'top' ? (i * 53) % (tier === 'top' ? 1600 : 900) : (i % 4) * 40));
       box.appendChild(p);
     }
     if (withBanner) {
@@ -839,6 +846,7 @@
     setResult(null, 'idle');
     renderGains(null);
     celebrate(null);
+    hideCard();
     $('#played').hidden = true;
     setSpeed(baseSpeed);
   }
@@ -949,14 +957,13 @@
     setResult({ prize: g.prize }, 'done');
     $('#result').dataset.game = String(g.id);
     renderGains(g);
-    celebrate(g, true);
-    Sound.play(winTier(g) === 'big' ? 'bigwin' : g.prize > 0 ? 'win' : 'lose');
-    status(t('ready'));
-    announce($('#result').textContent + '. ' + $('#gains').textContent);
-    controls();
-    if (document.activeElement && document.activeElement.classList.contains('star')) $('#play').focus();
-    relabel();
+    // « Passer » skipped the reveal: the card and its celebration play at the page's speed.
     setSpeed(baseSpeed);
+    celebrate(g, false);
+    status(t('ready'));
+    controls();
+    relabel();
+    showCard(g, false);
     if (S.history.length) loadHistory();
   }
   async function runAuto(g) {
@@ -1011,6 +1018,8 @@
     controls();
     location.hash = '#jeu';
     drawBoard(g, 1, true);
+    route();
+    boardIntoView();
     status(t('replay', g.id, colorName(g.color)));
     $('#replayctl').dataset.step = '0';
     $('#step').disabled = false;
@@ -1037,11 +1046,12 @@
         setResult({ prize: r.game.prize }, 'replayed');
         $('#result').dataset.game = String(r.game.id);
         renderGains(r.game);
+        setSpeed(baseSpeed);
         celebrate(r.game, false);
         status(t('replayDone'));
         $('#step').disabled = true;
         $('#replay-all').disabled = true;
-        $('#replay-close').focus();
+        showCard(r.game, true);
       }
     } finally {
       r.busy = false;
@@ -1121,6 +1131,7 @@
       }
       ol.appendChild(li);
     }
+    lockReason(S.mode !== 'idle');
   }
   // resumeGame brings an unfinished game (begun in another tab, on another device) to this tab.
   async function resumeGame(id) {
@@ -1493,13 +1504,13 @@
     w.hidden = !why;
     w.dataset.why = why || '';
     w.textContent = why ? t(why) : '';
-    $('#limits-msg').textContent = '';
+    limitsSay('', false);
     openDialog($('#limits'), null, back);
     try {
       await loadLimits();
       fillLimits();
     } catch (e) {
-      $('#limits-msg').textContent = errText(e);
+      limitsSay(errText(e), true);
     }
     $(why === 'whyStake' ? '#limit-stake' : '#limit-deposit').focus();
     if (why) announce(w.textContent);
@@ -1522,7 +1533,7 @@
       if (!v && L[key] === null) continue;
       const c = cents(v);
       if (c === null) {
-        msg.textContent = t('badAmount');
+        limitsSay(t('badAmount'), true);
         $(sel).focus();
         return;
       }
@@ -1531,7 +1542,7 @@
     const rc = Number($('#limit-reality').value) || null;
     if (rc !== L.reality_check_minutes) change.reality_check_minutes = rc;
     if (!Object.keys(change).length) {
-      msg.textContent = t('nothing');
+      limitsSay(t('nothing'), false);
       return;
     }
     const btn = $('#limits-form button[type=submit]');
@@ -1547,10 +1558,10 @@
         said.push(p ? t('savedLater', kindOf(key), money(p.amount), when(p.effective_at)) : t('savedNow', kindOf(key), money(S.limits[key])));
       }
       if ('reality_check_minutes' in change) said.push($('#lim-reality').textContent);
-      msg.textContent = said.join(' ');
+      limitsSay(said.join(' '), false);
       $('#limits-why').hidden = true;
     } catch (e2) {
-      msg.textContent = errText(e2);
+      limitsSay(errText(e2), true);
     } finally {
       btn.disabled = false;
     }
@@ -1637,6 +1648,232 @@
     accountForm($('#closure-form'), closeAccount);
   }
 
+  // ---- the result card ----
+  // At the end of every game, and of its replay, a card over the board says the result: the
+  // prize, every amount that makes it board by board, and « Rejouer » at the same stake with the
+  // focus on it. It comes once the reveal has ended (finishShow), never before; its motion and
+  // sound grow with the win: small, good (10 times the stake), big (100 times), the top prize.
+  const motionless = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // topOf is the top prize of a stake's table, in cents (0 for a stake the page does not offer).
+  function topOf(stake) {
+    const r = $(`input[name=stake][value="${stake}"]`);
+    return r ? Number(r.dataset.topCents) || 0 : 0;
+  }
+  const levelSound = { small: 'win', good: 'goodwin', big: 'bigwin', top: 'topwin', lose: 'lose' };
+  function showCard(g, replayed) {
+    const card = $('#card');
+    const level = winTier(g) || 'lose';
+    S.card = { game: g, again: replayed || !S.last ? { stake: g.stake, mode: g.mode } : S.last };
+    card.className = 'rcard lvl-' + level;
+    card.dataset.level = level;
+    card.dataset.game = String(g.id);
+    card.dataset.motion = motionless() ? 'none' : 'full';
+    renderCard();
+    card.hidden = false;
+    void card.offsetWidth;
+    card.classList.add('in');
+    Sound.play(levelSound[level]);
+    announce(`${$('#card-level').textContent} ${$('#card-title').textContent}. ${$('#card-gains').textContent}`.trim());
+    boardIntoView();
+    $('#again').focus({ preventScroll: true });
+  }
+  // renderCard writes the card's words, in the page's language.
+  function renderCard() {
+    const c = S.card;
+    if (!c) return;
+    const g = c.game;
+    const level = winTier(g);
+    $('#card-level').textContent = level ? t({ small: 'level_small', good: 'level_good', big: 'level_big', top: 'level_top' }[level]) : '';
+    $('#card-title').textContent = g.prize > 0 ? t('won', money(g.prize)) : t('cardLost');
+    $('#card-stake').textContent = t('cardStake', money(c.again.stake));
+    const box = $('#card-gains');
+    box.textContent = '';
+    box.dataset.cents = '';
+    if (g.prize <= 0) {
+      const p = document.createElement('p');
+      p.className = 'rcard-none';
+      p.textContent = t('cardLostText');
+      box.appendChild(p);
+      return;
+    }
+    const per = g.boards.map(() => []);
+    for (const ev of g.events) {
+      const cell = g.boards[ev.board - 1].cells[ev.cell];
+      if (cell && cell.kind === 'amount') per[ev.board - 1].push(cell.amount);
+    }
+    let sum = 0;
+    const row = (cls, label) => {
+      const r = document.createElement('p');
+      r.className = 'rrow ' + cls;
+      const l = document.createElement('span');
+      l.className = 'rlbl';
+      l.textContent = label + (lang() === 'fr' ? '\u00a0: ' : ': ');
+      r.appendChild(l);
+      box.appendChild(r);
+      return r;
+    };
+    const chip = (r, text, cls) => {
+      const x = document.createElement('span');
+      x.className = cls;
+      x.textContent = text;
+      r.appendChild(x);
+    };
+    per.forEach((list, b) => {
+      const r = row(b === 0 ? 'b1' : 'b2', b === 0 ? t(g.boards.length > 1 ? 'cardBoard' : 'cardFound') : t('cardExtra'));
+      r.dataset.board = String(b + 1);
+      if (!list.length) chip(r, money(0), 'g none');
+      list.forEach((a, i) => {
+        if (i > 0) chip(r, '+', 'sep');
+        chip(r, money(a), 'g');
+        sum += a;
+      });
+    });
+    chip(row('sum', t('cardTotal')), money(sum), 'eq');
+    box.dataset.cents = String(sum);
+  }
+  function hideCard() {
+    const card = $('#card');
+    card.hidden = true;
+    card.classList.remove('in');
+    card.dataset.level = 'none';
+    S.card = null;
+  }
+  // closeCard puts the card away; the focus goes where the player goes on from.
+  function closeCard() {
+    hideCard();
+    const next = S.mode === 'replay' ? $('#replay-close') : $('#play');
+    if (next) next.focus({ preventScroll: true });
+  }
+  // playAgain buys a game at the stake and in the mode of the one on the card (a replay closes
+  // first).
+  function playAgain() {
+    const again = (S.card && S.card.again) || S.last;
+    if (!again) return;
+    if (S.mode === 'replay') closeReplay();
+    buy(again.mode, again.stake);
+  }
+  $('#card-close').addEventListener('click', closeCard);
+  $('#card').addEventListener('keydown', e => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeCard();
+    }
+  });
+  // boardIntoView scrolls the board whole into view below the sticky header (a replay opened
+  // from a scrolled history would leave its top, and its result, under the header).
+  function boardIntoView() {
+    const wrap = $('.skywrap');
+    if (!wrap || wrap.offsetParent === null) return;
+    const b = wrap.getBoundingClientRect();
+    const top = $('header.top').getBoundingClientRect().bottom + 4;
+    let dy = 0;
+    if (b.top < top || b.height > innerHeight - top) dy = b.top - top;
+    else if (b.bottom > innerHeight) dy = b.bottom - innerHeight + 4;
+    if (Math.abs(dy) >= 1) scrollBy({ top: dy, behavior: 'instant' });
+  }
+
+  // lockReason says why the history's buttons wait during a game: on each (its title, and its
+  // description for screen readers) and above the list.
+  function lockReason(locked) {
+    $('#locked-why').textContent = t('lockedWhy');
+    let any = false;
+    $$('#history .hact button.replay, #history .hact button.resume').forEach(b => {
+      if (b.disabled) {
+        any = true;
+        b.title = t('lockedWhy');
+        b.setAttribute('aria-describedby', 'locked-why');
+      } else {
+        b.removeAttribute('title');
+        b.removeAttribute('aria-describedby');
+      }
+    });
+    $('#history-locked').hidden = !(locked && any);
+  }
+
+  // ---- the limits screen's messages ----
+  // limitsSay tells what a save did, or an error as an error: red, and announced at once.
+  function limitsSay(text, error) {
+    const m = $('#limits-msg');
+    m.setAttribute('role', error ? 'alert' : 'status');
+    m.className = error ? 'err' : 'msg';
+    m.textContent = text;
+  }
+
+  // ---- withdrawal and password ----
+  // A withdrawal is never more than the balance shown: during a game that balance holds the
+  // prize back, and a withdrawal refused or allowed must not tell it.
+  async function withdraw(e) {
+    e.preventDefault();
+    const msg = $('#withdraw-msg'), err = $('#withdraw-err'), input = $('#withdraw-amount');
+    msg.textContent = '';
+    err.textContent = '';
+    const c = cents(input.value.trim());
+    const shown = S.balance - S.hold;
+    if (c === null || c <= 0) {
+      err.textContent = t('badWithdraw');
+      input.focus();
+      return;
+    }
+    if (c > shown) {
+      err.textContent = t('overBalance', money(shown));
+      input.focus();
+      return;
+    }
+    const btn = $('#withdraw');
+    btn.disabled = true;
+    try {
+      const r = await apiMoney('POST', '/withdrawals', { amount: c });
+      S.balance = r.balance;
+      renderBalance();
+      input.value = '';
+      msg.textContent = t('withdrawn', money(c), money(S.balance - S.hold));
+    } catch (e2) {
+      err.textContent = errText(e2);
+      if (e2.code === 'insufficient_funds') refreshBalance(); // moved elsewhere: read it again
+    } finally {
+      btn.disabled = false;
+    }
+  }
+  // changePassword changes the password; the server ends every other session of the player and
+  // gives this tab a fresh one.
+  async function changePassword(e) {
+    e.preventDefault();
+    const form = $('#password-form'), err = form.querySelector('.err'), msg = $('#password-msg');
+    const current = $('#password-current').value, next = $('#password-new').value;
+    err.textContent = '';
+    msg.textContent = '';
+    if (!current || !next) {
+      err.textContent = t('pwMissing');
+      return;
+    }
+    if (next !== $('#password-again').value) {
+      err.textContent = t('pwMismatch');
+      $('#password-again').focus();
+      return;
+    }
+    const btn = $('#password-save');
+    btn.disabled = true;
+    try {
+      await api('PUT', '/me/password', { current, new: next });
+      form.reset();
+      msg.textContent = t('pwChanged');
+    } catch (e2) {
+      err.textContent = errText(e2);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+  // In wallet mode the page has neither: the operator keeps its players' money and access.
+  if (!wallet) {
+    $('#withdraw-form').addEventListener('submit', withdraw);
+    $('#password-form').addEventListener('submit', changePassword);
+    $('#password-open').addEventListener('click', () => {
+      $('#password-user').value = S.user || '';
+      $('#password-msg').textContent = '';
+      fromLimits($('#password'), $('#password-current'));
+    });
+  }
+
   // ---- navigation ----
   function route() {
     let v = location.hash.replace('#', '') || 'jeu';
@@ -1658,6 +1895,7 @@
     renderResult();
     relabel();
     if (S.history.length) renderHistory();
+    renderCard();
     renderLimits();
     sayOut();
     if ($('#reality-check').open) renderReality();
@@ -1698,7 +1936,7 @@
     const mode = e.submitter && e.submitter.value === 'auto' ? 'auto' : 'manual';
     buy(mode);
   });
-  $('#again').addEventListener('click', () => S.last && buy(S.last.mode, S.last.stake));
+  $('#again').addEventListener('click', playAgain);
   $('#played-replay').addEventListener('click', () => openReplay(Number($('#played').dataset.game)).catch(showErr));
   $('#played-close').addEventListener('click', () => ($('#played').hidden = true));
   $('#sound').addEventListener('click', () => Sound.set(!Sound.on));
