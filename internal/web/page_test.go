@@ -193,10 +193,7 @@ func testReloadDuringAuto(t *testing.T, ctx context.Context) {
 // to the prize; in its replay too.
 func testExtraStageGains(t *testing.T, ctx context.Context) {
 	s := newSite(t)
-	unit := s.unitWhere(t, 0, func(r *audit.Record) bool {
-		o := r.Unit.Evaluate(0)
-		return r.Unit.HasB2 && o.B1.Gains > 0 && o.B2.Gains > 0
-	})
+	unit := s.extraGainsUnit(t)
 	s.advanceTo(t, unit)
 	signUp(t, ctx, s, "karl")
 	deposit(t, ctx, 10)

@@ -137,14 +137,20 @@ func testResultCardLevels(t *testing.T, ctx context.Context) {
 	}
 }
 
+// extraGainsUnit is the first unit of the block with an Extra stage and amounts on both boards.
+func (s *site) extraGainsUnit(t *testing.T) int {
+	t.Helper()
+	return s.unitWhere(t, 0, func(r *audit.Record) bool {
+		o := r.Unit.Evaluate(0)
+		return r.Unit.HasB2 && o.B1.Gains > 0 && o.B2.Gains > 0
+	})
+}
+
 // Item 1 on a phone: the card fits the board, keeps the stake and « Jouer » in view and
 // uncovered, and closes (Escape, or « Fermer ») with the focus back on « Jouer ».
 func testResultCardOnAPhone(t *testing.T, ctx context.Context) {
 	s := newSite(t)
-	unit := s.unitWhere(t, 0, func(r *audit.Record) bool {
-		o := r.Unit.Evaluate(0)
-		return r.Unit.HasB2 && o.B1.Gains > 0 && o.B2.Gains > 0
-	})
+	unit := s.extraGainsUnit(t)
 	s.advanceTo(t, unit)
 	signUp(t, ctx, s, "sven")
 	deposit(t, ctx, 10)
