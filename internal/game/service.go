@@ -46,6 +46,10 @@ type Store interface {
 	// account afterwards. They return what was paid out (and the exclusion's end in force).
 	ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error)
 	ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error)
+	// ChangePassword replaces a player's password hash in one transaction: the session checked
+	// (nil: not checked), the account required open, every session of the player ended, and
+	// fresh opened in their place.
+	ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	ClearLogin(ctx context.Context, subject, address string) error

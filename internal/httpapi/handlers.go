@@ -50,8 +50,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(s.svc.Config().SessionLifetime.Seconds())})
+	s.setSession(w, r, token)
 	return writeJSON(w, http.StatusOK, p)
 }
 
@@ -208,6 +207,36 @@ func (s *Server) closeAccount(w http.ResponseWriter, r *http.Request, p game.Pla
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, MaxAge: -1})
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// changePassword changes the player's password: 204, with the cookie of a fresh session, every
+// other session of the player ended. A wrong current password is 403 wrong_password (and a
+// failed login for throttling); a new one that a sign-up would refuse, 400 weak_password; in
+// wallet mode, where the operator keeps its players' access, 403 wallet_mode.
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Current *string `json:"current"`
+		New     *string `json:"new"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Current == nil || b.New == nil {
+		return fault.Errorf(fault.Invalid, "current and new (the passwords) are required")
+	}
+	token, err := s.svc.ChangePassword(r.Context(), p, *b.Current, *b.New, throttle.Address(r.RemoteAddr))
+	if err != nil {
+		return err
+	}
+	s.setSession(w, r, token)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// setSession gives the client the cookie of a session.
+func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(s.svc.Config().SessionLifetime.Seconds())})
 }
 
 func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {

@@ -66,6 +66,7 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("POST /api/v1/me/reality-check", s.auth(s.answerRealityCheck))
 	s.handle("POST /api/v1/me/exclusion", s.authWrite(s.exclude))
 	s.handle("DELETE /api/v1/me", s.authWrite(s.closeAccount))
+	s.handle("PUT /api/v1/me/password", s.authWrite(s.changePassword))
 	s.handle("POST /api/v1/deposits", s.authWrite(s.deposit))
 	s.handle("POST /api/v1/withdrawals", s.authWrite(s.withdraw))
 	s.handle("POST /api/v1/games", s.authWrite(s.play))
@@ -217,6 +218,7 @@ var statusOf = map[fault.Code]int{
 	fault.NotLoggedIn:          http.StatusUnauthorized,
 	fault.InsufficientFunds:    http.StatusPaymentRequired,
 	fault.Forbidden:            http.StatusForbidden,
+	fault.WrongPassword:        http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
 	fault.Excluded:             http.StatusForbidden,
 	fault.RegistrationRefused:  http.StatusForbidden,

@@ -116,6 +116,7 @@ func Run(t *testing.T, h Harness) {
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},
 		{"Closure", testClosure},
+		{"ChangePassword", testChangePassword},
 		{"ShutRacingSales", testShutRacingSales},
 		{"SessionRacingShut", testSessionRacingShut},
 		{"Limits", testLimits},
