@@ -133,13 +133,13 @@ var (
 	proseAlike     = regexp.MustCompile(`^the usernames of accounts (.*) read alike `)
 	proseListed    = regexp.MustCompile(`^the open account (\d+) ("(?:[^"\\]|\\.)*") \((.*), born (\d{4}-\d\d-\d\d)\) matches a person on the register`)
 	proseExcluded  = regexp.MustCompile(`^the open account (\d+) ("(?:[^"\\]|\\.)*") \((.*), born (\d{4}-\d\d-\d\d)\) matches the self-exclusion of account (\d+) ("(?:[^"\\]|\\.)*"), which runs until (\S+):`)
-	proseLine      = regexp.MustCompile(`line (\d+): (.*?)(?:; line \d+: |$)`)
+	proseLine      = regexp.MustCompile(`(?:^|; )line (\d+): `)
 	proseFields    = regexp.MustCompile(`^(\d+) fields, not 3`)
 	proseDateForm  = regexp.MustCompile(`^the birth date ("(?:[^"\\]|\\.)*") is neither`)
 	proseLarger    = regexp.MustCompile(`the file is larger than (\d+) MiB`)
 	proseCSV       = regexp.MustCompile(`line (\d+), column (\d+)`)
 	proseRefusedAt = regexp.MustCompile(`^(.*?): (not a list of excluded persons.*|The file could not be read\.|Le fichier n'a pas pu être lu\.)$`)
-	proseEUR       = regexp.MustCompile(`^(-?[\d\x{202f}]+)(?:,(\d\d))?\x{202f}€$`)
+	proseEUR       = regexp.MustCompile(`^(-?[\d\x{202f}]+)(?:,(\d\d))?[ \x{a0}\x{202f}]€$`)
 )
 
 // proseDetail reads an old line's prose into fields; false if it does not read as its action's.
@@ -262,9 +262,14 @@ func readRefusal(d *logDetail, msg string) {
 	case strings.Contains(msg, "(nothing was imported): "):
 		d.Problem = string(identity.RegisterBadLines)
 		_, rest, _ := strings.Cut(msg, "(nothing was imported): ")
-		for _, m := range proseLine.FindAllStringSubmatch(rest, -1) {
-			l := logLine{Line: atoi(m[1])}
-			why := m[2]
+		at := proseLine.FindAllStringSubmatchIndex(rest, -1)
+		for i, m := range at {
+			end := len(rest)
+			if i+1 < len(at) {
+				end = at[i+1][0]
+			}
+			l := logLine{Line: atoi(rest[m[2]:m[3]])}
+			why := rest[m[1]:end]
 			switch {
 			case proseFields.MatchString(why):
 				l.Reason, l.Fields = "fields", atoi(proseFields.FindStringSubmatch(why)[1])

@@ -244,7 +244,11 @@ func refusalText(lang string, d logDetail) string {
 		for i, l := range d.Lines {
 			lines[i] = say("line %d: %s", l.Line, lineText(lang, l))
 		}
-		return say("these lines are not persons: %s", strings.Join(lines, "; "))
+		sep := "; "
+		if lang == "fr" {
+			sep = " ; " // French spaces its semicolons
+		}
+		return say("these lines are not persons: %s", strings.Join(lines, sep))
 	}
 	return tr(lang, "The file could not be read.")
 }
