@@ -87,7 +87,7 @@ func TestLogInBothLanguages(t *testing.T) {
 	want := map[string][2]logRow{ // by detail's start in English: French, English
 		"register_imported old": {{who: "ligne de commande", label: "Liste des interdits importée", detail: "liste.csv : 1 personne inscrite, 1 personne ajoutée, 0 personne retirée ; 1 compte fermé : bob (versé : 1" + n + "997,00" + n + "€)"},
 			{who: "command line", label: "List of excluded persons imported", detail: "liste.csv: 1 person listed, 1 person added, 0 persons gone; 1 account closed: bob (paid out: €1,997.00)"}},
-		"emission_create": {{label: "Émission demandée", detail: "NEW-1 : 3 blocs à 2,50" + n + "€"}, {label: "Emission asked for", detail: "NEW-1: 3 blocks at €2.50"}},
+		"emission_create":  {{label: "Émission demandée", detail: "NEW-1 : 3 blocs à 2,50" + n + "€"}, {label: "Emission asked for", detail: "NEW-1: 3 blocks at €2.50"}},
 		"emission_created": {{label: "Émission créée", detail: "NEW-1 en 1,632" + n + "s"}, {label: "Emission created", detail: "NEW-1 in 1.632" + nb + "s"}},
 		"emission_failed": {{label: "Émission en échec", detail: "NEW-2 : interrompue par l'arrêt du serveur : rien n'a été écrit"},
 			{label: "Emission failed", detail: "NEW-2: interrupted by the server's shutdown: nothing was written"}},
