@@ -338,7 +338,12 @@ func drawSales(periods []periodSales, target float64, win window, lang string) s
 	// Period labels, about eight of them.
 	every := max(1, n/8)
 	for i := n - 1; i >= 0; i -= every {
-		f(`<text x="%.1f" y="%g" text-anchor="middle" class="m">%s</text>`, x(i), labelY, periods[i].Label)
+		// The last label ends at the picture's edge rather than past it.
+		lx, anchor := x(i), "middle"
+		if half := 3.5 * float64(len([]rune(periods[i].Label))); lx+half > W-2 {
+			lx, anchor = W-2, "end"
+		}
+		f(`<text x="%.1f" y="%g" text-anchor="%s" class="m">%s</text>`, lx, labelY, anchor, periods[i].Label)
 	}
 	f(`</svg>`)
 	return b.String()
