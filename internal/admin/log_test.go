@@ -171,3 +171,22 @@ func TestLogInBothLanguages(t *testing.T) {
 
 func frMoney(cents int64) string { return admin.Money("fr", cents) }
 func enMoney(cents int64) string { return admin.Money("en", cents) }
+
+// A refused list is told in the operator's language, from the error's kind: never the English
+// of identity's error inside a French sentence.
+func TestRegisterRefusalInFrench(t *testing.T) {
+	e := newEnv(t, 1)
+	fr := e.frenchClient(t)
+	fr.login(opName, opPassword)
+	for file, want := range map[string]string{
+		"Martin;Jeanne;01/01/1990\nDurand;Paul\nDupont;Jean;31/02/1980\n": "Rien n'a été importé : ces lignes ne sont pas des personnes : ligne 2 : 2 champs au lieu de 3 (nom, prénoms, date de naissance) ; ligne 3 : la date de naissance «\u00a031/02/1980\u00a0» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA",
+		"":                          "Rien n'a été importé : le fichier ne liste personne",
+		"\"Martin,Jeanne,1990-01-01": "Rien n'a été importé : le fichier n'est pas un CSV : un guillemet mal placé, ligne 1, colonne 26",
+	} {
+		resp, page := fr.upload("liste.csv", file)
+		m := regexp.MustCompile(`id="register-error">([^<]*)<`).FindStringSubmatch(page)
+		if resp.StatusCode != 400 || m == nil || html.UnescapeString(m[1]) != want {
+			t.Errorf("%q: %d %q, want %q", file, resp.StatusCode, m, want)
+		}
+	}
+}
