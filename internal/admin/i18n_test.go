@@ -14,6 +14,24 @@ import (
 	"starcolor/internal/gamedef/gamedeftest"
 )
 
+// sources are the Go files of a folder, tests left out.
+func sources(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
 // usedTexts are the texts the back office can show, as the code and the templates name them:
 // every key of the dictionary in English, its own English.
 func usedTexts(t *testing.T) []string {
@@ -35,16 +53,8 @@ func usedTexts(t *testing.T) []string {
 		}
 	}
 	inCode := regexp.MustCompile(`s\.t\(r, "([^"]+)"|tr\(lang, "([^"]+)"|\bt\("([^"]+)"\)|\bsay\("([^"]+)"|pluralOf\(lang, [^"]+, "([^"]+)", "([^"]+)"\)|counted\([^"]+, "([^"]+)", "([^"]+)"\)|reportProblem\{"([^"]+)"|Text\s+= "([^"]+)"`)
-	files, _ := filepath.Glob("*.go")
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range inCode.FindAllStringSubmatch(string(b), -1) {
+	for _, b := range sources(t, ".") {
+		for _, m := range inCode.FindAllStringSubmatch(b, -1) {
 			if text := m[3]; strings.Contains(text, "PERIOD") { // the sales chart's words, per day and per hour
 				texts = append(texts, strings.ReplaceAll(text, "PERIOD", "day"), strings.ReplaceAll(text, "PERIOD", "hour"))
 				continue
@@ -71,8 +81,8 @@ func usedTexts(t *testing.T) []string {
 	return append(texts, chartTexts(t)...)
 }
 
-// chartTexts are the texts the emission's report chart asks for.
-func chartTexts(t *testing.T) []string {
+// miniReport is the report of a block of the test definition.
+func miniReport(t *testing.T) *emission.Report {
 	t.Helper()
 	def := gamedeftest.Mini(t)
 	table, _ := def.Table(100)
@@ -90,6 +100,13 @@ func chartTexts(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// chartTexts are the texts the emission's report chart asks for.
+func chartTexts(t *testing.T) []string {
+	t.Helper()
+	rep := miniReport(t)
 	var asked []string
 	words := chartWords("fr")
 	inner := words.T
@@ -131,16 +148,8 @@ func TestEveryActionInBothLanguages(t *testing.T) {
 	written := regexp.MustCompile(`Action:\s*"([a-z_]+)"|\.record\([^"\n]*"([a-z_]+)"|\bat\("([a-z_]+)"|action, detail :?= "([a-z_]+)"`)
 	found := map[string]bool{}
 	for _, dir := range []string{".", "../lottery", "../game", "../../cmd/starcolor"} {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range written.FindAllStringSubmatch(string(b), -1) {
+		for _, b := range sources(t, dir) {
+			for _, m := range written.FindAllStringSubmatch(b, -1) {
 				found[m[1]+m[2]+m[3]+m[4]] = true
 			}
 		}
@@ -167,23 +176,7 @@ func TestEveryActionInBothLanguages(t *testing.T) {
 
 // The emission's report chart, drawn in French, asks for no text that has no French.
 func TestChartInFrench(t *testing.T) {
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	pages := &emission.MemoryPages{}
-	plan := emission.Plan{Definition: def, Price: 100, Blocks: 1}
-	bs, err := emission.Build(context.Background(), plan, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "C", Price: 100, Definition: def.Version, Table: *table, Blocks: bs}
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := miniReport(t)
 	asked := 0
 	words := chartWords("fr")
 	inner := words.T

@@ -180,7 +180,7 @@ func TestRegisterRefusalInFrench(t *testing.T) {
 	fr.login(opName, opPassword)
 	for file, want := range map[string]string{
 		"Martin;Jeanne;01/01/1990\nDurand;Paul\nDupont;Jean;31/02/1980\n": "Rien n'a été importé : ces lignes ne sont pas des personnes : ligne 2 : 2 champs au lieu de 3 (nom, prénoms, date de naissance) ; ligne 3 : la date de naissance «\u00a031/02/1980\u00a0» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA",
-		"":                          "Rien n'a été importé : le fichier ne liste personne",
+		"":                           "Rien n'a été importé : le fichier ne liste personne",
 		"\"Martin,Jeanne,1990-01-01": "Rien n'a été importé : le fichier n'est pas un CSV : un guillemet mal placé, ligne 1, colonne 26",
 	} {
 		resp, page := fr.upload("liste.csv", file)

@@ -104,14 +104,9 @@ func (s *Server) salesCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := fmt.Sprintf("starcolor-sales-by-%s-%s-%s.csv", rep.by, rep.from.Format(time.DateOnly), rep.to.Format(time.DateOnly))
-	if err := s.record(r.Context(), r, "sales_exported", logDetail{By: string(rep.by), From: rep.from.Format(time.DateOnly), To: rep.to.Format(time.DateOnly), Format: rep.format}); err != nil {
-		s.fail(w, r, err)
+	if !s.startCSV(w, r, rep, name) {
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	h.Set("Cache-Control", "no-store")
 	out := csv.NewWriter(w)
 	out.Write([]string{"period_start_utc", "price_cents", "games", "stakes_cents", "prizes_cents", "winners", "return_percent"})
 	var total lottery.Sales
@@ -121,6 +116,20 @@ func (s *Server) salesCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	out.Write(salesRecord("total", total))
 	out.Flush()
+}
+
+// startCSV logs a download and sends its headers; false if it could not be logged (answered).
+func (s *Server) startCSV(w http.ResponseWriter, r *http.Request, rep salesReport, name string) bool {
+	d := logDetail{By: string(rep.by), From: rep.from.Format(time.DateOnly), To: rep.to.Format(time.DateOnly), Format: rep.format}
+	if err := s.record(r.Context(), r, "sales_exported", d); err != nil {
+		s.fail(w, r, err)
+		return false
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	h.Set("Cache-Control", "no-store")
+	return true
 }
 
 // frenchSalesCSV writes the report for a French spreadsheet (LibreOffice, Excel): a byte-order
@@ -138,14 +147,9 @@ func (s *Server) frenchSalesCSV(w http.ResponseWriter, r *http.Request, rep sale
 	rows := parisPeriods(hours, rep.by)
 	name := fmt.Sprintf("starcolor-ventes-par-%s-%s-%s.csv", map[lottery.Period]string{lottery.Day: "jour", lottery.Hour: "heure"}[rep.by],
 		rep.from.Format(time.DateOnly), rep.to.Format(time.DateOnly))
-	if err := s.record(r.Context(), r, "sales_exported", logDetail{By: string(rep.by), From: rep.from.Format(time.DateOnly), To: rep.to.Format(time.DateOnly), Format: rep.format}); err != nil {
-		s.fail(w, r, err)
+	if !s.startCSV(w, r, rep, name) {
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	h.Set("Cache-Control", "no-store")
 	io.WriteString(w, "\ufeff")
 	out := csv.NewWriter(w)
 	out.Comma, out.UseCRLF = ';', true

@@ -36,14 +36,8 @@ func TestSalesReport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prize := int64(g["prize"].(float64))
 		for _, s := range []*sums{day(byDay, at.Format(time.DateOnly)+"T00:00:00Z"), day(byHour, at.Truncate(time.Hour).Format(time.RFC3339)), &all} {
-			s.games++
-			s.stakes += int64(g["stake"].(float64))
-			s.prizes += prize
-			if prize > 0 {
-				s.winners++
-			}
+			s.add(g)
 		}
 	}
 
@@ -127,14 +121,8 @@ func frenchReport(t *testing.T, e *env, history []any, day1, day2 time.Time) {
 	for _, g := range history {
 		g := g.(map[string]any)
 		at, _ := time.Parse(time.RFC3339, g["created_at"].(string))
-		prize := int64(g["prize"].(float64))
 		for _, s := range []*sums{day(want, at.In(paris).Format("02/01/2006")), &all} {
-			s.games++
-			s.stakes += int64(g["stake"].(float64))
-			s.prizes += prize
-			if prize > 0 {
-				s.winners++
-			}
+			s.add(g)
 		}
 	}
 	c := e.frenchClient(t)
@@ -192,6 +180,17 @@ func eurosOf(cents int64) string { return fmt.Sprintf("%d,%02d", cents/100, cent
 
 // sums are games sold, added up.
 type sums struct{ games, stakes, prizes, winners int64 }
+
+// add adds a game of the API's history.
+func (s *sums) add(g map[string]any) {
+	prize := int64(g["prize"].(float64))
+	s.games++
+	s.stakes += int64(g["stake"].(float64))
+	s.prizes += prize
+	if prize > 0 {
+		s.winners++
+	}
+}
 
 // day is the sums under k, made on first use.
 func day(m map[string]*sums, k string) *sums {
