@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"starcolor/internal/admin"
 	"starcolor/internal/app"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
@@ -69,7 +70,7 @@ server keeps its sessions in memory, and only it can end them at once.`, stderr)
 	if err != nil {
 		return err
 	}
-	if err := store.LogOperatorAction(ctx, lottery.OperatorAction{Name: "command line", Action: "register_imported", Detail: imp.Summary(), CreatedAt: imp.At}); err != nil {
+	if err := store.LogOperatorAction(ctx, admin.RegisterImported("command line", imp)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "imported %s: %d persons listed (%d added, %d gone); %d accounts closed\n", imp.Source, imp.Listed, imp.Added, imp.Gone, imp.Closed)

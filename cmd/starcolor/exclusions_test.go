@@ -58,6 +58,10 @@ func TestExclusionsImport(t *testing.T) {
 	if got.ClosedBy != lottery.ClosedByRegister || got.Balance != 0 || len(log) != 1 || log[0].Action != "register_imported" {
 		t.Fatalf("after the import: %+v, log %+v", got, log)
 	}
+	// The log keeps the import as fields, which the back office words in French or English.
+	if d := log[0].Detail; log[0].Name != "command line" || !strings.HasPrefix(d, `{"file":`) || !strings.Contains(d, `"closed":[{"username":`) {
+		t.Errorf("the import's line in the log: %+v", log[0])
+	}
 	if c, err := store.CheckLedger(ctx); err != nil || len(c.Problems) != 0 {
 		t.Fatalf("ledger: %+v %v", c, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // the back office shows Paris time, on a machine without /usr/share/zoneinfo too
 
 	"starcolor/internal/app"
 )

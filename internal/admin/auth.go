@@ -38,7 +38,7 @@ func CreateOperator(ctx context.Context, db interface {
 		a = passhash.Default
 	}
 	_, err := db.CreateOperator(ctx, name, a.Hash(password), lottery.OperatorAction{Action: "operator_created",
-		Detail: "from the command line", CreatedAt: now})
+		Detail: logDetail{Via: "command_line"}.encode(), CreatedAt: now})
 	return err
 }
 
@@ -105,11 +105,11 @@ func (s *Server) session(r *http.Request) (operatorOf, error) {
 	return operatorOf{ID: o.ID, Name: o.Name}, err
 }
 
-// record appends an action of the request's operator to the log.
-func (s *Server) record(ctx context.Context, r *http.Request, action, detail string) error {
+// record appends an action of the request's operator to the log, its detail as fields.
+func (s *Server) record(ctx context.Context, r *http.Request, action string, d logDetail) error {
 	o := operator(r)
 	return s.db.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: action,
-		Detail: detail, Remote: remote(r), CreatedAt: s.now()})
+		Detail: d.encode(), Remote: remote(r), CreatedAt: s.now()})
 }
 
 type loginData struct {
@@ -166,15 +166,16 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	// answered the same (login.Guard); failures lock a name from one address only.
 	subject, from := lottery.OperatorSubject(name), throttle.Address(r.RemoteAddr)
 	if err := s.guard.Check(r.Context(), subject, from, password, o.PasswordHash); err != nil {
-		status, msg, detail := http.StatusUnauthorized, s.t(r, "Wrong name or password."), "wrong password"
+		status, msg, detail := http.StatusUnauthorized, s.t(r, "Wrong name or password."), logDetail{Reason: "wrong_password"}
 		switch fault.CodeOf(err) {
 		case fault.NotLoggedIn:
 			if o.ID == 0 {
-				detail = "unknown name"
+				detail.Reason = "unknown_name"
 			}
 		case fault.TooManyAttempts:
 			wait := fault.RetryAfter(err)
-			status, msg, detail = http.StatusTooManyRequests, s.t(r, "Too many failed attempts: try again in %s.", wait), err.Error()
+			status, msg = http.StatusTooManyRequests, s.t(r, "Too many failed attempts: try again in %s.", span(langOf(r), wait))
+			detail = logDetail{Reason: "locked", WaitSec: int64((wait + time.Second - 1) / time.Second)}
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
 		case fault.Unavailable:
 			w.Header().Set("Retry-After", strconv.Itoa(int(fault.RetryAfter(err)/time.Second)))
@@ -186,7 +187,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		err := s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: name, Action: "login_failed",
-			Detail: detail, Remote: addr, CreatedAt: now})
+			Detail: detail.encode(), Remote: addr, CreatedAt: now})
 		if err != nil {
 			s.fail(w, r, err)
 			return
@@ -239,13 +240,15 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		status, title, msg = http.StatusRequestEntityTooLarge, s.t(r, "Too large"), s.t(r, "The request is too large.")
 	case errors.Is(err, emission.ErrCorrupt):
 		s.log.Error("back office: the store is damaged", "method", r.Method, "path", r.URL.Path, "err", err)
-		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The stored units do not match their commitment (%s): restore the database from a copy, then run starcolor ledger check.", err.Error())
+		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The stored units do not match their commitment: restore the database from a copy, then run starcolor ledger check.")
 	case errors.Is(err, emission.ErrUnsold):
 		status, title, msg = http.StatusConflict, s.t(r, "Not sold yet"), s.t(r, "This block still has units for sale: its export, in sale order, would show them before they are sold (RULES §6). It can be downloaded once the block is sold out. To check a block before its sale, rebuild it from the emission's seed with starcolor emission derive.")
 	case code == fault.NotFound || errors.Is(err, emission.ErrNotFound):
-		status, title, msg = http.StatusNotFound, s.t(r, "Not found"), s.t(r, "Nothing here answers to this address (%s).", err.Error())
+		s.log.Info("back office: not found", "method", r.Method, "path", r.URL.Path, "err", err)
+		status, title, msg = http.StatusNotFound, s.t(r, "Not found"), s.t(r, "Nothing here answers to this address (%s).", r.URL.Path)
 	case code == fault.Invalid:
-		status, title, msg = http.StatusBadRequest, s.t(r, "Bad request"), s.t(r, "The request could not be understood (%s).", err.Error())
+		s.log.Info("back office: bad request", "method", r.Method, "path", r.URL.Path, "err", err)
+		status, title, msg = http.StatusBadRequest, s.t(r, "Bad request"), s.t(r, "The request could not be understood.")
 	case code == fault.Unavailable:
 		s.log.Error("back office: the store", "method", r.Method, "path", r.URL.Path, "err", err, "cause", errors.Unwrap(err))
 		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The store cannot serve this now: try again shortly.")

@@ -17,17 +17,17 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"starcolor/internal/admin"
 	"starcolor/internal/audit"
 	"starcolor/internal/browsertest"
-	"starcolor/internal/gamedef"
 	"starcolor/internal/web"
 )
 
-// group writes a count as the pages do, with thin spaces between thousands.
+// group writes a count as the English pages do, with commas between thousands.
 func group(v int64) string {
 	s := fmt.Sprint(v)
 	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "\u202f" + s[i:]
+		s = s[:i] + "," + s[i:]
 	}
 	return s
 }
@@ -115,7 +115,7 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 	if got, want := text(t, ctx, "#fig-units"), group(totals[0].Units); got != want || totals[0].Units != 42 {
 		t.Errorf("units sold shown %q, want %q (42)", got, want)
 	}
-	if got, want := text(t, ctx, "#fig-prizes"), gamedef.FormatEUR(totals[0].Prizes); got != want {
+	if got, want := text(t, ctx, "#fig-prizes"), admin.Money("en", totals[0].Prizes); got != want {
 		t.Errorf("prizes shown %q, want %q", got, want)
 	}
 	open, err := e.db.OpenBlockSales(bg)
@@ -127,7 +127,7 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 	for _, b := range open {
 		liability += table.Payout() - b.Prizes
 	}
-	if got, want := text(t, ctx, "#fig-liability"), gamedef.FormatEUR(liability); got != want {
+	if got, want := text(t, ctx, "#fig-liability"), admin.Money("en", liability); got != want {
 		t.Errorf("liability shown %q, want %q", got, want)
 	}
 	poll(t, ctx, `document.getElementById("sales-chart").complete && document.getElementById("sales-chart").naturalWidth > 0`)
@@ -224,7 +224,7 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := text(t, ctx, "#player-balance"), gamedef.FormatEUR(zack.Balance); got != want {
+	if got, want := text(t, ctx, "#player-balance"), admin.Money("en", zack.Balance); got != want {
 		t.Errorf("zack's balance shown %q, want %q", got, want)
 	}
 	transfers, err := e.db.PlayerTransfers(bg, zack, 1000, 0)
@@ -240,7 +240,7 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 		if tr.From == zack.AccountID {
 			sign = "-"
 		}
-		if want := tr.Kind + " " + sign + gamedef.FormatEUR(tr.Amount); rows[i] != want {
+		if want := tr.Kind + " " + sign + admin.Money("en", tr.Amount); rows[i] != want {
 			t.Errorf("transfer %d shown %q, want %q", i, rows[i], want)
 		}
 	}
@@ -319,8 +319,8 @@ func TestBrowserOperatorPhone(t *testing.T) {
 		browsertest.Screenshot(t, ctx, page.shot)
 		if page.wait == "#player-balance" {
 			p, _ := e.db.PlayerByName(context.Background(), "yann")
-			if got := text(t, ctx, "#player-balance"); got != gamedef.FormatEUR(p.Balance) {
-				t.Errorf("balance %q, want %q", got, gamedef.FormatEUR(p.Balance))
+			if got := text(t, ctx, "#player-balance"); got != admin.Money("en", p.Balance) {
+				t.Errorf("balance %q, want %q", got, admin.Money("en", p.Balance))
 			}
 		}
 	}

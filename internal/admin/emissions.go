@@ -92,7 +92,7 @@ func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status 
 		s.fail(w, r, err)
 		return
 	} else if ok {
-		v := s.jobView(j)
+		v := s.jobView(langOf(r), j)
 		d.Running = &v
 	}
 	s.render(w, r, status, "emissions", s.t(r, "Emissions"), d)
@@ -131,14 +131,14 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	if err := e.Exportable(k); err != nil {
 		if errors.Is(err, emission.ErrUnsold) {
 			// An operator asking for the units still for sale is worth the auditors' notice.
-			if err := s.record(r.Context(), r, "export_refused", name); err != nil {
+			if err := s.record(r.Context(), r, "export_refused", logDetail{Emission: e.ID, Block: &k}); err != nil {
 				s.log.Error("back office: logging a refused export", "err", err)
 			}
 		}
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.record(r.Context(), r, "export", name+map[bool]string{true: ".gz", false: ""}[gz]); err != nil {
+	if err := s.record(r.Context(), r, "export", logDetail{Emission: e.ID, Block: &k, Gzip: gz}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

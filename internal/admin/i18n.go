@@ -2,12 +2,10 @@ package admin
 
 import (
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
+	"starcolor/internal/lottery"
 	"starcolor/internal/web"
 )
 
@@ -45,54 +43,52 @@ func (s *Server) t(r *http.Request, format string, args ...any) string {
 	return fmt.Sprintf(f, args...)
 }
 
-// langFuncs are the template functions that depend on the language.
+// langFuncs are the template functions that depend on the language (format.go writes the
+// numbers, the money and the dates).
 func langFuncs(lang string) map[string]any {
 	return map[string]any{
 		"t":  func(s string) string { return tr(lang, s) },
 		"tf": func(format string, args ...any) string { return fmt.Sprintf(tr(lang, format), args...) },
+		// tn is tf with the form of a text for a count: tn N "%d account" "%d accounts" args…
+		"tn": func(n any, singular, plural string, args ...any) string {
+			return fmt.Sprintf(pluralOf(lang, toInt64(n), singular, plural), args...)
+		},
 		"pct": func(x float64, decimals int) string {
 			return pctIn(lang, x, decimals)
 		},
 		"share": func(a, b int) string {
-			return decimal(lang, strconv.FormatFloat(100*ratio(int64(a), int64(b)), 'f', 1, 64))
+			return decimalIn(lang, 100*ratio(int64(a), int64(b)), 1)
+		},
+		"eur":    func(cents int64) string { return money(lang, cents) },
+		"signed": func(cents int64) string { return signedMoney(lang, cents) },
+		"count":  func(v any) string { return number(lang, toInt64(v)) },
+		"date":   func(t time.Time) string { return longDate(lang, t) },
+		"span":   func(d time.Duration) string { return span(lang, d) },
+		"secs":   func(d time.Duration) string { return seconds(lang, d) },
+		"action": func(a lottery.OperatorAction) string { return actionName(lang, a.Action) },
+		"detail": func(a lottery.OperatorAction) string { return detailOf(lang, a) },
+		"who":    func(name string) string { return whoName(lang, name) },
+		"wallet": func(s string) string { return walletError(lang, s) },
+		"import": func(imp lottery.RegisterImport) string { return importText(lang, imp) },
+		// pcts is the percent sign after a figure: "33,3 %", "33.3%".
+		"pcts": func() string {
+			if lang == "fr" {
+				return nnbsp + "%"
+			}
+			return "%"
 		},
 	}
 }
 
-// pctIn writes a share in percent with the given decimals, with the language's decimal mark;
-// "—" when there is nothing to divide.
-func pctIn(lang string, x float64, decimals int) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "—"
+// toInt64 reads the integers templates hand over.
+func toInt64(v any) int64 {
+	switch n := v.(type) {
+	case int:
+		return int64(n)
+	case int64:
+		return n
 	}
-	return decimal(lang, strconv.FormatFloat(100*x, 'f', decimals, 64)) + "\u00a0%"
-}
-
-// decimal writes a number's decimal mark as the language does: a comma in French.
-func decimal(lang, s string) string {
-	if lang == "fr" {
-		return strings.Replace(s, ".", ",", 1)
-	}
-	return s
-}
-
-// hourLabel names an hour, as "02 Jan 15h" or "02 janv. 15h".
-func hourLabel(lang string, t time.Time) string {
-	if lang != "fr" {
-		return t.Format("02 Jan 15h")
-	}
-	return fmt.Sprintf("%02d %s %02dh", t.Day(), frenchMonths[t.Month()-1], t.Hour())
-}
-
-var frenchMonths = []string{"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."}
-
-// dayLabel names a day, as "Mon 02 Jan" or "lun. 02 janv.".
-func dayLabel(lang string, t time.Time) string {
-	if lang != "fr" {
-		return t.Format("Mon 02 Jan")
-	}
-	days := []string{"dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."}
-	return fmt.Sprintf("%s %02d %s", days[t.Weekday()], t.Day(), frenchMonths[t.Month()-1])
+	return 0
 }
 
 // setLang keeps the language chosen in a cookie (the player's page reads the same one) and goes
@@ -113,30 +109,25 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 // french is every text of the back office in French.
 var french = map[string]string{
 	"The operator's wallet": "Le portefeuille de l'opérateur",
-	"%d rounds open: games in play, debited, credited when they finish.":                      "%d manches ouvertes : parties en cours, débitées, créditées à leur fin.",
-	"%d credits and rollbacks not yet acknowledged by the wallet; the oldest waits since %s.": "%d crédits et annulations pas encore acquittés par le portefeuille ; le plus ancien attend depuis %s.",
-	"%d refused by the wallet: to settle by hand.":                                            "%d refusés par le portefeuille : à régler à la main.",
-	"Disputed calls": "Appels en litige",
+	"Disputed calls":        "Appels en litige",
 	"The wallet refused these with a 4xx other than 401: they are not sent again. Settle each with the operator, by its transaction id.": "Le portefeuille les a refusés avec un statut 4xx autre que 401 : ils ne sont plus envoyés. Réglez chacun avec l'opérateur, par son identifiant de transaction.",
 	"The first %d of %d.": "Les %d premiers sur %d.",
 	"Waiting longest":     "En attente depuis le plus longtemps",
 	"Pending calls are sent again with backoff, up to a minute apart, until the wallet answers them.": "Les appels en attente sont renvoyés à intervalles croissants, jusqu'à une minute, tant que le portefeuille n'y a pas répondu.",
-	"Call":             "Appel",
-	"Transaction":      "Transaction",
-	"Round":            "Tour de jeu",
-	"Attempts":         "Envois",
-	"Last error":       "Dernière erreur",
-	"Kept since (UTC)": "Gardé depuis (UTC)",
-	"not sold":         "non vendu",
-	"credit":           "crédit",
-	"rollback":         "annulation",
-	"pending":          "en attente",
-	"disputed":         "en litige",
+	"Call":        "Appel",
+	"Transaction": "Transaction",
+	"Round":       "Tour de jeu",
+	"Attempts":    "Envois",
+	"Last error":  "Dernière erreur",
+	"not sold":    "non vendu",
+	"credit":      "crédit",
+	"rollback":    "annulation",
+	"pending":     "en attente",
+	"disputed":    "en litige",
 	// Player protection (issue 12): a player's identity, limits and exclusions; the list of
 	// excluded persons.
 	"Identity and protection": "Identité et protection",
 	"Born":                    "Né(e) le",
-	"%d years old":            "%d ans",
 	"not given (an account made before identities were asked)": "non donnée (un compte ouvert avant que l'identité soit demandée)",
 	"Account": "Compte",
 	"closed on %s: on the list of excluded persons": "fermé le %s : inscrit sur la liste des interdits de jeu",
@@ -150,14 +141,11 @@ var french = map[string]string{
 	"Deposits":                                      "Dépôts",
 	"not set":                                       "non fixée",
 	"%s from %s":                                    "%s à partir du %s",
-	"Reality checks every %d minutes.":              "Rappel du temps de jeu toutes les %d minutes.",
 	"No reality checks.":                            "Pas de rappel du temps de jeu.",
 	"Changes of limits":                             "Modifications des limites",
-	"Asked (UTC)":                                   "Demandée (UTC)",
 	"Limit":                                         "Limite",
 	"Was":                                           "Avant",
 	"Asked for":                                     "Demandée",
-	"In force from (UTC)":                           "En vigueur dès (UTC)",
 	"deposit_weekly":                                "Dépôts",
 	"stake_weekly":                                  "Mises",
 	"player":                                        "le joueur",
@@ -167,8 +155,7 @@ var french = map[string]string{
 	"Excluded persons":                              "Interdits de jeu",
 	"The list of persons excluded from gambling: the national register of gaming bans, as the regulator gives it. An import replaces the list. A listed person cannot open an account; an open account of a listed person is closed at the import, its balance paid out and its sessions ended.": "La liste des personnes interdites de jeu : le fichier national des interdits de jeux, tel que le régulateur le transmet. Un import remplace la liste. Une personne inscrite ne peut pas ouvrir de compte ; le compte ouvert d'une personne inscrite est fermé à l'import, son solde reversé et ses sessions terminées.",
 	"The list (CSV: last name, first names, birth date)": "La liste (CSV : nom, prénoms, date de naissance)",
-	"Import": "Importer",
-	"Imported %s: %d persons listed, %d added, %d gone; %d accounts closed.": "%s importé : %d personnes inscrites, %d ajoutées, %d retirées ; %d comptes fermés.",
+	"Import":                      "Importer",
 	"Imports":                     "Imports",
 	"File":                        "Fichier",
 	"Listed":                      "Inscrits",
@@ -176,7 +163,6 @@ var french = map[string]string{
 	"Gone":                        "Retirés",
 	"Accounts closed":             "Comptes fermés",
 	"No list imported yet.":       "Aucune liste importée.",
-	"The list: %d persons":        "La liste : %d personnes",
 	"Find a person":               "Trouver une personne",
 	"Last name, or its beginning": "Nom, ou son début",
 	"Last name":                   "Nom",
@@ -200,7 +186,7 @@ var french = map[string]string{
 
 	// Logging in, and the pages of errors.
 	"Operator login": "Connexion des opérateurs",
-	"The back office of « Star Color ». Player accounts do not open it.": "Le back-office de « Star Color ». Les comptes des joueurs n'y donnent pas accès.",
+	"The back office of « Star Color ». Player accounts do not open it.": "Le back-office de «\u00a0Star Color\u00a0». Les comptes des joueurs n'y donnent pas accès.",
 	"Name":                            "Nom",
 	"Password":                        "Mot de passe",
 	"No operator yet? On the server:": "Pas encore d'opérateur ? Sur le serveur :",
@@ -212,20 +198,17 @@ var french = map[string]string{
 	"Not found":               "Introuvable",
 	"Not sold yet":            "Pas encore vendu",
 	"This block still has units for sale: its export, in sale order, would show them before they are sold (RULES §6). It can be downloaded once the block is sold out. To check a block before its sale, rebuild it from the emission's seed with starcolor emission derive.": "Ce bloc a encore des unités en vente : son export, dans l'ordre de vente, les montrerait avant leur vente (RULES §6). Il se télécharge une fois le bloc épuisé. Pour vérifier un bloc avant sa vente, reconstruisez-le à partir de la graine de l'émission avec starcolor emission derive.",
-	"Bad request":                     "Demande incorrecte",
-	"Unavailable":                     "Indisponible",
-	"Too large":                       "Trop grand",
-	"Error":                           "Erreur",
-	"The request is too large.":       "La demande est trop grande.",
-	"The form could not be read: %v.": "Le formulaire n'a pas pu être lu : %v.",
+	"Bad request":               "Demande incorrecte",
+	"Unavailable":               "Indisponible",
+	"Too large":                 "Trop grand",
+	"Error":                     "Erreur",
+	"The request is too large.": "La demande est trop grande.",
 	"Something went wrong; the error is in the server's log.": "Quelque chose s'est mal passé ; l'erreur est dans le journal du serveur.",
-	"No such player.":   "Ce joueur n'existe pas.",
-	"No such creation.": "Cette création n'existe pas.",
-	"The stored units do not match their commitment (%s): restore the database from a copy, then run starcolor ledger check.": "Les unités enregistrées ne correspondent pas à leur engagement (%s) : restaurez la base depuis une copie, puis lancez starcolor ledger check.",
+	"No such player.":                                     "Ce joueur n'existe pas.",
+	"No such creation.":                                   "Cette création n'existe pas.",
 	"The sales report: %s.":                               "Le rapport des ventes : %s.",
 	"Not logged in.":                                      "Non connecté.",
 	"Nothing here answers to this address (%s).":          "Rien ne répond à cette adresse (%s).",
-	"The request could not be understood (%s).":           "La demande n'a pas pu être comprise (%s).",
 	"The store cannot serve this now: try again shortly.": "La base ne peut pas répondre pour l'instant : réessayez dans un moment.",
 
 	// Sales.
@@ -272,21 +255,19 @@ var french = map[string]string{
 	"Still to win":       "Encore à gagner",
 	"%s %% sold":         "%s %% vendues",
 	"No open block: every emission is sold out. Create one under": "Aucun bloc ouvert : toutes les émissions sont épuisées. Créez-en une dans",
-	"By day":     "Par jour",
-	"By hour":    "Par heure",
-	"Day":        "Jour",
-	"Hour (UTC)": "Heure (UTC)",
-	"Units":      "Unités",
+	"By day":  "Par jour",
+	"By hour": "Par heure",
+	"Day":     "Jour",
+	"Units":   "Unités",
 	"Columns by price: units sold at that stake.": "Colonnes par mise : unités vendues à cette mise.",
 	"No sale in this window.":                     "Aucune vente sur cette période.",
 	"Sales report":                                "Rapport des ventes",
-	"The games sold at each price, by day or by hour (UTC), between two dates both included, as CSV: money in cents, the return to players worked out from them, and a total line. Each download goes to the log.": "Les parties vendues à chaque mise, par jour ou par heure (UTC), entre deux dates incluses, en CSV : les montants en centimes, le retour aux joueurs calculé à partir d'eux, et une ligne de total. Chaque téléchargement est noté au journal.",
-	"From":         "Du",
-	"To":           "Au",
-	"By":           "Par",
-	"day":          "jour",
-	"hour":         "heure",
-	"Download CSV": "Télécharger le CSV",
+	"From":                                        "Du",
+	"To":                                          "Au",
+	"By":                                          "Par",
+	"day":                                         "jour",
+	"hour":                                        "heure",
+	"Download CSV":                                "Télécharger le CSV",
 
 	// Emissions.
 	"Create an emission": "Créer une émission",
@@ -317,7 +298,7 @@ var french = map[string]string{
 	"Audit export":  "Export d'audit",
 	"once sold out": "une fois épuisé",
 	"A block exports once sold out: before, its export would show the units still for sale. To check a block before its sale, rebuild it from the emission's seed": "Un bloc s'exporte une fois épuisé : avant, son export montrerait les unités encore en vente. Pour vérifier un bloc avant sa vente, reconstruisez-le à partir de la graine de l'émission",
-	"The id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.":                                                                    "L'identifiant compte de 1 à 64 lettres, chiffres, « . », « _ » ou « - », et commence par une lettre ou un chiffre.",
+	"The id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.":                                                                    "L'identifiant compte de 1 à 64 lettres, chiffres, «\u00a0.\u00a0», «\u00a0_\u00a0» ou «\u00a0-\u00a0», et commence par une lettre ou un chiffre.",
 	"This game is sold at %s.":                                  "Ce jeu se vend à %s.",
 	"An emission has 1 to %d blocks here.":                      "Une émission compte ici de 1 à %d blocs.",
 	"The emission %s already exists: choose another id.":        "L'émission %s existe déjà : choisissez un autre identifiant.",
@@ -329,7 +310,6 @@ var french = map[string]string{
 
 	// Creating an emission.
 	"Creating":                        "Création de",
-	"%d block(s) at %s, asked by %s.": "%d bloc(s) à %s, demandé(s) par %s.",
 	"units":                           "unités",
 	"Created.":                        "Créée.",
 	"Failed:":                         "Échec :",
@@ -350,7 +330,8 @@ var french = map[string]string{
 	"Charts":                  "Graphiques",
 	"The emission's report drawn: tiers against the table, return and hit rate per block, amounts revealed, features": "Le rapport de l'émission en graphiques : rangs face au tableau, retour et taux de gain par bloc, sommes révélées, éléments de présentation",
 
-	// The emission's report chart (emission.WriteSVGIn).
+	// The emission's report chart (emission.WriteSVGIn): its labels sit in columns and cards of a
+	// fixed width, so the French is kept short enough to fit (a browser test measures them).
 	"Star Color — emission %s report":                                                                                            "Star Color — rapport de l'émission %s",
 	"%d block(s), %d units at %s: prizes %s, return to player %s, hit rate %s.":                                                  "%d bloc(s), %d unités à %s : lots %s, retour aux joueurs %s, taux de gain %s.",
 	"starcolor emission report · every unit read back and evaluated under the rules for the canonical colour · counts are exact": "starcolor emission report · chaque unité relue et évaluée selon les règles pour la couleur canonique · les nombres sont exacts",
@@ -385,28 +366,28 @@ var french = map[string]string{
 	"hit rate":                  "taux de gain",
 	"block %s":                  "bloc %s",
 	"block":                     "bloc",
-	"table RTP":                 "retour du tableau",
-	"table hit":                 "gain du tableau",
+	"table RTP":                 "retour visé",
+	"table hit":                 "gain visé",
 	"Amounts revealed per unit": "Sommes révélées par unité",
 	"Share of all units revealing 0, 1, 2 … amounts; a total may be shown by several.": "Part des unités révélant 0, 1, 2 … sommes ; un total peut être montré par plusieurs.",
 	"winning":                               "gagnant",
 	"amounts revealed on the unit's boards": "sommes révélées sur les plateaux de l'unité",
 	"How each winning tier is shown":        "Comment chaque rang gagnant se montre",
-	"Share of each tier's units by amounts revealed; ways: distinct combinations.": "Part des unités de chaque rang par sommes révélées ; façons : combinaisons distinctes.",
+	"Share of each tier's units by amounts revealed; ways: distinct combinations.": "Unités de chaque rang par sommes révélées ; façons : combinaisons distinctes.",
 	"amounts revealed": "sommes révélées",
 	"ways":             "façons",
 	"Cells: % of the tier's units. A composite tier never shows a single amount.": "Cases : % des unités du rang. Un rang composé ne montre jamais une seule somme.",
 	"Presentation features": "Éléments de présentation",
-	"Share of units showing each element; the last two among losing units.": "Part des unités montrant chaque élément ; les deux derniers parmi les unités perdantes.",
+	"Share of units showing each element; the last two among losing units.": "Part des unités montrant chaque élément ; les deux derniers parmi les perdantes.",
 	"Extra stage":                  "étape Extra",
-	"amount on the Extra board":    "somme sur le plateau Extra",
+	"amount on the Extra board":    "somme au plateau Extra",
 	"at least one explosion":       "au moins une explosion",
 	"milky way":                    "voie lactée",
 	"supernova":                    "supernova",
 	"shooting star":                "étoile filante",
 	"chain of explosions":          "explosions en chaîne",
-	"explosion on a losing unit":   "explosion sur une unité perdante",
-	"Extra stage on a losing unit": "étape Extra sur une unité perdante",
+	"explosion on a losing unit":   "explosion, unité perdante",
+	"Extra stage on a losing unit": "étape Extra, unité perdante",
 
 	// Players.
 	"Find a player":          "Trouver un joueur",
@@ -418,20 +399,17 @@ var french = map[string]string{
 	"Player":                 "Joueur",
 	"Balance":                "Solde",
 	"The first 50 only: type more of the name.": "Les 50 premiers seulement : tapez plus du nom.",
-	"No player's name starts with “%s”.":        "Aucun nom de joueur ne commence par « %s ».",
+	"No player's name starts with “%s”.":        "Aucun nom de joueur ne commence par «\u00a0%s\u00a0».",
 	"No game %d.":                               "Pas de partie n° %d.",
 	"Player %s":                                 "Joueur %s",
 	"Find another":                              "En trouver un autre",
 	"Games":                                     "Parties",
-	"%s won":                                    "%s gagnantes",
 	"Staked":                                    "Misé",
 	"Won":                                       "Gagné",
 	"net":                                       "net",
 	"Failed logins":                             "Connexions échouées",
-	"locked from %d address(es)":                "bloqué depuis %d adresse(s)",
 	"none locked now":                           "aucun blocage en cours",
 	"Ledger transfers":                          "Mouvements du grand livre",
-	"When (UTC)":                                "Quand (UTC)",
 	"Kind":                                      "Nature",
 	"With":                                      "Avec",
 	"Amount":                                    "Montant",
@@ -472,4 +450,113 @@ var french = map[string]string{
 	"Address":      "Adresse",
 	"Older":        "Plus anciennes",
 	"Nothing yet.": "Rien pour l'instant.",
+	// Counts, in both forms (pluralOf: French takes the singular for 0 and 1).
+	"%d block at %s, asked by %s.":                                                            "%d bloc à %s, demandé par %s.",
+	"%d blocks at %s, asked by %s.":                                                           "%d blocs à %s, demandés par %s.",
+	"%d call refused by the wallet: to settle by hand.":                                       "%d appel refusé par le portefeuille : à régler à la main.",
+	"%d calls refused by the wallet: to settle by hand.":                                      "%d appels refusés par le portefeuille : à régler à la main.",
+	"%d credit or rollback not yet acknowledged by the wallet; the oldest waits since %s.":    "%d crédit ou annulation pas encore acquitté par le portefeuille ; il attend depuis %s.",
+	"%d credits and rollbacks not yet acknowledged by the wallet; the oldest waits since %s.": "%d crédits et annulations pas encore acquittés par le portefeuille ; le plus ancien attend depuis %s.",
+	"%d round open: a game in play, debited, credited when it finishes.":                      "%d manche ouverte : une partie en cours, débitée, créditée à sa fin.",
+	"%d rounds open: games in play, debited, credited when they finish.":                      "%d manches ouvertes : parties en cours, débitées, créditées à leur fin.",
+	"%d year old":                      "%d\u00a0an",
+	"%d years old":                     "%d\u00a0ans",
+	"%s winner":                        "%s gagnante",
+	"%s winners":                       "%s gagnantes",
+	"locked from %d address":           "bloqué depuis %d adresse",
+	"locked from %d addresses":         "bloqué depuis %d adresses",
+	"Reality checks every %d minute.":  "Rappel du temps de jeu toutes les %d minute.",
+	"Reality checks every %d minutes.": "Rappel du temps de jeu toutes les %d minutes.",
+	"The list: %s person":              "La liste : %s personne",
+	"The list: %s persons":             "La liste : %s personnes",
+	"Imported %s.":                     "Importé : %s.",
+	"When":                             "Quand",
+	"Hour":                             "Heure",
+	"Asked":                            "Demandée le",
+	"In force from":                    "En vigueur dès le",
+	"Kept since":                       "Gardé depuis",
+	"Download CSV, English format":     "Télécharger le CSV au format anglais",
+	"The games sold at each price, by day or by hour of Paris, between two dates both included, as CSV for a French spreadsheet: amounts in euros, the return to players worked out from the cents, and a total line. The English format has UTC days and hours and amounts in cents. Each download goes to the log.": "Les parties vendues à chaque mise, par jour ou par heure de Paris, entre deux dates incluses, en CSV pour un tableur français : les montants en euros, le retour aux joueurs calculé à partir des centimes, et une ligne de total. Le format anglais compte en jours et heures UTC et en centimes. Chaque téléchargement est noté au journal.",
+	"The request could not be understood.": "La demande n'a pas pu être comprise.",
+	"The stored units do not match their commitment: restore the database from a copy, then run starcolor ledger check.": "Les unités enregistrées ne correspondent pas à leur engagement : restaurez la base depuis une copie, puis lancez starcolor ledger check.",
+
+	// The sales report's refusals (reportProblem).
+	"the format is fr or en, not “%s”":               "le format est fr ou en, pas «\u00a0%s\u00a0»",
+	"the period is hour or day, not “%s”":            "la période est hour ou day, pas «\u00a0%s\u00a0»",
+	"the date “%s” is not a date like 2026-11-30":    "«\u00a0%s\u00a0» n'est pas une date comme 2026-11-30",
+	"the first day, %s, is after the last, %s":       "le premier jour, %s, est après le dernier, %s",
+	"from %s to %s: a report covers at most %d days": "du %s au %s : un rapport couvre au plus %d jours",
+
+	// The operators' log: its actions (actionLabels) and their details (detailOf).
+	"Operator created":                           "Opérateur créé",
+	"Logged in":                                  "Connexion",
+	"Login refused":                              "Connexion refusée",
+	"Logged out":                                 "Déconnexion",
+	"Player viewed":                              "Joueur consulté",
+	"Emission asked for":                         "Émission demandée",
+	"Emission created":                           "Émission créée",
+	"Emission failed":                            "Émission en échec",
+	"Block exported":                             "Bloc exporté",
+	"Export refused":                             "Export refusé",
+	"Sales report downloaded":                    "Rapport des ventes téléchargé",
+	"List of excluded persons imported":          "Liste des interdits importée",
+	"List of excluded persons refused":           "Liste des interdits refusée",
+	"Usernames that read alike":                  "Pseudos qui se lisent pareil",
+	"Open account on the list":                   "Compte ouvert d'un interdit",
+	"Open account of a self-excluded person":     "Compte ouvert d'un auto-exclu",
+	"from the command line":                      "en ligne de commande",
+	"wrong password":                             "mot de passe incorrect",
+	"unknown name":                               "nom inconnu",
+	"too many failed attempts: locked for %s":    "trop de tentatives échouées : bloqué pour %s",
+	"too many failed attempts: locked":           "trop de tentatives échouées : bloqué",
+	"%s: %s at %s":                               "%s : %s à %s",
+	"%s block":                                   "%s bloc",
+	"%s blocks":                                  "%s blocs",
+	"%s in %s":                                   "%s en %s",
+	"%s: %s":                                     "%s : %s",
+	"%s, block %d":                               "%s, bloc %d",
+	"%s, block %d (compressed)":                  "%s, bloc %d (compressé)",
+	"%s, block %d: still on sale":                "%s, bloc %d : encore en vente",
+	"by day":                                     "par jour",
+	"by hour":                                    "par heure",
+	"%s from %s to %s, for a French spreadsheet": "%s du %s au %s, pour un tableur français",
+	"%s from %s to %s, in the English format":    "%s du %s au %s, au format anglais",
+	"%s: %s, %s, %s; %s":                         "%s : %s, %s, %s ; %s",
+	"%s person listed":                           "%s personne inscrite",
+	"%s persons listed":                          "%s personnes inscrites",
+	"%s person added":                            "%s personne ajoutée",
+	"%s persons added":                           "%s personnes ajoutées",
+	"%s person gone":                             "%s personne retirée",
+	"%s persons gone":                            "%s personnes retirées",
+	"%s account closed":                          "%s compte fermé",
+	"%s accounts closed":                         "%s comptes fermés",
+	"%s (paid out: %s)":                          "%s (versé : %s)",
+	"%d (%s)":                                    "n°\u00a0%d (%s)",
+	"%s, born %s":                                "%s, né(e) le %s",
+	"the usernames of accounts %s read alike: each still logs in with its own, and no new account may take one like them":                                                                  "les pseudos des comptes %s se lisent pareil : chacun se connecte toujours avec le sien, et aucun nouveau compte ne peut en prendre un semblable",
+	"the open account %s (%s) matches a person on the list of excluded persons: it stays open until the next import of the list closes it (import the current list again to close it now)": "le compte ouvert %s (%s) correspond à une personne de la liste des interdits de jeu : il reste ouvert jusqu'à ce que le prochain import de la liste le ferme (importez à nouveau la liste actuelle pour le fermer tout de suite)",
+	"the open account %s (%s) matches the self-exclusion of account %s, which runs until %s: it stays open, for the operator to look into":                                                 "le compte ouvert %s (%s) correspond à l'auto-exclusion du compte %s, qui court jusqu'au %s : il reste ouvert, à examiner par l'opérateur",
+	"interrupted by the server's shutdown: nothing was written":                                                                                                                            "interrompue par l'arrêt du serveur : rien n'a été écrit",
+	"its server stopped before it was done: nothing was written":                                                                                                                           "son serveur s'est arrêté avant la fin : rien n'a été écrit",
+	"an error, kept in the server's log: nothing was written":                                                                                                                              "une erreur, notée dans le journal du serveur : rien n'a été écrit",
+	"an error, kept in the server's log":                     "une erreur, notée dans le journal du serveur",
+	"refused by the wallet: %s %s":                           "refusé par le portefeuille : %s %s",
+	"the wallet's answer is unknown: sent again":             "réponse du portefeuille inconnue : envoi renouvelé",
+	"the wallet's answer is unknown (status %s): sent again": "réponse du portefeuille inconnue (statut %s) : envoi renouvelé",
+	"status %s": "statut %s",
+
+	// Why a list of excluded persons was refused (identity.RegisterError).
+	"the file is larger than %d MiB":                             "le fichier dépasse %d Mio",
+	"the file lists no one":                                      "le fichier ne liste personne",
+	"the file is not CSV":                                        "le fichier n'est pas un CSV",
+	"the file is not CSV: a misplaced quote, line %d, column %d": "le fichier n'est pas un CSV : un guillemet mal placé, ligne %d, colonne %d",
+	"these lines are not persons: %s":                            "ces lignes ne sont pas des personnes : %s",
+	"line %d: %s":                                                "ligne %d : %s",
+	"%d field, not 3 (last name, first names, birth date)":       "%d champ au lieu de 3 (nom, prénoms, date de naissance)",
+	"%d fields, not 3 (last name, first names, birth date)":      "%d champs au lieu de 3 (nom, prénoms, date de naissance)",
+	"the birth date “%s” is neither YYYY-MM-DD nor DD/MM/YYYY":   "la date de naissance «\u00a0%s\u00a0» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA",
+	"a last name and first names are needed: letters (accents welcome), spaces, hyphens and apostrophes, at most 100 characters each": "il faut un nom et des prénoms : des lettres (accents compris), espaces, traits d'union et apostrophes, 100 caractères au plus chacun",
+	"names are written in the Latin alphabet, as on French identity papers (accents welcome)":                                         "les noms s'écrivent en alphabet latin, comme sur les papiers d'identité français (accents compris)",
+	"the birth date is a real date, in the past, within the last 130 years":                                                           "la date de naissance doit être une date réelle, passée, des 130 dernières années",
+	"not a person": "pas une personne",
 }

@@ -2,32 +2,23 @@ package admin
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
 )
 
-// Every text the back office writes, in its templates and in its code, has its French: a text
-// missing from french would show in English on the French pages.
-func TestEveryTextInFrench(t *testing.T) {
-	var texts []string
-	inTemplates := regexp.MustCompile(`\{\{t "([^"]+)"\}\}|tf "([^"]+)"`)
-	names, _ := fs.Glob(templateFiles, "templates/*.html")
-	for _, n := range names {
-		b, _ := templateFiles.ReadFile(n)
-		for _, m := range inTemplates.FindAllStringSubmatch(string(b), -1) {
-			texts = append(texts, m[1]+m[2])
-		}
-	}
-	inCode := regexp.MustCompile(`s\.t\(r, "([^"]+)"|tr\(lang, "([^"]+)"|\bt\("([^"]+)"\)`)
-	files, _ := filepath.Glob("*.go")
+// sources are the Go files of a folder, tests left out.
+func sources(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var out []string
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -36,52 +27,67 @@ func TestEveryTextInFrench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range inCode.FindAllStringSubmatch(string(b), -1) {
-			text := m[1] + m[2] + m[3]
-			if strings.Contains(text, "PERIOD") { // the sales chart's words, per day and per hour
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// usedTexts are the texts the back office can show, as the code and the templates name them:
+// every key of the dictionary in English, its own English.
+func usedTexts(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	add := func(m []string) {
+		for _, g := range m[1:] {
+			if g != "" {
+				texts = append(texts, g)
+			}
+		}
+	}
+	inTemplates := regexp.MustCompile(`\{\{t "([^"]+)"\}\}|tf "([^"]+)"|tn [^"]+ "([^"]+)" "([^"]+)"`)
+	names, _ := fs.Glob(templateFiles, "templates/*.html")
+	for _, n := range names {
+		b, _ := templateFiles.ReadFile(n)
+		for _, m := range inTemplates.FindAllStringSubmatch(string(b), -1) {
+			add(m)
+		}
+	}
+	inCode := regexp.MustCompile(`s\.t\(r, "([^"]+)"|tr\(lang, "([^"]+)"|\bt\("([^"]+)"\)|\bsay\("([^"]+)"|pluralOf\(lang, [^"]+, "([^"]+)", "([^"]+)"\)|counted\([^"]+, "([^"]+)", "([^"]+)"\)|reportProblem\{"([^"]+)"|Text\s+= "([^"]+)"`)
+	for _, b := range sources(t, ".") {
+		for _, m := range inCode.FindAllStringSubmatch(b, -1) {
+			if text := m[3]; strings.Contains(text, "PERIOD") { // the sales chart's words, per day and per hour
 				texts = append(texts, strings.ReplaceAll(text, "PERIOD", "day"), strings.ReplaceAll(text, "PERIOD", "hour"))
 				continue
 			}
-			texts = append(texts, text)
+			add(m)
 		}
+	}
+	for _, l := range actionLabels {
+		texts = append(texts, l)
 	}
 	// The words of the data the pages translate: transfers' kinds, games' modes and statuses,
-	// the wallet's calls and their statuses.
+	// the wallet's calls and their statuses, the limits and who changed them, who imported.
 	texts = append(texts, "deposit", "withdrawal", "stake", "prize", "manual", "auto", "choose_color", "playing", "finished",
-		"credit", "rollback", "pending", "disputed")
-	if len(texts) < 150 {
-		t.Fatalf("only %d texts found: the search has gone wrong", len(texts))
+		"credit", "rollback", "pending", "disputed", "deposit_weekly", "stake_weekly", "player", "server")
+	// The report chart's texts (emission.WriteSVGIn): those it asks for on a small emission, and
+	// those its source names, some only for other tables.
+	b, err := os.ReadFile("../emission/chart.go")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range texts {
-		if _, ok := french[s]; !ok {
-			t.Errorf("no French for %q", s)
-		}
+	for _, m := range regexp.MustCompile(`c\.tf?\("([^"]+)"|format :?= "([^"]+)"`).FindAllStringSubmatch(string(b), -1) {
+		texts = append(texts, m[1]+m[2])
 	}
+	return append(texts, chartTexts(t)...)
 }
 
-func TestFrenchFormats(t *testing.T) {
-	if got := pctIn("fr", 0.7, 2); got != "70,00\u00a0%" {
-		t.Errorf("pct in French: %q", got)
-	}
-	if got := pctIn("en", 0.7, 2); got != "70.00\u00a0%" {
-		t.Errorf("pct in English: %q", got)
-	}
-	d := time.Date(2026, 11, 30, 15, 0, 0, 0, time.UTC)
-	if got := dayLabel("fr", d); got != "lun. 30 nov." {
-		t.Errorf("a day in French: %q", got)
-	}
-	if got := hourLabel("fr", d); got != "30 nov. 15h" {
-		t.Errorf("an hour in French: %q", got)
-	}
-}
-
-// The emission's report chart, drawn in French, asks for no text that has no French.
-func TestChartInFrench(t *testing.T) {
+// miniReport is the report of a block of the test definition.
+func miniReport(t *testing.T) *emission.Report {
+	t.Helper()
 	def := gamedeftest.Mini(t)
 	table, _ := def.Table(100)
 	pages := &emission.MemoryPages{}
-	plan := emission.Plan{Definition: def, Price: 100, Blocks: 1}
-	bs, err := emission.Build(context.Background(), plan, pages.Put, nil)
+	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 1}, pages.Put, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +100,83 @@ func TestChartInFrench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// chartTexts are the texts the emission's report chart asks for.
+func chartTexts(t *testing.T) []string {
+	t.Helper()
+	rep := miniReport(t)
+	var asked []string
+	words := chartWords("fr")
+	inner := words.T
+	words.T = func(s string) string { asked = append(asked, s); return inner(s) }
+	if err := rep.WriteSVGIn(io.Discard, words); err != nil {
+		t.Fatal(err)
+	}
+	return asked
+}
+
+// Every text the back office shows exists in both languages, and they have the same texts: each
+// used in a template or in the code has its French, and the French has none that nothing uses
+// (a text changed in English and left in French).
+func TestEveryTextInBothLanguages(t *testing.T) {
+	texts := usedTexts(t)
+	if len(texts) < 300 {
+		t.Fatalf("only %d texts found: the search has gone wrong", len(texts))
+	}
+	used := map[string]bool{}
+	for _, s := range texts {
+		used[s] = true
+		if f, ok := french[s]; !ok || strings.TrimSpace(f) == "" {
+			t.Errorf("no French for %q", s)
+		} else if strings.Count(f, "%") != strings.Count(s, "%") {
+			t.Errorf("the French of %q has other verbs: %q", s, f)
+		}
+	}
+	for k := range french {
+		if !used[k] {
+			t.Errorf("French for %q, which nothing shows", k)
+		}
+	}
+}
+
+// Every action that can be written to the operators' log has its name in both languages: the
+// actions are found where the log is written, in the back office, the domain (lottery.Rekey),
+// the game server and the command line.
+func TestEveryActionInBothLanguages(t *testing.T) {
+	written := regexp.MustCompile(`Action:\s*"([a-z_]+)"|\.record\([^"\n]*"([a-z_]+)"|\bat\("([a-z_]+)"|action, detail :?= "([a-z_]+)"`)
+	found := map[string]bool{}
+	for _, dir := range []string{".", "../lottery", "../game", "../../cmd/starcolor"} {
+		for _, b := range sources(t, dir) {
+			for _, m := range written.FindAllStringSubmatch(b, -1) {
+				found[m[1]+m[2]+m[3]+m[4]] = true
+			}
+		}
+	}
+	if len(found) < 16 {
+		t.Fatalf("only %d actions found (%v): the search has gone wrong", len(found), found)
+	}
+	for a := range found {
+		l, ok := actionLabels[a]
+		if !ok {
+			t.Errorf("the action %q has no name", a)
+			continue
+		}
+		if f := french[l]; f == "" || f == l {
+			t.Errorf("the action %q (%q) has no French", a, l)
+		}
+	}
+	for a := range actionLabels {
+		if !found[a] {
+			t.Errorf("a name for the action %q, which nothing writes", a)
+		}
+	}
+}
+
+// The emission's report chart, drawn in French, asks for no text that has no French.
+func TestChartInFrench(t *testing.T) {
+	rep := miniReport(t)
 	asked := 0
 	words := chartWords("fr")
 	inner := words.T

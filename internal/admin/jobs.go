@@ -15,7 +15,6 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
-	"starcolor/internal/gamedef"
 	"starcolor/internal/lottery"
 )
 
@@ -52,14 +51,19 @@ type jobView struct {
 	Done     int     `json:"done"`
 	Total    int     `json:"total"`
 	Percent  float64 `json:"percent"`
+	Shown    string  `json:"percent_shown"` // the percent in the operator's language: "33,3"
 	Elapsed  string  `json:"elapsed"`
 	Error    string  `json:"error,omitempty"`
 }
 
-// jobView shows a job as it stands; a running job whose server has stopped beating is lost.
-func (s *Server) jobView(j lottery.Job) jobView {
-	v := jobView{ID: j.ID, Emission: j.Emission, Price: gamedef.FormatEUR(j.Price), Blocks: j.Blocks, Operator: j.Operator,
-		State: j.State, Done: j.Done, Total: j.Total, Error: j.Error}
+// jobView shows a job as it stands, in a language; a running job whose server has stopped
+// beating is lost. Its error is worded from its kind: a job keeps the English of its error.
+func (s *Server) jobView(lang string, j lottery.Job) jobView {
+	v := jobView{ID: j.ID, Emission: j.Emission, Price: money(lang, j.Price), Blocks: j.Blocks, Operator: j.Operator,
+		State: j.State, Done: j.Done, Total: j.Total}
+	if j.State == lottery.JobFailed {
+		v.Error = failureText(lang, failureOf(j.Error))
+	}
 	if j.Total > 0 {
 		v.Percent = float64(int(1000*float64(j.Done)/float64(j.Total))) / 10
 	}
@@ -67,10 +71,11 @@ func (s *Server) jobView(j lottery.Job) jobView {
 	if j.State == lottery.JobRunning {
 		el = s.now().Sub(j.Started)
 		if s.now().Sub(j.Beat) > jobLost {
-			v.State, v.Error, el = lottery.JobFailed, "its server stopped before it was done: nothing was written", j.Beat.Sub(j.Started)
+			v.State, v.Error, el = lottery.JobFailed, failureText(lang, failLost), j.Beat.Sub(j.Started)
 		}
 	}
-	v.Elapsed = el.Round(100 * time.Millisecond).String()
+	v.Shown = decimalIn(lang, v.Percent, -1)
+	v.Elapsed = span(lang, el)
 	return v
 }
 
@@ -136,8 +141,7 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	detail := fmt.Sprintf("%s: %d block(s) at %s", form.ID, blocks, gamedef.FormatEUR(price))
-	if err := s.record(r.Context(), r, "emission_create", detail); err != nil {
+	if err := s.record(r.Context(), r, "emission_create", logDetail{Emission: form.ID, Blocks: blocks, Price: price}); err != nil {
 		s.endJob(j, holder, err)
 		s.fail(w, r, err)
 		return
@@ -181,15 +185,15 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 		close(stop)
 		<-beating
 		j = s.endJob(j, holder, err)
-		action, detail := "emission_created", fmt.Sprintf("%s in %s", form.ID, j.Elapsed.Round(100*time.Millisecond))
+		action, detail := "emission_created", logDetail{Emission: form.ID, Elapsed: j.Elapsed.Milliseconds()}
 		if err != nil {
-			action, detail = "emission_failed", fmt.Sprintf("%s: %v", form.ID, err)
+			action, detail = "emission_failed", logDetail{Emission: form.ID, Failure: failureOf(j.Error)}
 			s.log.Error("back office: creating an emission", "id", form.ID, "err", err)
 		} else {
 			s.log.Info("emission created", "id", form.ID, "price", price, "blocks", blocks, "operator", op.Name)
 		}
 		s.db.LogOperatorAction(context.Background(), lottery.OperatorAction{OperatorID: op.ID, Name: op.Name, Action: action,
-			Detail: detail, Remote: addr, CreatedAt: s.now()})
+			Detail: detail.encode(), Remote: addr, CreatedAt: s.now()})
 	}()
 	http.Redirect(w, r, fmt.Sprintf("/admin/jobs/%d", j.ID), http.StatusSeeOther)
 }
@@ -201,7 +205,7 @@ func (s *Server) endJob(j lottery.Job, holder string, err error) lottery.Job {
 	if err != nil {
 		j.State, j.Error = lottery.JobFailed, err.Error()
 		if errors.Is(err, context.Canceled) {
-			j.Error = "interrupted by the server's shutdown: nothing was written"
+			j.Error = interruptedText
 		}
 	} else {
 		j.State, j.Done = lottery.JobDone, j.Total
@@ -239,7 +243,7 @@ func (s *Server) jobPage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusNotFound, "error", s.t(r, "Not found"), s.t(r, "No such creation."))
 		return
 	}
-	s.render(w, r, http.StatusOK, "job", s.t(r, "Creating %s", j.Emission), s.jobView(*j))
+	s.render(w, r, http.StatusOK, "job", s.t(r, "Creating %s", j.Emission), s.jobView(langOf(r), *j))
 }
 
 func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
@@ -254,5 +258,5 @@ func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(s.jobView(*j))
+	json.NewEncoder(w).Encode(s.jobView(langOf(r), *j))
 }

@@ -10,11 +10,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
-	"time"
-
-	"starcolor/internal/gamedef"
 )
 
 //go:embed templates/*.html
@@ -76,20 +72,15 @@ type pages struct {
 	m map[string]map[string]*template.Template
 }
 
+// funcs are the template functions that are the same in every language; langFuncs has the
+// others.
 var funcs = template.FuncMap{
-	"asset": assetURL,
-	"eur":   gamedef.FormatEUR,
-	"count": count,
-	"ratio": ratio,
-	"hex":   func(b []byte) string { return hex.EncodeToString(b) },
-	"time":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + " UTC" },
-	"sub":   func(a, b int) int { return a - b },
-	"signed": func(cents int64) string {
-		if cents > 0 {
-			return "+" + gamedef.FormatEUR(cents)
-		}
-		return gamedef.FormatEUR(cents)
-	},
+	"asset":   assetURL,
+	"ratio":   ratio,
+	"hex":     func(b []byte) string { return hex.EncodeToString(b) },
+	"time":    stamp,
+	"seconds": stampSeconds,
+	"sub":     func(a, b int) int { return a - b },
 }
 
 func mustPages() *pages {
@@ -145,22 +136,6 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
-}
-
-// count writes an integer with thin spaces between thousands, as gamedef.FormatEUR does.
-func count(v any) string {
-	var x int64
-	switch n := v.(type) {
-	case int:
-		x = int64(n)
-	case int64:
-		x = n
-	}
-	s := strconv.FormatInt(x, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "\u202f" + s[i:]
-	}
-	return s
 }
 
 func ratio(a, b int64) float64 {

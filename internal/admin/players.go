@@ -164,7 +164,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		d.GamesNext = d.Games[pageSize-1].ID
 	}
 	// Looking at a player's account is itself an action worth keeping.
-	if err := s.record(r.Context(), r, "player_viewed", p.Username); err != nil {
+	if err := s.record(r.Context(), r, "player_viewed", logDetail{Player: p.Username}); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"starcolor/internal/gamedef"
+	"starcolor/internal/admin"
 	"starcolor/internal/lottery"
 )
 
@@ -36,8 +36,8 @@ func TestPlayerProtectionShown(t *testing.T) {
 	op.login(opName, opPassword)
 	id := e.playerID(t, "margot")
 	resp, page := op.do("GET", "/admin/players/"+id, nil)
-	for _, want := range []string{"Jeanne Martin", "1990-01-01", "years old", "open", "10 €", "30 €", "Reality checks every 45 minutes",
-		`id="limit-changes"`, "1\u202f000\u202f000 €"} {
+	for _, want := range []string{"Jeanne Martin", "1 January 1990", "years old", "open", "€10.00", "€30.00", "Reality checks every 45 minutes",
+		`id="limit-changes"`, "€1,000,000.00"} {
 		if resp.StatusCode != 200 || !strings.Contains(page, want) {
 			t.Errorf("the player's page lacks %q", want)
 		}
@@ -61,7 +61,7 @@ func TestRegisterImport(t *testing.T) {
 	}
 	listed.api(200, "GET", "/api/v1/me", nil) // nothing changed
 	resp, page = op.upload("register-2026-11.csv", "Nom;Prénoms;Date de naissance\nMARTIN;jeanne;01/01/1990\nDurand;Paul;1980-05-05\n")
-	if resp.StatusCode != 200 || !strings.Contains(page, "2 persons listed, 2 added, 0 gone; 1 accounts closed") || !strings.Contains(page, ">gaston</a>") {
+	if resp.StatusCode != 200 || !strings.Contains(page, "2 persons listed, 2 persons added, 0 persons gone; 1 account closed") || !strings.Contains(page, ">gaston</a>") {
 		t.Fatalf("the import: %d %s", resp.StatusCode, page)
 	}
 	listed.api(401, "GET", "/api/v1/me", nil)
@@ -125,10 +125,10 @@ func TestPayoutsShown(t *testing.T) {
 		label, sum  string
 		withdrawals int
 	}{
-		{op, "eliane", "Payout at self-exclusion", "-200 €", 0},
-		{fr, "eliane", "Versement à l&#39;auto-exclusion", "-200 €", 0},
-		{op, "claude", "Payout at closure", gamedef.FormatEUR(-rest[0].Amount), 1},
-		{fr, "claude", "Versement à la clôture", gamedef.FormatEUR(-rest[0].Amount), 1},
+		{op, "eliane", "Payout at self-exclusion", "-€200.00", 0},
+		{fr, "eliane", "Versement à l&#39;auto-exclusion", "-200,00\u202f€", 0},
+		{op, "claude", "Payout at closure", admin.Money("en", -rest[0].Amount), 1},
+		{fr, "claude", "Versement à la clôture", admin.Money("fr", -rest[0].Amount), 1},
 	} {
 		_, page := c.client.do("GET", "/admin/players/"+e.playerID(t, c.name), nil)
 		if row := payoutRow(page); !strings.Contains(row, c.label) || !strings.Contains(row, c.sum) {
@@ -172,7 +172,7 @@ func TestOutboxShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, page := op.do("GET", "/admin/", nil)
-	if !strings.Contains(page, `id="wallet-outbox"`) || !strings.Contains(page, "2 credits and rollbacks not yet acknowledged") || !strings.Contains(page, "1m30s") {
+	if !strings.Contains(page, `id="wallet-outbox"`) || !strings.Contains(page, "2 credits and rollbacks not yet acknowledged") || !strings.Contains(page, "1\u00a0min 30\u00a0s") {
 		t.Fatalf("the wallet's card: %s", page)
 	}
 	if strings.Contains(page, `id="wallet-disputed"`) || !strings.Contains(page, `id="wallet-pending"`) {
@@ -186,7 +186,7 @@ func TestOutboxShown(t *testing.T) {
 		Status: lottery.CallHeld}}, e.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, page := op.do("GET", "/admin/", nil); !strings.Contains(page, "1 rounds open: games in play") {
+	if _, page := op.do("GET", "/admin/", nil); !strings.Contains(page, "1 round open: a game in play") {
 		t.Fatalf("the round open: %s", page)
 	}
 }
@@ -247,7 +247,7 @@ func TestOutboxCallsListed(t *testing.T) {
 	}
 	disputed, pending := section("wallet-disputed"), section("wallet-pending")
 	for _, want := range []string{`data-transaction="credit-refused"`, "<td>op-gone</td>", `<a href="/admin/games?id=` + round + `">` + round + `</a>`,
-		"15 €", "<td>disputed</td>", `<td class="n">1</td>`, "404 unknown_player", "2h0m0s"} {
+		"€15.00", "<td>disputed</td>", `<td class="n">1</td>`, "status 404 unknown_player", "2\u00a0h 00\u00a0min"} {
 		if !strings.Contains(disputed, want) {
 			t.Errorf("the disputed calls lack %q: %s", want, disputed)
 		}
@@ -260,8 +260,8 @@ func TestOutboxCallsListed(t *testing.T) {
 		t.Fatalf("the pending calls, the longest waiting first: %s", pending)
 	}
 	player := fmt.Sprintf(`<a href="/admin/players/%d">op-9</a>`, launched.ID)
-	for _, want := range []string{player, "999999 <small class=\"muted\">not sold</small>", "2 €", "<td>pending</td>", "503 Service Unavailable", "3h0m0s",
-		`<a href="/admin/games?id=` + round + `">`, "7 €"} {
+	for _, want := range []string{player, "999999 <small class=\"muted\">not sold</small>", "€2.00", "<td>pending</td>", "status 503 Service Unavailable", "3\u00a0h 00\u00a0min",
+		`<a href="/admin/games?id=` + round + `">`, "€7.00"} {
 		if !strings.Contains(pending, want) {
 			t.Errorf("the pending calls lack %q: %s", want, pending)
 		}

@@ -1,8 +1,6 @@
 package admin
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -60,12 +58,13 @@ func (s *Server) importRegister(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	persons, err := identity.ParseRegister(f, s.now())
 	if err != nil {
-		msg := err.Error()
-		if !errors.Is(err, identity.ErrRegister) {
-			msg = s.t(r, "The file could not be read.")
-		}
-		s.record(r.Context(), r, "register_refused", fmt.Sprintf("%s: %s", head.Filename, msg))
-		s.renderRegister(w, r, http.StatusBadRequest, registerData{Error: s.t(r, "Nothing was imported: %s", msg)})
+		// The log keeps why, as fields; the page says it in the operator's language, and the
+		// server's log has the error's own words.
+		s.log.Info("back office: a list of excluded persons refused", "file", head.Filename, "err", err)
+		d := refusal(err)
+		d.File = head.Filename
+		s.record(r.Context(), r, "register_refused", d)
+		s.renderRegister(w, r, http.StatusBadRequest, registerData{Error: s.t(r, "Nothing was imported: %s", refusalText(langOf(r), d))})
 		return
 	}
 	imp, err := s.db.ImportRegister(r.Context(), persons, lottery.RegisterImport{At: s.now(), By: operator(r).Name, Source: filepath.Base(head.Filename)})
@@ -74,7 +73,7 @@ func (s *Server) importRegister(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.ended(imp)
-	if err := s.record(r.Context(), r, "register_imported", imp.Summary()); err != nil {
+	if err := s.record(r.Context(), r, "register_imported", importDetail(imp)); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -12,18 +12,17 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// window is the span of the sales page: hours over two days, or days over a month.
+// window is the span of the sales page: hours over two days, or days over a month, of Paris.
 type window struct {
 	By      lottery.Period
-	Step    time.Duration
 	Periods int
 }
 
 func windowOf(r *http.Request) window {
 	if r.URL.Query().Get("by") == "day" {
-		return window{By: lottery.Day, Step: 24 * time.Hour, Periods: 30}
+		return window{By: lottery.Day, Periods: 30}
 	}
-	return window{By: lottery.Hour, Step: time.Hour, Periods: 48}
+	return window{By: lottery.Hour, Periods: 48}
 }
 
 // periodSales are the sales of one period, at each price and in all.
@@ -95,26 +94,36 @@ func tableFigures(t *gamedef.Table) (rtp, hit float64) {
 	return ratio(t.Payout(), t.Price*int64(units)), ratio(int64(t.Winners()), int64(units))
 }
 
+// periods are the window's sales, period by period, in Paris hours or days: the store keeps
+// UTC hours, which parisPeriods gathers (a Paris day starts at 22:00 or 23:00 UTC).
 func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
-	now := s.now().UTC()
-	end := now.Truncate(w.Step)
-	start := end.Add(-time.Duration(w.Periods-1) * w.Step)
-	rows, err := s.db.SalesOver(r.Context(), w.By, start)
+	now := s.now().In(paris)
+	starts := make([]time.Time, w.Periods)
+	for i := range starts {
+		back := w.Periods - 1 - i
+		if w.By == lottery.Day {
+			starts[i] = time.Date(now.Year(), now.Month(), now.Day()-back, 0, 0, 0, 0, paris)
+		} else {
+			starts[i] = now.Truncate(time.Hour).Add(-time.Duration(back) * time.Hour)
+		}
+	}
+	hours, err := s.db.SalesOver(r.Context(), lottery.Hour, starts[0])
 	if err != nil {
 		return nil, err
 	}
 	out := make([]periodSales, w.Periods)
-	for i := range out {
-		t := start.Add(time.Duration(i) * w.Step)
+	index := map[int64]int{}
+	for i, t := range starts {
 		label := hourLabel(langOf(r), t)
 		if w.By == lottery.Day {
 			label = dayLabel(langOf(r), t)
 		}
 		out[i] = periodSales{Start: t, Label: label, ByPrice: map[int64]lottery.Sales{}}
+		index[t.Unix()] = i
 	}
-	for _, row := range rows {
-		i := int(row.Period.Sub(start) / w.Step)
-		if i < 0 || i >= len(out) {
+	for _, row := range parisPeriods(hours, w.By) {
+		i, ok := index[row.Period.Unix()]
+		if !ok {
 			continue
 		}
 		p := &out[i]
@@ -141,7 +150,7 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 	win := windowOf(r)
 	d := salesData{W: win, Now: s.now()}
-	today := d.Now.UTC().Truncate(24 * time.Hour)
+	today := d.Now.In(paris)
 	d.ReportFrom, d.ReportTo = today.AddDate(0, 0, -29).Format(time.DateOnly), today.Format(time.DateOnly)
 	for _, t := range s.def.Tables {
 		d.Prices = append(d.Prices, t.Price)
@@ -284,7 +293,7 @@ func drawSales(periods []periodSales, target float64, win window, lang string) s
 			continue
 		}
 		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" opacity="0.35" rx="2"><title>%s</title></rect>`,
-			x(i)-bw/2, y(p.RTP), bw, bottom1-y(p.RTP), purple, esc(fmt.Sprintf(tr(lang, "%s: %s return, %s staked, %s won"), p.Label, pctIn(lang, p.RTP, 1), gamedef.FormatEUR(p.All.Stakes), gamedef.FormatEUR(p.All.Prizes))))
+			x(i)-bw/2, y(p.RTP), bw, bottom1-y(p.RTP), purple, esc(fmt.Sprintf(tr(lang, "%s: %s return, %s staked, %s won"), p.Label, pctIn(lang, p.RTP, 1), money(lang, p.All.Stakes), money(lang, p.All.Prizes))))
 		if p.RTP > hi {
 			f(`<path d="M%.1f %.1f l5 8 h-10 z" fill="%s"/>`, x(i), y(hi)-2, purple)
 		}
@@ -317,19 +326,24 @@ func drawSales(periods []periodSales, target float64, win window, lang string) s
 		most = max(most, p.All.Units)
 	}
 	f(`<text x="%g" y="%g" class="h">%s</text>`, left, top2-12, t("Units sold per PERIOD"))
-	f(`<text x="%g" y="%g" text-anchor="end" class="m">%s %s</text>`, W-right, top2-12, t("most"), count(most))
+	f(`<text x="%g" y="%g" text-anchor="end" class="m">%s %s</text>`, W-right, top2-12, t("most"), number(lang, most))
 	f(`<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="%s"/>`, left, W-right, bottom2, bottom2, grid)
 	for i, p := range periods {
 		if p.All.Units == 0 {
 			continue
 		}
 		h := (bottom2 - top2) * float64(p.All.Units) / float64(most)
-		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#8a94ad" rx="2"><title>%s: %s %s</title></rect>`, x(i)-bw/2, bottom2-h, bw, h, p.Label, count(p.All.Units), t("units"))
+		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#8a94ad" rx="2"><title>%s: %s %s</title></rect>`, x(i)-bw/2, bottom2-h, bw, h, p.Label, number(lang, p.All.Units), t("units"))
 	}
 	// Period labels, about eight of them.
 	every := max(1, n/8)
 	for i := n - 1; i >= 0; i -= every {
-		f(`<text x="%.1f" y="%g" text-anchor="middle" class="m">%s</text>`, x(i), labelY, periods[i].Label)
+		// The last label ends at the picture's edge rather than past it.
+		lx, anchor := x(i), "middle"
+		if half := 3.5 * float64(len([]rune(periods[i].Label))); lx+half > W-2 {
+			lx, anchor = W-2, "end"
+		}
+		f(`<text x="%.1f" y="%g" text-anchor="%s" class="m">%s</text>`, lx, labelY, anchor, periods[i].Label)
 	}
 	f(`</svg>`)
 	return b.String()

@@ -24,6 +24,7 @@ const (
 	NotLoggedIn          Code = "not_logged_in"          // 401
 	InsufficientFunds    Code = "insufficient_funds"     // 402
 	Forbidden            Code = "forbidden"              // 403
+	WrongPassword        Code = "wrong_password"         // 403: the current password, asked to change it, is wrong
 	Underage             Code = "underage"               // 403: under 18 on the server's date
 	AccountClosed        Code = "account_closed"         // 403: the account was closed by its player
 	Excluded             Code = "excluded"               // 403: at login, self-excluded (until when, said), or closed for the list of excluded persons

@@ -235,3 +235,44 @@ func (s *Service) SessionsEnded(playerIDs ...int64) {
 		s.sessions.EndedAll(id)
 	}
 }
+
+// ChangePassword replaces the player's password (a new one under the rules of a sign-up,
+// Passwords) once their current one is checked as a login checks it: a wrong one is
+// fault.WrongPassword and counts as a failed login for the player's name from addr, so that
+// a stolen session cannot guess the password faster than the login page could. In one step of
+// the store the hash is replaced, every session of the player ends, on every server, and a
+// fresh one opens in their place; it returns the fresh session's token, for the client that
+// asked. In wallet mode the operator keeps its players' access: there is no password here.
+func (s *Service) ChangePassword(ctx context.Context, p Player, current, next, addr string) (string, error) {
+	if s.wallet != nil {
+		return "", errWalletMode
+	}
+	stored, err := s.db.PlayerByID(ctx, p.ID)
+	if err != nil {
+		return "", err
+	}
+	if err := Passwords.Check(stored.Username, next); err != nil {
+		return "", fault.Errorf(fault.WeakPassword, "%v", err)
+	}
+	subject := lottery.PlayerSubject(stored.Username)
+	if err := s.guard.Check(ctx, subject, addr, current, stored.PasswordHash); err != nil {
+		if fault.Is(err, fault.NotLoggedIn) {
+			return "", fault.Errorf(fault.WrongPassword, "the current password is wrong: nothing was changed")
+		}
+		return "", err
+	}
+	if err := s.db.ClearLogin(ctx, subject, addr); err != nil {
+		return "", err
+	}
+	hash, err := s.guard.Hash(ctx, addr, next)
+	if err != nil {
+		return "", err
+	}
+	token, fresh := s.sessions.Draft(p.ID)
+	if err := s.db.ChangePassword(ctx, p.ID, p.session, hash, fresh); err != nil {
+		return "", s.ended(p, err)
+	}
+	s.sessions.EndedAll(p.ID)
+	s.log.Info("password changed: every other session of the player ended", "player", p.ID)
+	return token, nil
+}

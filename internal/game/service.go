@@ -46,6 +46,10 @@ type Store interface {
 	// account afterwards. They return what was paid out (and the exclusion's end in force).
 	ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error)
 	ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error)
+	// ChangePassword replaces a player's password hash in one transaction: the session checked
+	// (nil: not checked), the account required open, every session of the player ended, and
+	// fresh opened in their place.
+	ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
 	ClearLogin(ctx context.Context, subject, address string) error
@@ -55,6 +59,11 @@ type Store interface {
 	// SetLimits changes them in one write, keeping each change of a limit.
 	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
 	SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error)
+	// PlaySession reads a player's play session, begun at their earliest session live (last
+	// seen at or after idleBefore, opened at or after createdBefore; none is
+	// fault.NotLoggedIn); AnswerRealityCheck records the reality check answered in it.
+	PlaySession(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time) (lottery.PlaySession, error)
+	AnswerRealityCheck(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time, minutes int) (lottery.PlaySession, error)
 
 	Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error)
 	Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error)

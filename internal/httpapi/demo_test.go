@@ -190,8 +190,8 @@ func mapKeys(m map[string]json.RawMessage) func(func(string) bool) {
 	}
 }
 
-// With a demo session, deposits, withdrawals, limits, exclusion, closure and proofs are 403
-// demo_mode, and change nothing; a demo session's play money runs out as a balance does (402).
+// With a demo session, deposits, withdrawals, limits, the reality check, exclusion, closure, the
+// password and proofs are 403 demo_mode, and change nothing; a demo session's play money runs out as a balance does (402).
 func TestDemoModeRefusals(t *testing.T) {
 	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) { cfg.Demo.Balance = 100 })
 	c := s.demoClient(t)
@@ -212,6 +212,8 @@ func TestDemoModeRefusals(t *testing.T) {
 		{"POST", "/api/v1/me/exclusion", map[string]int{"days": 7}, false},
 		{"DELETE", "/api/v1/me", nil, false},
 		{"GET", fmt.Sprintf("/api/v1/games/%d/proof", g.ID), nil, false},
+		{"POST", "/api/v1/me/reality-check", map[string]int{"minutes": 15}, false},
+		{"PUT", "/api/v1/me/password", map[string]string{"current": "x", "new": "a new long password"}, false},
 	} {
 		key := ""
 		if r.key {

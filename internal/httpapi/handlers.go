@@ -55,8 +55,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		// expiry; if that fails, the sweep forgets it.
 		_ = s.svc.EndDemo(r.Context(), old)
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
-		SameSite: http.SameSiteLaxMode, MaxAge: int(s.svc.Config().SessionLifetime.Seconds())})
+	s.setSession(w, r, token)
 	return writeJSON(w, http.StatusOK, p)
 }
 
@@ -102,12 +101,58 @@ func (s *Server) authWith(check func(context.Context, string) (game.Player, erro
 	}
 }
 
+// meJSON is GET /api/v1/me: the player (API.md) and their play session, from which every tab
+// and device shows the same reality checks.
+type meJSON struct {
+	game.Player
+	Session playSessionJSON `json:"session"`
+}
+
+// playSessionJSON is a play session as the API says it (README, openapi.json): when it began,
+// the stakes, the prizes and the net result of the games sold since, in cents, and the minutes
+// into it of the last reality check answered « Continuer » (0: none).
+type playSessionJSON struct {
+	StartedAt string `json:"started_at"`
+	Staked    int64  `json:"staked"`
+	Won       int64  `json:"won"`
+	Net       int64  `json:"net"`
+	Games     int    `json:"games"`
+	Checked   int    `json:"checked_minutes"`
+}
+
+func playSessionOf(ps lottery.PlaySession) playSessionJSON {
+	return playSessionJSON{StartedAt: ps.StartedAt.UTC().Format(time.RFC3339), Staked: ps.Staked, Won: ps.Won,
+		Net: ps.Net(), Games: ps.Games, Checked: ps.Checked}
+}
+
 func (s *Server) me(w http.ResponseWriter, r *http.Request, p game.Player) error {
-	p, err := s.svc.Me(r.Context(), p)
+	ps, err := s.svc.PlaySession(r.Context(), p)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, p)
+	if p, err = s.svc.Me(r.Context(), p); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, meJSON{Player: p, Session: playSessionOf(ps)})
+}
+
+// answerRealityCheck is POST /api/v1/me/reality-check: the player answered « Continuer » to the
+// check due `minutes` into their play session; 200 with the play session after it.
+func (s *Server) answerRealityCheck(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Minutes *int `json:"minutes"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Minutes == nil {
+		return fault.Errorf(fault.Invalid, "minutes is required")
+	}
+	ps, err := s.svc.AnswerRealityCheck(r.Context(), p, *b.Minutes)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]playSessionJSON{"session": playSessionOf(ps)})
 }
 
 type amountBody struct {
@@ -171,6 +216,36 @@ func (s *Server) closeAccount(w http.ResponseWriter, r *http.Request, p game.Pla
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, MaxAge: -1})
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// changePassword changes the player's password: 204, with the cookie of a fresh session, every
+// other session of the player ended. A wrong current password is 403 wrong_password (and a
+// failed login for throttling); a new one that a sign-up would refuse, 400 weak_password; in
+// wallet mode, where the operator keeps its players' access, 403 wallet_mode.
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	var b struct {
+		Current *string `json:"current"`
+		New     *string `json:"new"`
+	}
+	if _, err := readJSON(r, &b); err != nil {
+		return err
+	}
+	if b.Current == nil || b.New == nil {
+		return fault.Errorf(fault.Invalid, "current and new (the passwords) are required")
+	}
+	token, err := s.svc.ChangePassword(r.Context(), p, *b.Current, *b.New, throttle.Address(r.RemoteAddr))
+	if err != nil {
+		return err
+	}
+	s.setSession(w, r, token)
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// setSession gives the client the cookie of a session.
+func (s *Server) setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteLaxMode, MaxAge: int(s.svc.Config().SessionLifetime.Seconds())})
 }
 
 func (s *Server) deposit(w http.ResponseWriter, r *http.Request, p game.Player) error {

@@ -67,8 +67,10 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("GET /api/v1/me", s.demoOr(s.auth(s.me), s.demoMe))
 	s.handle("GET /api/v1/me/limits", s.demoOr(s.auth(s.limits), nil))
 	s.handle("PUT /api/v1/me/limits", s.demoOr(s.authWrite(s.setLimits), nil))
+	s.handle("POST /api/v1/me/reality-check", s.demoOr(s.auth(s.answerRealityCheck), nil))
 	s.handle("POST /api/v1/me/exclusion", s.demoOr(s.authWrite(s.exclude), nil))
 	s.handle("DELETE /api/v1/me", s.demoOr(s.authWrite(s.closeAccount), nil))
+	s.handle("PUT /api/v1/me/password", s.demoOr(s.authWrite(s.changePassword), nil))
 	s.handle("POST /api/v1/deposits", s.demoOr(s.authWrite(s.deposit), nil))
 	s.handle("POST /api/v1/withdrawals", s.demoOr(s.authWrite(s.withdraw), nil))
 	s.handle("POST /api/v1/games", s.demoWriteOr(s.authWrite(s.play), s.demoPlay))
@@ -220,6 +222,7 @@ var statusOf = map[fault.Code]int{
 	fault.NotLoggedIn:          http.StatusUnauthorized,
 	fault.InsufficientFunds:    http.StatusPaymentRequired,
 	fault.Forbidden:            http.StatusForbidden,
+	fault.WrongPassword:        http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
 	fault.Excluded:             http.StatusForbidden,
 	fault.RegistrationRefused:  http.StatusForbidden,

@@ -151,6 +151,8 @@ func TestWalletMode(t *testing.T) {
 	p.refused(403, "wallet_mode", "POST", "/api/v1/withdrawals", map[string]int64{"amount": 100}, p.key())
 	p.refused(403, "wallet_mode", "GET", "/api/v1/me/limits", nil, "")
 	p.refused(403, "wallet_mode", "POST", "/api/v1/me/exclusion", map[string]int{"days": 7}, "")
+	// A launched player has no password here: the operator keeps its players' access.
+	p.refused(403, "wallet_mode", "PUT", "/api/v1/me/password", map[string]string{"current": "", "new": "a long new password"}, "")
 	var prizes, stakes int64
 	for range 8 {
 		var g struct{ Prize, Stake int64 }

@@ -23,8 +23,80 @@ const maxRegisterSize = 64 << 20
 // maxBadLines is how many bad lines an error lists.
 const maxBadLines = 5
 
-// ErrRegister is a register file that cannot be read as one.
+// ErrRegister is a register file that cannot be read as one. Every such error is a
+// *RegisterError, which says why as data.
 var ErrRegister = errors.New("not a list of excluded persons")
+
+// The reasons a line of the register is not a person, beside ErrName, ErrScript and
+// ErrBirthDate.
+var (
+	ErrFields     = errors.New("not 3 fields")
+	ErrDateLayout = errors.New("a birth date neither YYYY-MM-DD nor DD/MM/YYYY")
+)
+
+// A RegisterProblem is why a register file was refused.
+type RegisterProblem string
+
+// The register's problems.
+const (
+	RegisterTooLarge RegisterProblem = "too_large" // over maxRegisterSize
+	RegisterNotCSV   RegisterProblem = "not_csv"   // the CSV reader's error, in Err
+	RegisterBadLines RegisterProblem = "bad_lines" // lines that are not persons, in Lines
+	RegisterEmpty    RegisterProblem = "empty"     // no one listed
+)
+
+// RegisterError is a refused register file, as data, for a caller that words it in a language
+// of its own (the back office in French); its text is for the logs. It is ErrRegister.
+type RegisterError struct {
+	Problem  RegisterProblem
+	LimitMiB int         // RegisterTooLarge: the bound
+	Err      error       // RegisterNotCSV: the CSV reader's error (a *csv.ParseError)
+	Lines    []LineError // RegisterBadLines: the first bad lines, at most maxBadLines
+}
+
+// LineError is a line of the register that is not a person.
+type LineError struct {
+	Line   int
+	Err    error  // ErrFields, ErrDateLayout, ErrName, ErrScript or ErrBirthDate
+	Fields int    // ErrFields: how many it has
+	Date   string // ErrDateLayout: the date as written
+}
+
+func (e LineError) Error() string {
+	switch e.Err {
+	case ErrFields:
+		return fmt.Sprintf("line %d: %d fields, not 3 (last name, first names, birth date)", e.Line, e.Fields)
+	case ErrDateLayout:
+		return fmt.Sprintf("line %d: the birth date %q is neither YYYY-MM-DD nor DD/MM/YYYY", e.Line, e.Date)
+	}
+	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+}
+
+func (e LineError) Unwrap() error { return e.Err }
+
+func (e *RegisterError) Error() string {
+	switch e.Problem {
+	case RegisterTooLarge:
+		return fmt.Sprintf("%v: the file is larger than %d MiB", ErrRegister, e.LimitMiB)
+	case RegisterNotCSV:
+		return fmt.Sprintf("%v: %v", ErrRegister, e.Err)
+	case RegisterBadLines:
+		bad := make([]string, len(e.Lines))
+		for i, l := range e.Lines {
+			bad[i] = l.Error()
+		}
+		return fmt.Sprintf("%v (nothing was imported): %s", ErrRegister, strings.Join(bad, "; "))
+	}
+	return fmt.Sprintf("%v: the file lists no one", ErrRegister)
+}
+
+// Unwrap makes the error ErrRegister, and the CSV reader's error it may hold.
+func (e *RegisterError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrRegister, e.Err}
+	}
+	return []error{ErrRegister}
+}
 
 // ParseRegister reads a list of excluded persons, on the date today (a birth date after it is
 // not a person's). Persons listed twice (by Key: the same names as a reader sees them, "Lefèvre"
@@ -37,7 +109,7 @@ func ParseRegister(r io.Reader, today time.Time) ([]Person, error) {
 		return nil, err
 	}
 	if len(data) > maxRegisterSize {
-		return nil, fmt.Errorf("%w: the file is larger than %d MiB", ErrRegister, maxRegisterSize>>20)
+		return nil, &RegisterError{Problem: RegisterTooLarge, LimitMiB: maxRegisterSize >> 20}
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	cr := csv.NewReader(bytes.NewReader(data))
@@ -46,14 +118,14 @@ func ParseRegister(r io.Reader, today time.Time) ([]Person, error) {
 	cr.TrimLeadingSpace = true
 	var out []Person
 	seen := map[string]bool{}
-	var bad []string
+	var bad []LineError
 	for line := 1; ; line++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrRegister, err)
+			return nil, &RegisterError{Problem: RegisterNotCSV, Err: err}
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // an empty line
@@ -64,7 +136,11 @@ func ParseRegister(r io.Reader, today time.Time) ([]Person, error) {
 		p, err := registerLine(rec, today)
 		if err != nil {
 			if len(bad) < maxBadLines {
-				bad = append(bad, fmt.Sprintf("line %d: %v", line, err))
+				le := LineError{Line: line, Err: err}
+				if errors.As(err, &le) { // a LineError of its own, with its fields or date
+					le.Line = line
+				}
+				bad = append(bad, le)
 			}
 			continue
 		}
@@ -74,10 +150,10 @@ func ParseRegister(r io.Reader, today time.Time) ([]Person, error) {
 		}
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("%w (nothing was imported): %s", ErrRegister, strings.Join(bad, "; "))
+		return nil, &RegisterError{Problem: RegisterBadLines, Lines: bad}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: the file lists no one", ErrRegister)
+		return nil, &RegisterError{Problem: RegisterEmpty}
 	}
 	return out, nil
 }
@@ -103,7 +179,7 @@ func isHeader(rec []string) bool {
 
 func registerLine(rec []string, today time.Time) (Person, error) {
 	if len(rec) != 3 {
-		return Person{}, fmt.Errorf("%d fields, not 3 (last name, first names, birth date)", len(rec))
+		return Person{}, LineError{Err: ErrFields, Fields: len(rec)}
 	}
 	birth, err := registerDate(strings.TrimSpace(rec[2]))
 	if err != nil {
@@ -119,5 +195,5 @@ func registerDate(s string) (string, error) {
 			return d.Format(DateLayout), nil
 		}
 	}
-	return "", fmt.Errorf("the birth date %q is neither YYYY-MM-DD nor DD/MM/YYYY", s)
+	return "", LineError{Err: ErrDateLayout, Date: s}
 }

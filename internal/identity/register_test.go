@@ -62,3 +62,43 @@ func FuzzParseRegister(f *testing.F) {
 		}
 	})
 }
+
+// A refused file says why as data, for a caller that words it in another language, and its
+// text stays the one the logs have always read.
+func TestRegisterErrorAsData(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		problem RegisterProblem
+		lines   []LineError
+		text    string
+	}{
+		{"", RegisterEmpty, nil, "not a list of excluded persons: the file lists no one"},
+		{"\"Martin,Jeanne,1990-01-01\n", RegisterNotCSV, nil, "not a list of excluded persons: parse error on line 1, column 27: extraneous or missing \" in quoted-field"},
+		{"Martin,Jeanne,1990-01-01\nMartin,1990-01-01\nDurand,Paul,31/02/1980\nMartin,,1990-01-01\nЖуков,Ivan,1990-01-01\nMartin,Jeanne,2030-01-01\n", RegisterBadLines,
+			[]LineError{{Line: 2, Err: ErrFields, Fields: 2}, {Line: 3, Err: ErrDateLayout, Date: "31/02/1980"}, {Line: 4, Err: ErrName}, {Line: 5, Err: ErrScript}, {Line: 6, Err: ErrBirthDate}},
+			`not a list of excluded persons (nothing was imported): line 2: 2 fields, not 3 (last name, first names, birth date); line 3: the birth date "31/02/1980" is neither YYYY-MM-DD nor DD/MM/YYYY; line 4: ` + ErrName.Error() + "; line 5: " + ErrScript.Error() + "; line 6: " + ErrBirthDate.Error()},
+	} {
+		_, err := ParseRegister(strings.NewReader(c.file), registerDay)
+		var re *RegisterError
+		if !errors.As(err, &re) || !errors.Is(err, ErrRegister) {
+			t.Fatalf("%q: %v, want a *RegisterError", c.file, err)
+		}
+		if re.Problem != c.problem || err.Error() != c.text {
+			t.Errorf("%q: %s %q, want %s %q", c.file, re.Problem, err, c.problem, c.text)
+		}
+		if len(re.Lines) != len(c.lines) {
+			t.Fatalf("%q: lines %+v, want %+v", c.file, re.Lines, c.lines)
+		}
+		for i, l := range c.lines {
+			if got := re.Lines[i]; got.Line != l.Line || got.Err != l.Err || got.Fields != l.Fields || got.Date != l.Date {
+				t.Errorf("%q: line %+v, want %+v", c.file, got, l)
+			}
+		}
+	}
+	big := strings.Repeat("Martin,Jeanne,1990-01-01\n", (64<<20)/25+1)
+	var re *RegisterError
+	if _, err := ParseRegister(strings.NewReader(big), registerDay); !errors.As(err, &re) || re.Problem != RegisterTooLarge || re.LimitMiB != 64 ||
+		err.Error() != "not a list of excluded persons: the file is larger than 64 MiB" {
+		t.Errorf("a file of 64 MiB and more: %v", err)
+	}
+}

@@ -1,6 +1,10 @@
 package lottery
 
-import "starcolor/internal/identity"
+import (
+	"time"
+
+	"starcolor/internal/identity"
+)
 
 // The kinds of session: a player's (the API and the player's page) and an operator's (the back
 // office). One table keeps both, and one implementation serves both (internal/session).
@@ -44,3 +48,25 @@ type LoginFailures struct {
 	LockedUntil int64
 	LastAt      int64
 }
+
+// PlaySession is what a player has played since their play session began, for the reality
+// checks (API.md 1.1): the time played and the net result, the same in every tab and on every
+// device of the player. A play session begins when the player's earliest session still live was
+// opened, so that a second device joins the count of the first; once every session has ended,
+// the next login begins a new one.
+type PlaySession struct {
+	StartedAt time.Time // the opening of the player's earliest live session, to the second
+	Staked    int64     // cents: the stakes of the games sold since StartedAt
+	Won       int64     // cents: their prizes, known from the sale on [4.1]
+	Games     int       // how many games were sold since StartedAt
+	// Checked is how far into the play session, in minutes, the last reality check answered
+	// « Continuer » stood (0: none yet): every tab and device asks the next one after it.
+	Checked int
+}
+
+// Net is the play session's result: its prizes less its stakes.
+func (p PlaySession) Net() int64 { return p.Won - p.Staked }
+
+// MaxCheckedMinutes bounds the mark of a reality check answered: far beyond any session's
+// lifetime (12 hours is 720 minutes), and room for a page whose clock runs faster in tests.
+const MaxCheckedMinutes = 1_000_000

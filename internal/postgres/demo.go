@@ -11,7 +11,7 @@ import (
 )
 
 // Demo play (API.md 1.2) keeps its sessions and games in demo_sessions and demo_games (migration
-// 0013), which no other query of the store reads: no report, total, ledger check or emission
+// 0014), which no other query of the store reads: no report, total, ledger check or emission
 // counts them. Every server reads and writes them, so a demo session works whichever server a
 // load balancer sends its requests to.
 

@@ -318,3 +318,26 @@ func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, 
 	}
 	return p.Shut(now)
 }
+
+// ChangePassword sets a player's password hash in one transaction: the player's row locked as an
+// exclusion locks it (so that a session opened meanwhile waits, and is ended here, or sees the
+// change), the session checked (nil: not checked), the account required open, the hash replaced,
+// every session of the player ended, and fresh, the session the change opens in their place,
+// created. A password that may have leaked stops serving every device that used it, on every
+// server, while the device that changed it stays in.
+func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error {
+	return d.inTx(ctx, func(tx pgx.Tx) error {
+		if err := requireOpen(ctx, tx, playerID, time.Unix(fresh.CreatedAt, 0), ` FOR NO KEY UPDATE OF p`); err != nil {
+			return err
+		}
+		if err := requireSession(ctx, tx, session); err != nil {
+			return err
+		}
+		b := &pgx.Batch{}
+		b.Queue(`UPDATE players SET password_hash = $1 WHERE id = $2`, passwordHash, playerID)
+		b.Queue(`DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+		b.Queue(`INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`,
+			fresh.Hash, lottery.PlayerSession, playerID, fresh.CreatedAt, fresh.LastSeen)
+		return tx.SendBatch(ctx, b).Close()
+	})
+}

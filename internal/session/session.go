@@ -93,6 +93,16 @@ func NewToken() string {
 	return base64.RawURLEncoding.EncodeToString(raw)
 }
 
+// Draft is a new session for an owner, not yet stored, and its token: for a write that opens it
+// in its own transaction with other changes (a password changed ends every other session and
+// opens this one, in one step).
+func (m *Manager) Draft(ownerID int64) (string, lottery.Session) {
+	token := NewToken()
+	h := Hash(token)
+	now := m.cfg.Now().Unix()
+	return token, lottery.Session{Hash: h[:], Kind: m.kind, OwnerID: ownerID, CreatedAt: now, LastSeen: now}
+}
+
 // OpenToken starts a session for an owner under a token from NewToken.
 func (m *Manager) OpenToken(ctx context.Context, ownerID int64, token string) error {
 	h := Hash(token)

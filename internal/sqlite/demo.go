@@ -10,7 +10,7 @@ import (
 )
 
 // Demo play (API.md 1.2) keeps its sessions and games in demo_sessions and demo_games (migration
-// 0023), which no other query of the store reads: no report, total, ledger check or emission
+// 0024), which no other query of the store reads: no report, total, ledger check or emission
 // counts them.
 
 // CreateDemoSession starts a demo session, unless max are open already (fault.Unavailable: what a

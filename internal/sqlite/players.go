@@ -207,3 +207,27 @@ func (t *tx) requireOpen(playerID int64, now time.Time) error {
 	}
 	return p.Shut(now)
 }
+
+// ChangePassword sets a player's password hash in one write: the session checked (nil: not
+// checked), the account required open, the hash replaced, every session of the player ended,
+// and fresh, the session the change opens in their place, created. A password that may have
+// leaked stops serving every device that used it, while the device that changed it stays in.
+func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error {
+	return d.update(ctx, func(t *tx) error {
+		if err := t.requireSession(session); err != nil {
+			return err
+		}
+		if err := t.requireOpen(playerID, time.Unix(fresh.CreatedAt, 0)); err != nil {
+			return err
+		}
+		if _, err := t.exec(`UPDATE players SET password_hash = ? WHERE id = ?`, passwordHash, playerID); err != nil {
+			return err
+		}
+		if _, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID); err != nil {
+			return err
+		}
+		_, err := t.exec(`INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES (?, ?, ?, ?, ?)`,
+			fresh.Hash, lottery.PlayerSession, playerID, fresh.CreatedAt, fresh.LastSeen)
+		return err
+	})
+}

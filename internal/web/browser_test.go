@@ -321,7 +321,14 @@ func TestPlayerPage(t *testing.T) {
 		{"ReloadDuringAuto", false, testReloadDuringAuto},
 		{"ExtraStageGains", false, testExtraStageGains},
 		{"PlayAgain", false, testPlayAgain},
-		{"WinCelebrations", false, testWinCelebrations},
+		{"ResultCardLevels", false, testResultCardLevels},
+		{"ResultCardOnAPhone", true, testResultCardOnAPhone},
+		{"ResultCardSkipAndReducedMotion", false, testResultCardSkipAndReducedMotion},
+		{"ReplayInView", false, testReplayInView},
+		{"Withdrawal", false, testWithdrawal},
+		{"PasswordChange", false, testPasswordChange},
+		{"PhoneHistory", true, testPhoneHistory},
+		{"LimitsDialogFits", false, testLimitsDialogFits},
 		{"Sound", false, testSound},
 		{"TopPrize", false, testTopPrize},
 		{"RulesPage", false, testRulesPage},
@@ -480,8 +487,11 @@ func testReloadResumes(t *testing.T, ctx context.Context) {
 	deposit(t, ctx, 10)
 	p := s.player(t, "dave", false)
 	step(t, ctx, "Jouer", chromedp.Click("#play"), chromedp.WaitVisible("#colors .swatch"))
-	// A reload before the colour is chosen comes back to the choice.
+	// A reload before the colour is chosen takes nothing over [4.1]: the game screen offers the
+	// game, and « Reprendre » comes back to the choice.
 	step(t, ctx, "reload", chromedp.Reload())
+	waitFor(t, ctx, `document.body.dataset.state === 'idle' && !document.querySelector('#unfinished').hidden`)
+	step(t, ctx, "Reprendre", chromedp.Click("#unfinished-resume"))
 	waitFor(t, ctx, `document.body.dataset.state === 'choose'`)
 	step(t, ctx, "choose bleu", chromedp.WaitVisible("#colors .swatch"), chromedp.Click(`#colors .swatch[data-color="1"]`))
 	waitFor(t, ctx, `!!document.querySelector('#sky .star.playable')`)
@@ -492,6 +502,8 @@ func testReloadResumes(t *testing.T, ctx context.Context) {
 		t.Skip("the first click finished the game: nothing to resume") // cannot happen with this seed
 	}
 	step(t, ctx, "reload", chromedp.Reload())
+	waitFor(t, ctx, `document.body.dataset.state === 'idle' && !document.querySelector('#unfinished').hidden`)
+	step(t, ctx, "Reprendre", chromedp.Click("#unfinished-resume"))
 	waitFor(t, ctx, `document.body.dataset.state === 'play'`)
 	checkHeldBack(t, ctx, 1000)
 	revealed := 0

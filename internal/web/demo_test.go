@@ -161,9 +161,14 @@ func testDemoPage(t *testing.T, ctx context.Context, mobile bool) {
 		t.Errorf("the balance after the game %s, want %d", got, 5000-100+prize)
 	}
 	markShown(t, ctx, "the end of a demo game", mark)
-	if !eval[bool](t, ctx, `(() => { const e = document.querySelector('#demo-end'); return !e.hidden && e.offsetParent !== null &&
-		e.querySelector('button').textContent === 'Ouvrir un compte'; })()`) {
-		t.Error("the result of a demo game offers no account")
+	// The offer is on the result card, whole in its view (not scrolled out of it).
+	if !eval[bool](t, ctx, `(() => {
+		const e = document.querySelector('#demo-end'), b = e.querySelector('button'), card = document.querySelector('#card .rcard-in');
+		const r = b.getBoundingClientRect(), c = card.getBoundingClientRect();
+		return !e.hidden && e.offsetParent !== null && !!e.closest('#card') && b.textContent === 'Ouvrir un compte' &&
+			r.top >= c.top && r.bottom <= c.bottom && r.left >= c.left && r.right <= c.right && r.height >= 44;
+	})()`) {
+		t.Error("the result card of a demo game does not offer an account in view")
 	}
 	browsertest.Axe(t, ctx, "the end of a demo game")
 	shot(t, ctx, map[bool]string{false: "demo-desktop-2-extra-stage", true: "demo-phone-2-extra-stage"}[mobile])

@@ -20,8 +20,11 @@ type PrizeTable struct {
 	Payout  int64  // cents per block
 	Total   string // Payout in euros, "700 000": the regulation's "total" of a block's prizes
 	Top     string // the highest prize in euros, "20 000"
-	Return  string // the share of the stakes returned to players, "70"
-	Units   int
+	// TopAmount is the highest prize in cents: the page's result card tells the top prize of a
+	// stake's table from other big wins.
+	TopAmount int64
+	Return    string // the share of the stakes returned to players, "70"
+	Units     int
 }
 
 // PrizeRow is one tier.
@@ -51,7 +54,7 @@ func Rules(def *gamedef.Definition) []PrizeTable {
 				Odds: oneIn(def.BlockUnits, tier.Count), Total: euros(tier.Amount * int64(tier.Count)), Composite: tier.Composite})
 			top = max(top, tier.Amount)
 		}
-		pt.Top, pt.Total = euros(top), euros(pt.Payout)
+		pt.Top, pt.TopAmount, pt.Total = euros(top), top, euros(pt.Payout)
 		pt.Odds = oneIn(def.BlockUnits, pt.Winners)
 		// Per mille, rounded: 70 % exactly for the regulation's tables.
 		pm := (pt.Payout*1000 + int64(def.BlockUnits)*t.Price/2) / (int64(def.BlockUnits) * t.Price)

@@ -113,7 +113,7 @@ func TestWalletModePage(t *testing.T) {
 	if got := text(t, ctx, "#wallet-launch"); !strings.Contains(got, "Ouvrez le jeu depuis le site de votre opérateur") {
 		t.Errorf("the page without a session says %q", got)
 	}
-	absent := `['#login-form', '#signup-form', '#deposit-form', '#limits-open', '#limits', '#exclusion', '#closure'].filter(s => document.querySelector(s))`
+	absent := `['#login-form', '#signup-form', '#deposit-form', '#withdraw-form', '#limits-open', '#limits', '#exclusion', '#closure', '#password', '#password-open'].filter(s => document.querySelector(s))`
 	if got := eval[[]string](t, ctx, absent); len(got) > 0 {
 		t.Errorf("the operator's forms are on the page: %v", got)
 	}

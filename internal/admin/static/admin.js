@@ -5,7 +5,9 @@
   const job = document.getElementById("job");
   if (!job || job.dataset.state !== "running") return;
   const $ = (id) => document.getElementById(id);
-  const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u202f");
+  // Thousands as the page writes them: a narrow space in French, a comma in English.
+  const sep = document.documentElement.lang === "fr" ? "\u202f" : ",";
+  const group = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
   async function poll() {
     let v;
     try {
@@ -19,7 +21,7 @@
     }
     $("job-progress").max = v.total;
     $("job-progress").value = v.done;
-    $("job-percent").textContent = v.percent;
+    $("job-percent").textContent = v.percent_shown;
     $("job-units").textContent = group(v.done);
     $("job-elapsed").textContent = v.elapsed;
     job.dataset.state = v.state;

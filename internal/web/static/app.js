@@ -22,111 +22,126 @@
   };
   const T = {
     fr: {
-      star: (n, c, what) => `Étoile ${n}, ${c}${what ? ' : ' + what : ''}`,
+      star: (n, c, what) => `Étoile ${n}, ${c}${what ? ' : ' + what : ''}`,
       hidden: 'cachée', toClick: 'à révéler',
       empty: 'rien', milky_way: 'voie lactée', extra: 'Extra',
       supernova: c => `supernova ${c}`,
       shooting_star: d => `étoile filante ${d === 'rising' ? 'montante ↗' : 'descendante ↘'}`,
-      sleeping: 'étoile', sky: 'Le ciel : 42 étoiles',
+      sleeping: 'étoile', sky: 'Le ciel : 42 étoiles',
       choose: 'Sélectionnez une couleur parmi les 6 couleurs proposées.',
-      click: c => `Cliquez sur chaque étoile de couleur « ${c} », dans l'ordre souhaité.`,
-      milky: 'Voie lactée ! Les étoiles en contact direct explosent.',
-      nova: c => `Supernova ! Les étoiles « ${c} » explosent.`,
-      shoot: 'Étoile filante ! Les étoiles de sa diagonale explosent.',
-      extraFound: 'Extra ! Révélez les étoiles restantes de votre couleur.',
-      extraStage: 'Étape Extra : 42 nouvelles étoiles',
+      click: c => `Cliquez sur chaque étoile de couleur « ${c} », dans l'ordre souhaité.`,
+      milky: 'Voie lactée ! Les étoiles en contact direct explosent.',
+      nova: c => `Supernova ! Les étoiles « ${c} » explosent.`,
+      shoot: 'Étoile filante ! Les étoiles de sa diagonale explosent.',
+      extraFound: 'Extra ! Révélez les étoiles restantes de votre couleur.',
+      extraStage: 'Étape Extra : 42 nouvelles étoiles',
       extraBanner: 'Étape Extra',
-      auto: c => `Auto : couleur « ${c} » tirée au sort.`,
+      auto: c => `Auto : couleur « ${c} » tirée au sort.`,
       resumed: 'Partie reprise là où elle s\'était arrêtée.',
       won: m => `Gagné ${m}`, lost: 'Perdu',
-      replay: (id, c) => `Relecture de la partie n° ${id}, couleur « ${c} ».`,
+      replay: (id, c) => `Relecture de la partie n° ${id}, couleur « ${c} ».`,
       replayDone: 'Fin de la relecture.',
-      welcome: u => `Bonjour ${u} ! Choisissez votre mise.`,
-      ready: 'Choisissez votre mise puis « Jouer » ou « Auto ».',
+      welcome: u => `Bonjour ${u} ! Choisissez votre mise.`,
+      ready: 'Choisissez votre mise puis « Jouer » ou « Auto ».',
       deposited: m => `${m} crédités (argent fictif).`,
       open: 'En cours', resume: 'Reprendre', replayBtn: 'Revoir', proofBtn: 'Preuve',
-      played: (id, res) => `Votre partie n° ${id} a été jouée pendant que la page se rechargeait : ${res}.`,
-      gainsOf: 'Sommes découvertes :', extraGains: 'étape Extra :', noGain: 'Aucune somme découverte.',
-      goodWin: 'Beau gain !', bigWin: 'Gros lot !',
+      played: (id, res) => `Votre partie n° ${id} a été jouée pendant que la page se rechargeait : ${res}.`,
+      unfinished: id => `Une partie n'est pas finie (n° ${id}) : reprenez-la là où elle s'est arrêtée.`,
+      gainsOf: 'Sommes découvertes :', extraGains: 'étape Extra :', noGain: 'Aucune somme découverte.',
+      goodWin: 'Beau gain !', bigWin: 'Gros lot !',
       manual: 'Jouer', autoMode: 'Auto', game: id => `Partie n° ${id}`,
-      busy: 'Une partie est en cours : terminez-la d\'abord.',
-      checking: 'Vérification…', verified: 'Vérifié : cette unité figure dans le bloc publié.',
-      notVerified: 'Non vérifié : la preuve ne mène pas à la racine publiée.',
-      noCrypto: 'Non vérifié : ce navigateur n\'offre pas WebCrypto (page non sécurisée).',
+      busy: 'Une partie est en cours : terminez-la d\'abord.',
+      checking: 'Vérification…', verified: 'Vérifié : cette unité figure dans le bloc publié.',
+      notVerified: 'Non vérifié : la preuve ne mène pas à la racine publiée.',
+      noCrypto: 'Non vérifié : ce navigateur n\'offre pas WebCrypto (page non sécurisée).',
       fEmission: 'Émission', fBlock: 'Bloc', fIndex: 'Unité n°', fPrize: 'Lot de la ligne', fLine: 'Ligne d\'audit',
       fPath: 'Chemin (de la feuille vers la racine)', fRoot: 'Racine de la preuve', fPublished: 'Racine publiée du bloc', fComputed: 'Racine recalculée dans la page',
       deposits: 'dépôts', stakes: 'mises', notSet: 'non fixée', never: 'jamais', every: m => `toutes les ${m} min`,
-      whyDeposit: 'Avant votre premier dépôt, la loi demande de fixer votre limite de dépôts par semaine (et celle de mises avant votre première mise). Fixez-les ici : vous pourrez les baisser à tout moment.',
-      whyStake: 'Avant votre première mise, la loi demande de fixer votre limite de mises par semaine. Fixez-la ici : vous pourrez la baisser à tout moment.',
-      realityIs: s => `Rappel du temps de jeu : ${s}.`,
-      pendingRaise: (k, m, w) => `Hausse de votre limite de ${k} à ${m} en attente : elle s'appliquera le ${w}.`,
-      savedNow: (k, m) => `Limite de ${k} : ${m}, appliquée tout de suite.`,
-      savedLater: (k, m, w) => `Hausse de la limite de ${k} à ${m} enregistrée : elle s'appliquera le ${w}, dans 48 heures. D'ici là, l'ancienne limite s'applique.`,
+      whyDeposit: 'Avant votre premier dépôt, la loi demande de fixer votre limite de dépôts par semaine (et celle de mises avant votre première mise). Fixez-les ici : vous pourrez les baisser à tout moment.',
+      whyStake: 'Avant votre première mise, la loi demande de fixer votre limite de mises par semaine. Fixez-la ici : vous pourrez la baisser à tout moment.',
+      realityIs: s => `Rappel du temps de jeu : ${s}.`,
+      pendingRaise: (k, m, w) => `Hausse de votre limite de ${k} à ${m} en attente : elle s'appliquera le ${w}.`,
+      savedNow: (k, m) => `Limite de ${k} : ${m}, appliquée tout de suite.`,
+      savedLater: (k, m, w) => `Hausse de la limite de ${k} à ${m} enregistrée : elle s'appliquera le ${w}, dans 48 heures. D'ici là, l'ancienne limite s'applique.`,
       nothing: 'Rien n\'a changé.',
-      badAmount: 'Indiquez un montant en euros, par exemple 50 ou 12,50, jusqu\'à 1 000 000 € (une limite fixée ne peut pas être retirée).',
-      reached: (k, lim, sum, left) => `Limite de ${k} atteinte : votre limite est de ${lim} par semaine (7 jours glissants) et vous en êtes à ${sum}. Il vous reste ${left} cette semaine.`,
-      exclText: (n, w) => `Pendant ${n} jour${n > 1 ? 's' : ''}, jusqu'au ${w} : votre solde vous sera versé, toutes vos sessions se terminent tout de suite, et vous ne pourrez ni vous connecter ni ouvrir un autre compte avant cette date. Une exclusion ne peut pas être raccourcie.`,
+      badAmount: 'Indiquez un montant en euros, par exemple 50 ou 12,50, jusqu\'à 1 000 000 € (une limite fixée ne peut pas être retirée).',
+      reached: (k, lim, sum, left) => `Limite de ${k} atteinte : votre limite est de ${lim} par semaine (7 jours glissants) et vous en êtes à ${sum}. Il vous reste ${left} cette semaine.`,
+      exclText: (n, w) => `Pendant ${n} jour${n > 1 ? 's' : ''}, jusqu'au ${w} : votre solde vous sera versé, toutes vos sessions se terminent tout de suite, et vous ne pourrez ni vous connecter ni ouvrir un autre compte avant cette date. Une exclusion ne peut pas être raccourcie.`,
       badDays: 'Indiquez un nombre de jours entre 1 et 365.',
-      closeText: m => `Votre solde de ${m} vous sera versé, puis votre compte sera fermé définitivement : vous ne pourrez plus vous y connecter.`,
+      closeText: m => `Votre solde de ${m} vous sera versé, puis votre compte sera fermé définitivement : vous ne pourrez plus vous y connecter.`,
       excludedUntil: (w, m) => `Vous êtes exclu du jeu jusqu'au ${w}. ${m ? `Votre solde de ${m} vous a été versé. ` : ''}Toutes vos sessions sont terminées.`,
       closed: 'Votre compte est fermé et votre solde vous a été versé. Vous ne pourrez plus vous y connecter.',
-      realityText: (d, n) => `Vous jouez depuis ${d}. Résultat de la session : ${n} (gains moins mises). Voulez-vous continuer ?`,
-      stopped: (d, n) => `Session terminée après ${d}. Résultat de la session : ${n}.`,
+      realityText: (d, n) => `Vous jouez depuis ${d}. Résultat de la session : ${n} (gains moins mises). Voulez-vous continuer ?`,
+      stopped: (d, n) => `Session terminée après ${d}. Résultat de la session : ${n}.`,
       walletEnded: 'Session terminée. Pour rejouer, ouvrez à nouveau le jeu depuis le site de votre opérateur.',
+      // The result card at the end of a game (or of its replay), and the page's money and account forms.
+      cardLost: 'Pas de chance', cardLostText: 'Aucune somme sous vos étoiles cette fois-ci. La prochaine sera peut-être la bonne.',
+      level_small: 'Bien joué !', level_good: 'Beau gain !', level_big: 'Gros gain !', level_top: 'Le gros lot !',
+      cardBoard: 'Plateau 1', cardExtra: 'Étape Extra', cardFound: 'Sommes découvertes', cardTotal: 'Total',
+      cardStake: m => `Même mise : ${m}`, cardRegion: 'Résultat de la partie',
+      lockedWhy: 'Disponible à la fin de la partie',
+      withdrawn: (m, b) => `${m} retirés. Nouveau solde : ${b}.`,
+      overBalance: b => `Vous ne pouvez pas retirer plus que votre solde (${b}).`,
+      badWithdraw: 'Indiquez un montant en euros, par exemple 20 ou 12,50.',
+      pwChanged: 'Mot de passe changé. Vos autres sessions sont terminées : reconnectez-vous avec le nouveau mot de passe sur vos autres appareils.',
+      pwMismatch: 'Les deux nouveaux mots de passe ne sont pas les mêmes.',
+      pwMissing: 'Indiquez votre mot de passe actuel et le nouveau.',
       // Demo play (API.md 1.2): play money, without an account.
       tryFree: 'Essayer gratuitement',
-      tryFreeText: 'Sans compte et sans argent : une partie en argent fictif, avec les mêmes règles et les mêmes lots.',
+      tryFreeText: 'Sans compte et sans argent : une partie en argent fictif, avec les mêmes règles et les mêmes lots.',
       demoMark: 'Mode démo\u00a0— argent fictif',
       openAccount: 'Ouvrir un compte',
       demoInfoTitle: 'Mode démo',
-      demoInfoText: 'L\'argent est fictif : en démo, ni dépôt, ni retrait, ni limites, ni preuve. Vos parties de démo sont oubliées à la fin de la démo. Pour jouer pour de vrai, ouvrez un compte.',
-      demoEndText: 'Partie jouée en argent fictif. Envie de jouer pour de vrai ?',
-      demoWelcome: m => `Démo : ${m} d'argent fictif pour essayer. Choisissez votre mise.`,
+      demoInfoText: 'L\'argent est fictif : en démo, ni dépôt, ni retrait, ni limites, ni preuve. Vos parties de démo sont oubliées à la fin de la démo. Pour jouer pour de vrai, ouvrez un compte.',
+      demoEndText: 'Partie jouée en argent fictif. Envie de jouer pour de vrai ?',
+      demoWelcome: m => `Démo : ${m} d'argent fictif pour essayer. Choisissez votre mise.`,
       demoOver: 'La démo est terminée et ses parties sont oubliées. Créez votre compte ci-dessous pour jouer pour de vrai.',
       demoErrors: {
-        not_logged_in: 'Votre démo est terminée (30 minutes sans jouer, ou 4 heures en tout) : recommencez-en une, ou ouvrez un compte.',
-        insufficient_funds: 'Plus assez d\'argent fictif pour cette mise : ouvrez un compte, ou recommencez une démo.',
-        too_many_attempts: 'Trop de parties de démo d\'un coup : patientez un moment, ou ouvrez un compte.',
+        not_logged_in: 'Votre démo est terminée (30 minutes sans jouer, ou 4 heures en tout) : recommencez-en une, ou ouvrez un compte.',
+        insufficient_funds: 'Plus assez d\'argent fictif pour cette mise : ouvrez un compte, ou recommencez une démo.',
+        too_many_attempts: 'Trop de parties de démo d\'un coup : patientez un moment, ou ouvrez un compte.',
       },
       // In wallet mode these come from the operator's wallet, without the figures of a limit.
       walletErrors: {
-        insufficient_funds: 'Solde insuffisant chez votre opérateur : créditez votre compte sur son site.',
-        limit_reached: 'Votre opérateur refuse cette mise : une de vos limites de jeu est atteinte (voyez-les sur son site).',
-        not_logged_in: 'Votre session est terminée : ouvrez à nouveau le jeu depuis le site de votre opérateur.',
+        insufficient_funds: 'Solde insuffisant chez votre opérateur : créditez votre compte sur son site.',
+        limit_reached: 'Votre opérateur refuse cette mise : une de vos limites de jeu est atteinte (voyez-les sur son site).',
+        not_logged_in: 'Votre session est terminée : ouvrez à nouveau le jeu depuis le site de votre opérateur.',
       },
       errors: {
-        insufficient_funds: 'Solde insuffisant : créditez votre compte.',
+        insufficient_funds: 'Solde insuffisant : créditez votre compte.',
         username_taken: 'Cet identifiant, ou un identifiant qui lui ressemble, est déjà pris.',
-        invalid_username: 'Identifiant refusé : de 3 à 32 lettres (accents compris), chiffres, « . », « _ » ou « - », commençant par une lettre ou un chiffre.',
-        weak_password: 'Mot de passe refusé : 8 caractères au moins, ni un mot de passe courant, ni votre identifiant.',
+        invalid_username: 'Identifiant refusé : de 3 à 32 lettres (accents compris), chiffres, « . », « _ » ou « - », commençant par une lettre ou un chiffre.',
+        weak_password: 'Mot de passe refusé : 8 caractères au moins, ni un mot de passe courant, ni votre identifiant.',
         invalid_identity: 'Indiquez votre nom, vos prénoms et votre date de naissance (une date réelle, passée), en lettres latines comme sur vos papiers d\'identité.',
-        underage: 'Le jeu est interdit aux mineurs : un compte ne s\'ouvre qu\'à partir de 18 ans révolus.',
+        underage: 'Le jeu est interdit aux mineurs : un compte ne s\'ouvre qu\'à partir de 18 ans révolus.',
         registration_refused: 'Aucun compte ne peut être ouvert pour cette personne. Le service client de l\'opérateur peut vous en dire plus.',
         body_too_large: 'La demande est trop grande.',
         unsupported_media_type: 'La demande n\'est pas dans un format accepté.',
         idempotency_key_reused: 'Cette demande a déjà été faite pour une autre opération.',
-        request_in_flight: 'Cette demande est déjà en cours : patientez.',
+        request_in_flight: 'Cette demande est déjà en cours : patientez.',
         not_found: 'Introuvable.',
         invalid_move: 'Ce coup n\'est pas possible à ce moment de la partie.',
         forbidden: 'Action refusée.',
-        internal_error: 'Une erreur est survenue de notre côté : rien n\'a été fait.',
-        busy: 'Une partie est en cours : terminez-la d\'abord.',
+        internal_error: 'Une erreur est survenue de notre côté : rien n\'a été fait.',
+        busy: 'Une partie est en cours : terminez-la d\'abord.',
         unknown: code => `Une erreur est survenue (${code || 'inconnue'}).`,
         not_logged_in: 'Identifiant ou mot de passe incorrect.',
-        too_many_attempts: 'Trop de tentatives : réessayez dans un moment.',
+        too_many_attempts: 'Trop de tentatives : réessayez dans un moment.',
         sold_out: 'Plus aucune unité de jeu à cette mise pour le moment.',
-        unavailable: 'Le service est momentanément indisponible : rien n\'a été fait. Réessayez dans un moment.',
+        unavailable: 'Le service est momentanément indisponible : rien n\'a été fait. Réessayez dans un moment.',
         invalid_input: 'Saisie invalide.',
-        invalid_request: 'Requête invalide : rien n\'a été fait.',
+        invalid_request: 'Requête invalide : rien n\'a été fait.',
         network: 'Le serveur ne répond pas. Réessayez.',
-        limits_required: 'Fixez d\'abord vos limites de dépôts et de mises par semaine : la loi les demande.',
+        limits_required: 'Fixez d\'abord vos limites de dépôts et de mises par semaine : la loi les demande.',
         limit_reached: 'Limite par semaine atteinte.',
-        excluded: e => (until(e) ? `Vous vous êtes exclu du jeu jusqu'au ${when(until(e))} : impossible de vous connecter avant cette date.` : 'Vous êtes inscrit sur la liste nationale des personnes interdites de jeux : aucun compte ne peut être ouvert ni utilisé.'),
-        account_closed: 'Ce compte a été fermé par son titulaire : on ne peut plus s\'y connecter.',
-        wallet_mode: 'Cela se fait sur le site de votre opérateur : il tient votre compte, votre argent et vos limites.',
-        wallet_unavailable: 'Votre opérateur n\'a pas répondu à temps : rien n\'a été vendu (une mise débitée malgré tout vous est rendue). Réessayez.',
-        player_blocked: 'Votre opérateur refuse vos mises pour le moment : voyez sur son site.',
-        demo_mode: 'En démo, l\'argent est fictif : ouvrez un compte pour déposer, retirer, fixer vos limites ou voir les preuves.',
+        excluded: e => (until(e) ? `Vous vous êtes exclu du jeu jusqu'au ${when(until(e))} : impossible de vous connecter avant cette date.` : 'Vous êtes inscrit sur la liste nationale des personnes interdites de jeux : aucun compte ne peut être ouvert ni utilisé.'),
+        account_closed: 'Ce compte a été fermé par son titulaire : on ne peut plus s\'y connecter.',
+        wallet_mode: 'Cela se fait sur le site de votre opérateur : il tient votre compte, votre argent et vos limites.',
+        wallet_unavailable: 'Votre opérateur n\'a pas répondu à temps : rien n\'a été vendu (une mise débitée malgré tout vous est rendue). Réessayez.',
+        player_blocked: 'Votre opérateur refuse vos mises pour le moment : voyez sur son site.',
+        wrong_password: 'Mot de passe actuel incorrect : rien n\'a changé.',
+        duplicate_launch: 'Ce lien de lancement a déjà servi : ouvrez à nouveau le jeu depuis le site de votre opérateur.',
+        demo_mode: 'En démo, l\'argent est fictif : ouvrez un compte pour déposer, retirer, fixer vos limites ou voir les preuves.',
       },
     },
     en: {
@@ -154,6 +169,7 @@
       deposited: m => `${m} added (play money).`,
       open: 'In progress', resume: 'Resume', replayBtn: 'Watch again', proofBtn: 'Proof',
       played: (id, res) => `Your game #${id} was played while the page reloaded: ${res}.`,
+      unfinished: id => `A game is not finished (#${id}): resume it where it stopped.`,
       gainsOf: 'Amounts found:', extraGains: 'Extra stage:', noGain: 'No amount found.',
       goodWin: 'Nice win!', bigWin: 'Big win!',
       manual: 'Jouer', autoMode: 'Auto', game: id => `Game #${id}`,
@@ -181,6 +197,17 @@
       realityText: (d, n) => `You have been playing for ${d}. Result of this session: ${n} (winnings less stakes). Do you want to go on?`,
       stopped: (d, n) => `Session ended after ${d}. Result of this session: ${n}.`,
       walletEnded: 'Session ended. To play again, open the game again from your operator\'s site.',
+      cardLost: 'No luck', cardLostText: 'No amount under your stars this time. The next one may be it.',
+      level_small: 'Well played!', level_good: 'Nice win!', level_big: 'Big win!', level_top: 'The top prize!',
+      cardBoard: 'Board 1', cardExtra: 'Extra stage', cardFound: 'Amounts found', cardTotal: 'Total',
+      cardStake: m => `Same stake: ${m}`, cardRegion: 'Result of the game',
+      lockedWhy: 'Available once the game has ended',
+      withdrawn: (m, b) => `${m} withdrawn. New balance: ${b}.`,
+      overBalance: b => `You cannot withdraw more than your balance (${b}).`,
+      badWithdraw: 'Give an amount in euros, such as 20 or 12.50.',
+      pwChanged: 'Password changed. Your other sessions have ended: log in again with the new password on your other devices.',
+      pwMismatch: 'The two new passwords are not the same.',
+      pwMissing: 'Give your current password and the new one.',
       tryFree: 'Try it for free',
       tryFreeText: 'No account and no money: a game with play money, with the same rules and the same prizes.',
       demoMark: 'Demo mode\u00a0— play money',
@@ -232,6 +259,8 @@
         wallet_mode: 'This is done on your operator\'s site: it keeps your account, your money and your limits.',
         wallet_unavailable: 'Your operator did not answer in time: nothing was sold (a stake debited all the same is given back). Try again.',
         player_blocked: 'Your operator refuses your stakes for now: see its site.',
+        wrong_password: 'Wrong current password: nothing changed.',
+        duplicate_launch: 'This launch link was used already: open the game again from your operator\'s site.',
         demo_mode: 'In the demo the money is play money: open an account to deposit, withdraw, set your limits or see the proofs.',
       },
     },
@@ -321,6 +350,8 @@
     history: [],
     showing: Number(sessionStorage.getItem('starcolor_showing')) || 0, // the game whose reveal runs in this tab
     last: null, // {stake, mode} of the last game bought, for « Rejouer »
+    buys: 0, // games bought in this tab: an answer of /me sent before one is not shown
+    unfinished: null, // an unfinished game this tab does not show, offered on the game screen
   };
   // The game being revealed in this tab is remembered for the tab's life: after a reload, a game
   // the page was showing is told as played, with its result [4.1].
@@ -428,6 +459,12 @@
         case 'lose': this.tone(ac, 'sine', 330, 220, 0, 0.4, 0.12); break;
         case 'win': [523, 659, 784, 1047].forEach((f, i) => this.tone(ac, 'triangle', f, f, i * 0.08, 0.2, 0.14)); break;
         case 'bigwin': [523, 659, 784, 1047, 1319, 1568].forEach((f, i) => this.tone(ac, 'square', f, f * 1.01, i * 0.11, 0.35, 0.09)); break;
+        case 'goodwin': [523, 659, 784, 1047, 1319].forEach((f, i) => this.tone(ac, 'triangle', f, f, i * 0.09, 0.26, 0.14)); break;
+        case 'topwin':
+          [523, 659, 784, 1047, 1319, 1568, 2093].forEach((f, i) => this.tone(ac, 'square', f, f * 1.01, i * 0.12, 0.4, 0.09));
+          [1047, 1319, 1568, 2093].forEach((f, i) => this.tone(ac, 'sine', f, f, 0.9 + i * 0.06, 0.9, 0.08));
+          this.noise(ac, 0.85, 0.6, 0.2, 5000);
+          break;
       }
     },
   };
@@ -604,11 +641,12 @@
     $('#colors').hidden = S.mode !== 'choose';
     $('#autoctl').hidden = S.mode !== 'auto';
     $('#replayctl').hidden = S.mode !== 'replay';
-    $('#endctl').hidden = !(S.mode === 'idle' && S.user && S.last && S.result && $('#result').dataset.state === 'done');
     // "loading" until the session is known: a test (or a style) must not take the page for
     // logged out while /me is on its way.
     body.dataset.state = !S.known ? 'loading' : S.user ? S.mode : 'auth';
     $$('#history button.replay').forEach(b => (b.disabled = locked));
+    renderUnfinished();
+    lockReason(locked);
     demoEnd();
   }
 
@@ -805,6 +843,7 @@
   // big (100 times), each with its own effect and sound.
   function winTier(g) {
     if (!g || g.prize <= 0) return '';
+    if (topOf(g.stake) > 0 && g.prize >= topOf(g.stake)) return 'top';
     return g.prize >= 100 * g.stake ? 'big' : g.prize >= 10 * g.stake ? 'good' : 'small';
   }
   function celebrate(g, withBanner) {
@@ -813,8 +852,8 @@
     box.textContent = '';
     $('#result').dataset.win = tier || 'none';
     box.dataset.win = tier;
-    if (!tier) return;
-    const n = { small: 10, good: 24, big: 60 }[tier];
+    if (!tier || motionless()) return;
+    const n = { small: 10, good: 24, big: 60, top: 96 }[tier];
     for (let i = 0; i < n; i++) {
       const p = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
       p.setAttribute('class', 'p');
@@ -822,7 +861,7 @@
       p.style.setProperty('--a', (i * 360) / n + 'deg');
       p.style.setProperty('--r', (tier === 'small' ? 90 : 160) + (i % 3) * 30 + 'px');
       p.style.setProperty('--x', ((i * 37) % 100) + '%');
-      p.style.setProperty('--d', String(tier === 'big' ? (i * 53) % 900 : (i % 4) * 40));
+      p.style.setProperty('--d', String(tier === 'big' || tier === 'top' ? (i * 53) % (tier === 'top' ? 1600 : 900) : (i % 4) * 40));
       box.appendChild(p);
     }
     if (withBanner) {
@@ -844,6 +883,7 @@
     setResult(null, 'idle');
     renderGains(null);
     celebrate(null);
+    hideCard();
     $('#played').hidden = true;
     setSpeed(baseSpeed);
   }
@@ -867,12 +907,8 @@
       $('#play-err').textContent = await refused(e, 'stake_weekly');
       return;
     }
-    if (sess) {
-      // The session's result counts the prize now, but a reality check waits for the reveal's end.
-      sess.staked += stake;
-      sess.won += g.prize;
-      saveSession();
-    }
+    S.buys++;
+    tell({ type: 'game', game: g });
     S.balance = g.balance;
     S.hold = g.prize;
     S.last = { stake, mode };
@@ -893,6 +929,7 @@
     $$('#colors .swatch').forEach(b => (b.disabled = true));
     try {
       const g = await api('POST', `/games/${g0.id}/color`, { color: c });
+      tell({ type: 'game', game: g });
       S.game = g;
       S.mode = 'play';
       controls();
@@ -901,7 +938,7 @@
       const first = cells.find(el => el.classList.contains('playable'));
       if (first) first.focus();
     } catch (e) {
-      $('#play-err').textContent = errText(e);
+      if (!(e.status === 409 && (await resync(g0.id)))) $('#play-err').textContent = errText(e);
     } finally {
       $$('#colors .swatch').forEach(b => (b.disabled = false));
     }
@@ -920,6 +957,7 @@
         if (!cur || cur.id !== g.id || cur.status !== 'playing' || cur.boards[0].cells[i]) return;
         const before = cur.events.length;
         const next = await api('POST', `/games/${cur.id}/reveal`, { cell: i });
+        tell({ type: 'game', game: next });
         S.game = next;
         await animate(next, before, next.events.length);
         if (next.status === 'finished') await finishShow(next);
@@ -934,8 +972,10 @@
           }
         }
       })
-      .catch(e => {
+      .catch(async e => {
         el.classList.remove('pending');
+        // Another tab or device moved first: the game is shown as it now stands, not an error.
+        if (e.status === 409 && (await resync(g.id))) return;
         $('#play-err').textContent = errText(e);
         relabel();
       })
@@ -954,14 +994,13 @@
     setResult({ prize: g.prize }, 'done');
     $('#result').dataset.game = String(g.id);
     renderGains(g);
-    celebrate(g, true);
-    Sound.play(winTier(g) === 'big' ? 'bigwin' : g.prize > 0 ? 'win' : 'lose');
-    status(t('ready'));
-    announce($('#result').textContent + '. ' + $('#gains').textContent);
-    controls();
-    if (document.activeElement && document.activeElement.classList.contains('star')) $('#play').focus();
-    relabel();
+    // « Passer » skipped the reveal: the card and its celebration play at the page's speed.
     setSpeed(baseSpeed);
+    celebrate(g, false);
+    status(t('ready'));
+    controls();
+    relabel();
+    showCard(g, false);
     if (S.history.length) loadHistory();
   }
   async function runAuto(g) {
@@ -991,12 +1030,16 @@
       status(t('choose'));
       return;
     }
+    playOn(g, t('resumed') + ' ' + t('click', colorName(g.color)));
+  }
+  // playOn shows a game in play as it stands (resumed, or moved elsewhere), saying msg.
+  function playOn(g, msg) {
     S.mode = 'play';
     controls();
     drawBoard(g, 1, false);
     S.total = won(g);
     renderTotal();
-    status(t('resumed') + ' ' + t('click', colorName(g.color)));
+    status(msg);
   }
 
   // ---- replay ----
@@ -1016,6 +1059,8 @@
     controls();
     location.hash = '#jeu';
     drawBoard(g, 1, true);
+    route();
+    boardIntoView();
     status(t('replay', g.id, colorName(g.color)));
     $('#replayctl').dataset.step = '0';
     $('#step').disabled = false;
@@ -1042,11 +1087,12 @@
         setResult({ prize: r.game.prize }, 'replayed');
         $('#result').dataset.game = String(r.game.id);
         renderGains(r.game);
+        setSpeed(baseSpeed);
         celebrate(r.game, false);
         status(t('replayDone'));
         $('#step').disabled = true;
         $('#replay-all').disabled = true;
-        $('#replay-close').focus();
+        showCard(r.game, true);
       }
     } finally {
       r.busy = false;
@@ -1126,6 +1172,7 @@
       }
       ol.appendChild(li);
     }
+    lockReason(S.mode !== 'idle');
   }
   // resumeGame brings an unfinished game (begun in another tab, on another device) to this tab.
   async function resumeGame(id) {
@@ -1257,7 +1304,7 @@
     S.known = true;
     S.user = me.username;
     S.balance = me.balance;
-    startSession(me.username, fresh);
+    setSession(me.session);
     S.said = null;
     sayOut();
     if (!wallet) loadLimits().catch(() => {}); // for the reality checks (the operator's, in wallet mode)
@@ -1268,22 +1315,22 @@
     body.classList.add('in');
     const list = await api('GET', '/games?limit=10');
     S.history = [];
-    const open = list.games.find(g => g.status !== 'finished');
+    // A page just opened (a new tab, a reload, another device) reveals nothing yet: it takes no
+    // game over, and every game of the history shows its result [4.1]. An unfinished one is
+    // offered plainly on the game screen.
     const was = S.showing;
-    if (open) resume(open);
-    else {
-      S.mode = 'idle';
-      resetStage();
-      drawSleeping();
-      controls();
-      status(wallet ? t('ready') : t('welcome', me.username));
-      setShowing(0);
-    }
+    setShowing(0);
+    S.mode = 'idle';
+    resetStage();
+    drawSleeping();
+    S.unfinished = list.games.find(g => g.status !== 'finished') || null;
+    controls();
+    status(wallet ? t('ready') : t('welcome', me.username));
     renderBalance();
     route();
     // The page was revealing a game when it reloaded: it says the game was played, its result
     // and a way to watch it [4.1].
-    if (!open && was) await showPlayed(was).catch(() => {});
+    if (was) await showPlayed(was).catch(() => {});
   }
   async function showPlayed(id) {
     const g = await api('GET', `/games/${id}`);
@@ -1307,7 +1354,7 @@
     S.user = null;
     S.limits = null;
     sess = null;
-    saveSession();
+    S.unfinished = null;
     $$('dialog[open]').forEach(d => d.close());
     S.said = said || null;
     sayOut();
@@ -1394,25 +1441,34 @@
   };
 
   // ---- the session: its time and its result, for the reality checks ----
-  // The session starts at login and lasts the tab's life (sessionStorage), a reload included: its
-  // start, the stakes and prizes of the games bought since, and the last reality check answered.
+  // The play session is the server's (GET /api/v1/me, `session`): it began when the player's
+  // earliest session still live was opened, on whatever device, and its figures count every game
+  // sold since. So every tab and every device shows the same time and the same result, and a
+  // check answered « Continuer » anywhere is kept by the server (POST /api/v1/me/reality-check)
+  // and not asked again elsewhere; tabs of this browser are also told at once (BroadcastChannel).
   // ?speed=N runs the session's clock N times faster too (never slower), so that a test sees a
   // reality check of 15 minutes after 15 × 60 / N seconds: 1.5 s at speed=600.
   const clockSpeed = Math.max(1, Number(params.get('speed')) || 1);
-  let sess = null;
-  function startSession(user, fresh) {
-    let v = null;
-    try {
-      v = JSON.parse(sessionStorage.getItem('starcolor_session'));
-    } catch (e) {
-      v = null;
-    }
-    sess = !fresh && v && v.u === user ? v : { u: user, start: Date.now(), staked: 0, won: 0, done: 0 };
-    saveSession();
+  let sess = null; // {start (ms), staked, won, net, checked (minutes)}
+  function setSession(v) {
+    if (!v) return;
+    const start = Date.parse(v.started_at);
+    // A check answered in this tab may be ahead of an answer of the server read just before.
+    const checked = Math.max(v.checked_minutes, sess && sess.start === start ? sess.checked : 0);
+    sess = { start, staked: v.staked, won: v.won, net: v.net, checked };
   }
-  function saveSession() {
-    if (sess) sessionStorage.setItem('starcolor_session', JSON.stringify(sess));
-    else sessionStorage.removeItem('starcolor_session');
+  // refreshMe reads the player, the balance and the play session again. An answer a sale of this
+  // tab overtook does not change the balance shown.
+  async function refreshMe() {
+    const buys = S.buys;
+    const me = await api('GET', '/me');
+    if (me.demo) me.username = DEMO_USER; // a demo session has no name
+    if (!S.user || me.username !== S.user) return;
+    setSession(me.session);
+    if (buys === S.buys && S.mode !== 'buying') {
+      S.balance = me.balance;
+      renderBalance();
+    }
   }
   const minutes = () => (sess ? ((Date.now() - sess.start) * clockSpeed) / 60000 : 0);
   function duration(min) {
@@ -1420,40 +1476,195 @@
     return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')}`;
   }
   const signed = c => (c > 0 ? '+' : c < 0 ? '−' : '') + money(Math.abs(c));
+  // dueCheck is the mark, in minutes from the session's start, of the reality check due now and
+  // not yet answered, or 0.
+  function dueCheck() {
+    const rc = S.limits && S.limits.reality_check_minutes;
+    if (!rc || !sess) return 0;
+    const mark = Math.floor(minutes() / rc) * rc;
+    return mark > sess.checked ? mark : 0;
+  }
   // tick shows the time played, and when a reality check is due, shows it: between games only
-  // (never in the middle of a reveal), and never over another dialog.
+  // (never in the middle of a reveal), and never over another dialog. The server is asked first
+  // whether another tab or device answered it, and for the figures of now.
+  let asking = false;
   function tick() {
     if (!S.user || !sess) return;
-    const m = minutes();
-    $('#session-time').textContent = duration(m);
-    const rc = S.limits && S.limits.reality_check_minutes;
-    if (!rc || m < sess.done + rc || S.mode !== 'idle' || $('dialog[open]')) return;
-    const box = $('#reality-check');
-    box.dataset.minutes = String(Math.floor(m / rc) * rc);
-    box.dataset.net = String(sess.won - sess.staked);
-    renderReality();
-    openDialog(box, $('#reality-continue'));
-    announce($('#reality-text').textContent);
+    $('#session-time').textContent = duration(minutes());
+    if (!dueCheck() || S.mode !== 'idle' || $('dialog[open]') || asking) return;
+    asking = true;
+    refreshMe()
+      .catch(() => {})
+      .then(() => {
+        const mark = dueCheck();
+        if (!mark || S.mode !== 'idle' || $('dialog[open]')) return;
+        const box = $('#reality-check');
+        box.dataset.minutes = String(mark);
+        box.dataset.net = String(sess.net);
+        renderReality();
+        box.chosen = false;
+        openDialog(box, $('#reality-continue'));
+        announce($('#reality-text').textContent);
+      })
+      .finally(() => (asking = false));
   }
   setInterval(tick, Math.max(200, Math.min(15000, 60000 / clockSpeed)));
   function renderReality() {
     const box = $('#reality-check');
     $('#reality-text').textContent = t('realityText', duration(minutes()), signed(Number(box.dataset.net)));
   }
-  function answerReality() {
-    if (sess) {
-      sess.done = Number($('#reality-check').dataset.minutes);
-      saveSession();
+  // closeReality closes the check once a choice is made (here, or in another tab or device).
+  function closeReality() {
+    const box = $('#reality-check');
+    box.chosen = true;
+    if (box.open) box.close();
+  }
+  // answered is a check answered « Continuer » elsewhere: an open check it covers closes.
+  function answered(mark) {
+    if (!sess) return;
+    sess.checked = Math.max(sess.checked, mark);
+    const box = $('#reality-check');
+    if (box.open && Number(box.dataset.minutes) <= sess.checked) closeReality();
+  }
+  async function answerReality() {
+    const mark = Number($('#reality-check').dataset.minutes);
+    answered(mark);
+    closeReality();
+    tell({ type: 'checked', minutes: mark });
+    await api('POST', '/me/reality-check', { minutes: mark })
+      .then(r => setSession(r.session))
+      .catch(() => {}); // kept in this tab all the same; another device may ask it again
+  }
+  // The check is not dismissed without a choice: Escape does nothing (closedby="none" in the
+  // page, and the cancel refused where a browser lacks it), and a close that no choice made
+  // (a browser letting a second Escape through) shows it again.
+  $('#reality-check').addEventListener('cancel', e => e.preventDefault());
+  $('#reality-check').addEventListener('close', () => {
+    const box = $('#reality-check');
+    if (!box.chosen && S.user) openDialog(box, $('#reality-continue'));
+  });
+  $('#reality-continue').addEventListener('click', answerReality);
+  $('#reality-stop').addEventListener('click', async () => {
+    const m = minutes(), net = sess ? sess.net : 0;
+    closeReality();
+    await api('DELETE', '/session').catch(() => {});
+    // The session's cookie is the browser's: every tab is logged out, and says why.
+    tell({ type: 'logout', stopped: [m, net] });
+    onLogout(() => t('stopped', duration(m), signed(net)));
+  });
+
+  // ---- other tabs and devices follow the game ----
+  // Tabs of this browser tell each other every game's new state at once (BroadcastChannel); other
+  // devices are read with a poll of the player's latest games: every 4 s while the page is
+  // visible and not animating, and when it comes back to view. Its cost: one indexed read of 5
+  // games a poll (GET /api/v1/games?limit=5), and GET /me only when something changed.
+  const chan = 'BroadcastChannel' in window ? new BroadcastChannel('starcolor') : null;
+  function tell(msg) {
+    if (chan && S.user) chan.postMessage(Object.assign({ user: S.user }, msg));
+  }
+  if (chan) {
+    chan.addEventListener('message', e => {
+      const m = e.data;
+      if (!m || !S.user || m.user !== S.user) return;
+      if (m.type === 'game') follow(m.game);
+      else if (m.type === 'checked') answered(m.minutes);
+      else if (m.type === 'logout') onLogout(m.stopped ? () => t('stopped', duration(m.stopped[0]), signed(m.stopped[1])) : undefined);
+    });
+  }
+  // ahead tells a game that stands further than the one shown.
+  const ahead = (g, cur) =>
+    g.status !== cur.status || g.color !== cur.color || g.events.length !== cur.events.length || g.boards.length !== cur.boards.length;
+  // follow takes a game as it now stands elsewhere: the game this tab shows is brought to it;
+  // otherwise the history, the game offered and the figures are read again.
+  function follow(g) {
+    if (S.game && S.game.id === g.id && S.showing === g.id && (S.mode === 'choose' || S.mode === 'play')) {
+      if (S.pending > 0) return; // this tab's own move is under way: its answer says the rest
+      if (ahead(g, S.game)) adopt(g);
+      return;
+    }
+    changed();
+  }
+  // adopt shows the game this tab shows as another tab or device left it: its board as it is,
+  // or its end and result. No error of a move it overtook stays on screen.
+  function adopt(g) {
+    $('#play-err').textContent = '';
+    S.game = g;
+    if (g.status === 'choose_color') return;
+    if (g.status === 'finished') {
+      drawBoard(g, g.boards.length, false);
+      finishShow(g);
+      changed();
+      return;
+    }
+    playOn(g, t('click', colorName(g.color)));
+  }
+  // resync reads a game this tab's move was refused for (409: another tab moved first) and
+  // shows it as it stands; false if it could not be read.
+  async function resync(id) {
+    try {
+      const g = await api('GET', `/games/${id}`);
+      if (S.game && S.game.id === id) adopt(g);
+      return true;
+    } catch (e) {
+      return false;
     }
   }
-  $('#reality-check').addEventListener('close', answerReality); // « Continuer », or Escape
-  $('#reality-continue').addEventListener('click', () => $('#reality-check').close());
-  $('#reality-stop').addEventListener('click', async () => {
-    const d = duration(minutes()), net = sess ? sess.won - sess.staked : 0;
-    $('#reality-check').close();
-    await api('DELETE', '/session').catch(() => {});
-    onLogout(() => t('stopped', d, signed(net)));
+  // changed reads again what a game played elsewhere changes here: the history on screen, the
+  // unfinished game offered, the balance and the session's figures.
+  let changing = null;
+  function changed(games) {
+    if (!S.user) return;
+    if (!$('#view-historique').hidden) loadHistory().catch(() => {});
+    refreshMe().catch(() => {});
+    if (games) setUnfinished(games);
+    else if (!changing) {
+      changing = api('GET', '/games?limit=5')
+        .then(l => setUnfinished(l.games))
+        .catch(() => {})
+        .finally(() => (changing = null));
+    }
+  }
+  function setUnfinished(games) {
+    S.unfinished = games.find(g => g.status !== 'finished' && g.id !== S.showing) || null;
+    renderUnfinished();
+  }
+  // renderUnfinished offers, on an idle game screen, the unfinished game this tab does not show.
+  function renderUnfinished() {
+    const box = $('#unfinished');
+    const g = S.unfinished;
+    const show = !!(S.user && g && S.mode === 'idle' && g.id !== S.showing);
+    box.hidden = !show;
+    if (!show) return;
+    box.dataset.game = String(g.id);
+    $('#unfinished-text').textContent = t('unfinished', g.id);
+  }
+  $('#unfinished-resume').addEventListener('click', () => {
+    const id = Number($('#unfinished').dataset.game);
+    S.unfinished = null;
+    resumeGame(id).catch(showErr);
   });
+  let polled = '';
+  async function poll() {
+    if (!S.user || document.visibilityState !== 'visible' || S.pending > 0 || !['idle', 'choose', 'play'].includes(S.mode)) return;
+    let list;
+    try {
+      list = await api('GET', '/games?limit=5');
+    } catch (e) {
+      if (e.status === 401 && S.user) onLogout(); // ended elsewhere: a logout, an exclusion
+      return;
+    }
+    const sig = list.games.map(g => `${g.id}:${g.status}:${g.color}:${g.events.length}`).join(',');
+    const box = $('#reality-check');
+    if (box.open) refreshMe().then(() => answered(sess ? sess.checked : 0)).catch(() => {});
+    if (sig === polled) return;
+    polled = sig;
+    const cur = S.game && list.games.find(g => g.id === S.game.id);
+    if (cur && S.showing === cur.id && (S.mode === 'choose' || S.mode === 'play') && S.pending === 0 && ahead(cur, S.game)) adopt(cur);
+    else changed(list.games);
+  }
+  setInterval(() => poll().catch(() => {}), 4000);
+  document.addEventListener('visibilitychange', () => poll().catch(() => {}));
+  addEventListener('focus', () => poll().catch(() => {}));
 
   // ---- limits ----
   const kindOf = k => t(k === 'deposit_weekly' ? 'deposits' : 'stakes');
@@ -1500,13 +1711,13 @@
     w.hidden = !why;
     w.dataset.why = why || '';
     w.textContent = why ? t(why) : '';
-    $('#limits-msg').textContent = '';
+    limitsSay('', false);
     openDialog($('#limits'), null, back);
     try {
       await loadLimits();
       fillLimits();
     } catch (e) {
-      $('#limits-msg').textContent = errText(e);
+      limitsSay(errText(e), true);
     }
     $(why === 'whyStake' ? '#limit-stake' : '#limit-deposit').focus();
     if (why) announce(w.textContent);
@@ -1529,7 +1740,7 @@
       if (!v && L[key] === null) continue;
       const c = cents(v);
       if (c === null) {
-        msg.textContent = t('badAmount');
+        limitsSay(t('badAmount'), true);
         $(sel).focus();
         return;
       }
@@ -1538,7 +1749,7 @@
     const rc = Number($('#limit-reality').value) || null;
     if (rc !== L.reality_check_minutes) change.reality_check_minutes = rc;
     if (!Object.keys(change).length) {
-      msg.textContent = t('nothing');
+      limitsSay(t('nothing'), false);
       return;
     }
     const btn = $('#limits-form button[type=submit]');
@@ -1554,10 +1765,10 @@
         said.push(p ? t('savedLater', kindOf(key), money(p.amount), when(p.effective_at)) : t('savedNow', kindOf(key), money(S.limits[key])));
       }
       if ('reality_check_minutes' in change) said.push($('#lim-reality').textContent);
-      msg.textContent = said.join(' ');
+      limitsSay(said.join(' '), false);
       $('#limits-why').hidden = true;
     } catch (e2) {
-      msg.textContent = errText(e2);
+      limitsSay(errText(e2), true);
     } finally {
       btn.disabled = false;
     }
@@ -1644,6 +1855,231 @@
     accountForm($('#closure-form'), closeAccount);
   }
 
+  // ---- the result card ----
+  // At the end of every game, and of its replay, a card over the board says the result: the
+  // prize, every amount that makes it board by board, and « Rejouer » at the same stake with the
+  // focus on it. It comes once the reveal has ended (finishShow), never before; its motion and
+  // sound grow with the win: small, good (10 times the stake), big (100 times), the top prize.
+  const motionless = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // topOf is the top prize of a stake's table, in cents (0 for a stake the page does not offer).
+  function topOf(stake) {
+    const r = $(`input[name=stake][value="${stake}"]`);
+    return r ? Number(r.dataset.topCents) || 0 : 0;
+  }
+  const levelSound = { small: 'win', good: 'goodwin', big: 'bigwin', top: 'topwin', lose: 'lose' };
+  function showCard(g, replayed) {
+    const card = $('#card');
+    const level = winTier(g) || 'lose';
+    S.card = { game: g, again: replayed || !S.last ? { stake: g.stake, mode: g.mode } : S.last };
+    card.className = 'rcard lvl-' + level;
+    card.dataset.level = level;
+    card.dataset.game = String(g.id);
+    card.dataset.motion = motionless() ? 'none' : 'full';
+    renderCard();
+    card.hidden = false;
+    void card.offsetWidth;
+    card.classList.add('in');
+    Sound.play(levelSound[level]);
+    announce(`${$('#card-level').textContent} ${$('#card-title').textContent}. ${$('#card-gains').textContent}`.trim());
+    boardIntoView();
+    $('#again').focus({ preventScroll: true });
+  }
+  // renderCard writes the card's words, in the page's language.
+  function renderCard() {
+    const c = S.card;
+    if (!c) return;
+    const g = c.game;
+    const level = winTier(g);
+    $('#card-level').textContent = level ? t({ small: 'level_small', good: 'level_good', big: 'level_big', top: 'level_top' }[level]) : '';
+    $('#card-title').textContent = g.prize > 0 ? t('won', money(g.prize)) : t('cardLost');
+    $('#card-stake').textContent = t('cardStake', money(c.again.stake));
+    const box = $('#card-gains');
+    box.textContent = '';
+    box.dataset.cents = '';
+    if (g.prize <= 0) {
+      const p = document.createElement('p');
+      p.className = 'rcard-none';
+      p.textContent = t('cardLostText');
+      box.appendChild(p);
+      return;
+    }
+    const per = g.boards.map(() => []);
+    for (const ev of g.events) {
+      const cell = g.boards[ev.board - 1].cells[ev.cell];
+      if (cell && cell.kind === 'amount') per[ev.board - 1].push(cell.amount);
+    }
+    let sum = 0;
+    const row = (cls, label) => {
+      const r = document.createElement('p');
+      r.className = 'rrow ' + cls;
+      const l = document.createElement('span');
+      l.className = 'rlbl';
+      l.textContent = label + (lang() === 'fr' ? '\u00a0: ' : ': ');
+      r.appendChild(l);
+      box.appendChild(r);
+      return r;
+    };
+    const chip = (r, text, cls) => {
+      const x = document.createElement('span');
+      x.className = cls;
+      x.textContent = text;
+      r.appendChild(x);
+    };
+    per.forEach((list, b) => {
+      const r = row(b === 0 ? 'b1' : 'b2', b === 0 ? t(g.boards.length > 1 ? 'cardBoard' : 'cardFound') : t('cardExtra'));
+      r.dataset.board = String(b + 1);
+      if (!list.length) chip(r, money(0), 'g none');
+      list.forEach((a, i) => {
+        if (i > 0) chip(r, '+', 'sep');
+        chip(r, money(a), 'g');
+        sum += a;
+      });
+    });
+    chip(row('sum', t('cardTotal')), money(sum), 'eq');
+    box.dataset.cents = String(sum);
+  }
+  function hideCard() {
+    const card = $('#card');
+    card.hidden = true;
+    card.classList.remove('in');
+    card.dataset.level = 'none';
+    S.card = null;
+  }
+  // closeCard puts the card away; the focus goes where the player goes on from.
+  function closeCard() {
+    hideCard();
+    const next = S.mode === 'replay' ? $('#replay-close') : $('#play');
+    if (next) next.focus({ preventScroll: true });
+  }
+  // playAgain buys a game at the stake and in the mode of the one on the card (a replay closes
+  // first).
+  function playAgain() {
+    const again = (S.card && S.card.again) || S.last;
+    if (!again) return;
+    if (S.mode === 'replay') closeReplay();
+    buy(again.mode, again.stake);
+  }
+  $('#card-close').addEventListener('click', closeCard);
+  $('#card').addEventListener('keydown', e => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeCard();
+    }
+  });
+  // boardIntoView scrolls the board whole into view below the sticky header (a replay opened
+  // from a scrolled history would leave its top, and its result, under the header).
+  function boardIntoView() {
+    const wrap = $('.skywrap');
+    if (!wrap || wrap.offsetParent === null) return;
+    const b = wrap.getBoundingClientRect();
+    const top = $('header.top').getBoundingClientRect().bottom + 4;
+    let dy = 0;
+    if (b.top < top || b.height > innerHeight - top) dy = b.top - top;
+    else if (b.bottom > innerHeight) dy = b.bottom - innerHeight + 4;
+    if (Math.abs(dy) >= 1) scrollBy({ top: dy, behavior: 'instant' });
+  }
+
+  // lockReason says why the history's buttons wait during a game: on each (its title, and its
+  // description for screen readers) and above the list.
+  function lockReason(locked) {
+    $('#locked-why').textContent = t('lockedWhy');
+    let any = false;
+    $$('#history .hact button.replay, #history .hact button.resume').forEach(b => {
+      if (b.disabled) {
+        any = true;
+        b.title = t('lockedWhy');
+        b.setAttribute('aria-describedby', 'locked-why');
+      } else {
+        b.removeAttribute('title');
+        b.removeAttribute('aria-describedby');
+      }
+    });
+    $('#history-locked').hidden = !(locked && any);
+  }
+
+  // ---- the limits screen's messages ----
+  // limitsSay tells what a save did, or an error as an error: red, and announced at once.
+  function limitsSay(text, error) {
+    const m = $('#limits-msg');
+    m.setAttribute('role', error ? 'alert' : 'status');
+    m.className = error ? 'err' : 'msg';
+    m.textContent = text;
+  }
+
+  // ---- withdrawal and password ----
+  // A withdrawal is never more than the balance shown: during a game that balance holds the
+  // prize back, and a withdrawal refused or allowed must not tell it.
+  async function withdraw(e) {
+    e.preventDefault();
+    const msg = $('#withdraw-msg'), err = $('#withdraw-err'), input = $('#withdraw-amount');
+    msg.textContent = '';
+    err.textContent = '';
+    const c = cents(input.value.trim());
+    const shown = S.balance - S.hold;
+    if (c === null || c <= 0) {
+      err.textContent = t('badWithdraw');
+      input.focus();
+      return;
+    }
+    if (c > shown) {
+      err.textContent = t('overBalance', money(shown));
+      input.focus();
+      return;
+    }
+    const btn = $('#withdraw');
+    btn.disabled = true;
+    try {
+      const r = await apiMoney('POST', '/withdrawals', { amount: c });
+      S.balance = r.balance;
+      renderBalance();
+      input.value = '';
+      msg.textContent = t('withdrawn', money(c), money(S.balance - S.hold));
+    } catch (e2) {
+      err.textContent = errText(e2);
+      if (e2.code === 'insufficient_funds') refreshBalance(); // moved elsewhere: read it again
+    } finally {
+      btn.disabled = false;
+    }
+  }
+  // changePassword changes the password; the server ends every other session of the player and
+  // gives this tab a fresh one.
+  async function changePassword(e) {
+    e.preventDefault();
+    const form = $('#password-form'), err = form.querySelector('.err'), msg = $('#password-msg');
+    const current = $('#password-current').value, next = $('#password-new').value;
+    err.textContent = '';
+    msg.textContent = '';
+    if (!current || !next) {
+      err.textContent = t('pwMissing');
+      return;
+    }
+    if (next !== $('#password-again').value) {
+      err.textContent = t('pwMismatch');
+      $('#password-again').focus();
+      return;
+    }
+    const btn = $('#password-save');
+    btn.disabled = true;
+    try {
+      await api('PUT', '/me/password', { current, new: next });
+      form.reset();
+      msg.textContent = t('pwChanged');
+    } catch (e2) {
+      err.textContent = errText(e2);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+  // In wallet mode the page has neither: the operator keeps its players' money and access.
+  if (!wallet) {
+    $('#withdraw-form').addEventListener('submit', withdraw);
+    $('#password-form').addEventListener('submit', changePassword);
+    $('#password-open').addEventListener('click', () => {
+      $('#password-user').value = S.user || '';
+      $('#password-msg').textContent = '';
+      fromLimits($('#password'), $('#password-current'));
+    });
+  }
   // ---- demo play (API.md 1.2) ----
   // A visitor plays with play money and without an account: the same page, animations, rules and
   // tables; the header says so on every screen; what needs an account (deposits, limits, proofs)
@@ -1714,6 +2150,7 @@
     renderResult();
     relabel();
     if (S.history.length) renderHistory();
+    renderCard();
     renderLimits();
     sayOut();
     if ($('#reality-check').open) renderReality();
@@ -1755,14 +2192,14 @@
     const mode = e.submitter && e.submitter.value === 'auto' ? 'auto' : 'manual';
     buy(mode);
   });
-  $('#again').addEventListener('click', () => S.last && buy(S.last.mode, S.last.stake));
+  $('#again').addEventListener('click', playAgain);
   $('#played-replay').addEventListener('click', () => openReplay(Number($('#played').dataset.game)).catch(showErr));
   $('#played-close').addEventListener('click', () => ($('#played').hidden = true));
   $('#sound').addEventListener('click', () => Sound.set(!Sound.on));
   // The top prize at the stake chosen, from the game definition the page was made with.
   function showTop() {
     const r = $('input[name=stake]:checked');
-    $('#top-amount').textContent = r.dataset.top + ' €';
+    $('#top-amount').textContent = r.dataset.top + '\u00a0€';
   }
   $$('input[name=stake]').forEach(r => r.addEventListener('change', showTop));
   $('#faster').addEventListener('click', () => setSpeed(S.speed * 3));
@@ -1773,6 +2210,7 @@
   $('#more').addEventListener('click', () => loadHistory(true).catch(showErr));
   $('#logout').addEventListener('click', async () => {
     await api('DELETE', '/session').catch(() => {});
+    tell({ type: 'logout' });
     // In wallet mode the session ends here; only the operator's site opens another.
     onLogout(wallet ? () => t('walletEnded') : undefined);
   });

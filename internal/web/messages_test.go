@@ -1,0 +1,297 @@
+package web
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The page's messages without a browser: every key the page asks of its dictionary is in both
+// languages, both have the same keys, and every error code of the API has its words in each;
+// French typography holds in the dictionary and in the template.
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// faultCodes are the codes of internal/fault, read from its source: every code a player can
+// be told about.
+func faultCodes(t *testing.T) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "../fault/fault.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			v := s.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Code" {
+				continue
+			}
+			for _, val := range v.Values {
+				if lit, ok := val.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					c, _ := strconv.Unquote(lit.Value)
+					codes = append(codes, c)
+				}
+			}
+		}
+	}
+	if len(codes) < 20 {
+		t.Fatalf("read %d fault codes from internal/fault: the test no longer reads its constants", len(codes))
+	}
+	return codes
+}
+
+// usedKeys are the keys app.js asks of t(…): the strings its first argument may be (a string
+// alone, or the branches of a condition).
+func usedKeys(tokens []jsToken) []string {
+	var keys []string
+	for i := 1; i+2 < len(tokens); i++ {
+		if tokens[i] != (jsToken{'w', "t"}) || tokens[i+1] != (jsToken{'p', "("}) || tokens[i-1] == (jsToken{'p', "."}) {
+			continue
+		}
+		depth := 0
+		for j := i + 2; j < len(tokens); j++ {
+			tk := tokens[j]
+			if tk.kind == 'p' && strings.Contains("([{", tk.text) {
+				depth++
+			} else if tk.kind == 'p' && strings.Contains(")]}", tk.text) {
+				if depth == 0 {
+					break
+				}
+				depth--
+			} else if tk.kind == 'p' && tk.text == "," && depth == 0 {
+				break
+			}
+			prev := tokens[j-1]
+			if tk.kind == 's' && depth == 0 && (prev.text == "(" || prev.text == "?" || prev.text == ":") {
+				keys = append(keys, tk.text)
+			}
+		}
+	}
+	return keys
+}
+
+// Item 6: no message of the page is missing in either language.
+func TestMessagesInBothLanguages(t *testing.T) {
+	T, tokens, err := pageDictionary(readFile(t, "static/app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, en := T.objects["fr"], T.objects["en"]
+	if fr == nil || en == nil {
+		t.Fatalf("T has no fr or en: keys %v", T.keys)
+	}
+	var compare func(a, b *jsObject, at, lacks string)
+	compare = func(a, b *jsObject, at, lacks string) {
+		for _, k := range a.keys {
+			_, obj := b.objects[k]
+			_, val := b.texts[k]
+			switch {
+			case !obj && !val && !slices.Contains(b.keys, k):
+				t.Errorf("T.%s lacks %s%s", lacks, at, k)
+			case a.objects[k] != nil && b.objects[k] != nil:
+				compare(a.objects[k], b.objects[k], at+k+".", lacks)
+			case (a.objects[k] == nil) != (b.objects[k] == nil):
+				t.Errorf("%s%s is a set of messages in one language and one message in the other", at, k)
+			}
+		}
+	}
+	compare(fr, en, "", "en")
+	compare(en, fr, "", "fr")
+
+	used := usedKeys(tokens)
+	if len(used) < 40 {
+		t.Fatalf("found %d uses of t('…') in app.js: the test no longer reads them", len(used))
+	}
+	for _, k := range used {
+		for lang, o := range map[string]*jsObject{"fr": fr, "en": en} {
+			if !slices.Contains(o.keys, k) {
+				t.Errorf("app.js asks t(%q), which T.%s lacks", k, lang)
+			}
+		}
+	}
+	for _, code := range faultCodes(t) {
+		for lang, o := range map[string]*jsObject{"fr": fr, "en": en} {
+			if e := o.objects["errors"]; e == nil || !slices.Contains(e.keys, code) {
+				t.Errorf("the API's error code %s has no message in T.%s.errors", code, lang)
+			}
+		}
+	}
+}
+
+// typography finds what French typography, and the page's own rule for every language, refuse
+// in a text: an ordinary space inside « », or between a figure and €; in French, before : ; ! or ?. The page
+// uses U+202F (narrow) or U+00A0 there, so that a line never breaks inside « Auto » nor leaves a
+// colon, a mark or a currency sign alone at the start of a line.
+func typography(text string, french bool) []string {
+	var out []string
+	// A figure and its currency sign: "20 €" (or a text that starts with " €", after a figure
+	// written by an expression); "to €1,000" is English and breaks nothing.
+	for _, m := range euroRe.FindAllStringIndex(text, -1) {
+		out = append(out, `" €" after a figure in `+strconv.Quote(around(text, m[0], m[1])))
+	}
+	bad := []string{"« ", " »"}
+	if french {
+		bad = append(bad, " :", " ;", " !", " ?")
+	}
+	for _, b := range bad {
+		for i := 0; ; {
+			j := strings.Index(text[i:], b)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			out = append(out, strconv.Quote(b)+" in "+strconv.Quote(around(text, at, at+len(b))))
+			i = at + len(b)
+		}
+	}
+	return out
+}
+
+// around is the text about [from, to), cut on whole characters.
+func around(text string, from, to int) string {
+	from, to = max(0, from-30), min(len(text), to+30)
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from--
+	}
+	for to < len(text) && !utf8.RuneStart(text[to]) {
+		to++
+	}
+	return text[from:to]
+}
+
+var (
+	euroRe   = regexp.MustCompile(`(^|[0-9]) €`)
+	tagRe    = regexp.MustCompile(`<[^>]*>`)
+	actionRe = regexp.MustCompile(`\{\{.*?\}\}`)
+	attrRe   = regexp.MustCompile(`\s(aria-label|title|placeholder|alt)="([^"]*)"`)
+	langRe   = regexp.MustCompile(`\slang="([a-z]+)"`)
+	classRe  = regexp.MustCompile(`\sclass="([^"]*)"`)
+	nameRe   = regexp.MustCompile(`^<(/?)([a-zA-Z0-9]+)`)
+)
+
+// templateTexts are the texts of the page's template as a reader meets them, each with whether
+// it is French: the text between its tags and the words of its aria-label and title
+// attributes. An element is English if it says lang="en", or has the class en (the page shows
+// one language's spans at a time); else it is in its parent's language, French at the top.
+// Template actions stand for a number (the template writes figures with them).
+func templateTexts(src string) (texts []string, french []bool) {
+	voids := map[string]bool{"meta": true, "link": true, "input": true, "br": true, "img": true, "use": true, "path": true, "circle": true, "rect": true, "hr": true}
+	src = actionRe.ReplaceAllString(src, "0")
+	stack := []bool{true}
+	last := 0
+	for _, m := range tagRe.FindAllStringIndex(src, -1) {
+		texts, french = append(texts, src[last:m[0]]), append(french, stack[len(stack)-1])
+		last = m[1]
+		tag := src[m[0]:m[1]]
+		n := nameRe.FindStringSubmatch(tag)
+		if n == nil {
+			continue
+		}
+		name := strings.ToLower(n[2])
+		if n[1] == "/" {
+			if !voids[name] && len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		fr := stack[len(stack)-1]
+		if l := langRe.FindStringSubmatch(tag); l != nil {
+			fr = l[1] == "fr"
+		} else if c := classRe.FindStringSubmatch(tag); c != nil && slices.Contains(strings.Fields(c[1]), "en") {
+			fr = false
+		} else if c != nil && slices.Contains(strings.Fields(c[1]), "fr") {
+			fr = true
+		}
+		for _, a := range attrRe.FindAllStringSubmatch(tag, -1) {
+			texts, french = append(texts, a[2]), append(french, fr)
+		}
+		if !voids[name] && !strings.HasSuffix(tag, "/>") {
+			stack = append(stack, fr)
+		}
+	}
+	return append(texts, src[last:]), append(french, stack[len(stack)-1])
+}
+
+// Item 5: no ordinary space lets a line break inside « », before €, or in French before : ; ! ?
+// in the template and in the dictionary's strings.
+func TestFrenchTypography(t *testing.T) {
+	texts, french := templateTexts(readFile(t, "templates/index.html"))
+	for i, s := range texts {
+		for _, f := range typography(s, french[i]) {
+			t.Errorf("index.html: %s", f)
+		}
+	}
+	T, _, err := pageDictionary(readFile(t, "static/app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"fr", "en"} {
+		o := T.objects[lang]
+		if o == nil {
+			t.Fatalf("T has no %s", lang)
+		}
+		texts := o.allTexts()
+		if len(texts) < 100 {
+			t.Fatalf("read %d strings of T.%s: the test no longer reads them", len(texts), lang)
+		}
+		for _, s := range texts {
+			for _, f := range typography(s, lang == "fr") {
+				t.Errorf("app.js T.%s: %s", lang, f)
+			}
+		}
+	}
+}
+
+// The checks catch what they are for: each rule on a text that breaks it, and not on one that
+// keeps it; the template's languages as the page shows them.
+func TestTypographyChecks(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		french bool
+		faults int
+	}{
+		{"Choisissez « Auto » : la couleur est tirée !", true, 4},
+		{"Choisissez «\u202fAuto\u202f»\u00a0: la couleur est tirée\u202f!", true, 0},
+		{"Up to 20 000 €", false, 1},
+		{"Up to 20\u202f000\u00a0€: choose « Auto »", false, 2},
+		{" € won, up to €1,000", false, 1},
+		{"Press « Auto »: it plays!", false, 2},
+		{"12:30, 1 000", true, 0},
+	} {
+		if got := typography(c.text, c.french); len(got) != c.faults {
+			t.Errorf("%q (French %v): %d faults %v, want %d", c.text, c.french, len(got), got, c.faults)
+		}
+	}
+	texts, french := templateTexts(`<p><span class="fr">Un</span><span class="en">Two<b>three</b></span><span lang="en">four</span>five{{if .X}} six{{end}}<input title="seven"></p>`)
+	got := map[string]bool{}
+	for i, s := range texts {
+		if s != "" {
+			got[s] = french[i]
+		}
+	}
+	want := map[string]bool{"Un": true, "Two": false, "three": false, "four": false, "five0 six0": true, "seven": true}
+	for s, fr := range want {
+		if v, ok := got[s]; !ok || v != fr {
+			t.Errorf("template text %q: read %v (French %v), want French %v; all %v", s, ok, v, fr, got)
+		}
+	}
+}
