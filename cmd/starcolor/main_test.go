@@ -191,6 +191,8 @@ func TestBadInput(t *testing.T) {
 		code int
 		want string
 	}{
+		{"no demo money", []string{"serve", "--db", db, "--demo-balance", "0"}, 2, "--demo-balance is 1 to"},
+		{"a negative demo rate", []string{"serve", "--db", db, "--demo-per-minute", "-1"}, 2, "--demo-per-minute is 0"},
 		{"unknown price", []string{"emission", "create", "--db", db, "--id", "X", "--price", "5", "--blocks", "1"}, 1, "unknown price"},
 		{"price not a number", []string{"emission", "create", "--db", db, "--id", "X", "--price", "two", "--blocks", "1"}, 2, "not an amount"},
 		{"zero blocks", []string{"emission", "create", "--db", db, "--id", "X", "--price", "1", "--blocks", "0"}, 2, "at least one block"},

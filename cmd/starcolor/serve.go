@@ -55,6 +55,8 @@ but what never changes.`, stderr)
 	walletSecretFile := fs.String("wallet-secret-file", "", "the `file` holding the secret the wallet and Star Color sign with (else $STARCOLOR_WALLET_SECRET)")
 	publicURL := fs.String("public-url", "", "Star Color's public `URL`, for the launch links of wallet mode (default: the address the launch call came to)")
 	proxies := fs.String("trusted-proxy", "", "the load balancers in front of the server, by `address` or CIDR prefix (comma-separated): their X-Forwarded-For names the client, for the limits per address and the logs")
+	demoBalance := fs.Int64("demo-balance", game.DefaultDemo.Balance, "the play money a visitor's demo session (POST /api/v1/demo) starts with, in `cents`")
+	demoRate := fs.Int("demo-per-minute", 6, "demo sessions each client address may start at once, then `N` a minute; 0: no limit")
 	authRate := fs.Int("auth-per-minute", 60, "logins and sign-ups (players' and operators') each client address may make at once, then `N` a minute; 0: no limit (for a load test)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -64,6 +66,12 @@ but what never changes.`, stderr)
 	}
 	if *authRate < 0 {
 		return usageError(fs, "--auth-per-minute is 0 (no limit) or more")
+	}
+	if *demoBalance <= 0 || *demoBalance > game.DefaultConfig.MaxDeposit {
+		return usageError(fs, "--demo-balance is 1 to %d cents", game.DefaultConfig.MaxDeposit)
+	}
+	if *demoRate < 0 {
+		return usageError(fs, "--demo-per-minute is 0 (no limit) or more")
 	}
 	if *debugAddr != "" {
 		if err := checkLoopback(*debugAddr); err != nil {
@@ -153,6 +161,7 @@ but what never changes.`, stderr)
 	// players' API and the back office together.
 	cfg.Hashes = passhash.DefaultGate()
 	cfg.AuthRate = throttle.PerMinute(*authRate)
+	cfg.Demo.Balance, cfg.Demo.Rate = *demoBalance, throttle.PerMinute(*demoRate)
 	var walletCfg *app.WalletConfig
 	if *walletURL != "" {
 		secret, err := walletSecret(*walletSecretFile)

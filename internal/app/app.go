@@ -30,6 +30,7 @@ import (
 // application asks of it, and what the commands use.
 type Store interface {
 	game.Store
+	game.DemoStore
 	admin.Store
 	httpapi.Store
 	httpapi.StoreStats
@@ -123,6 +124,10 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	}
 	a := &App{Store: store, log: cfg.Log, now: cfg.Now, holder: newHolder()}
 	a.Game = game.New(store, cfg.Game, cfg.Now, cfg.Log)
+	// Demo games are drawn from the tables new emissions are made with.
+	if err := a.Game.EnableDemo(cfg.Definition, store); err != nil {
+		return nil, err
+	}
 	var metrics *httpapi.Metrics
 	if cfg.Metrics {
 		metrics = httpapi.NewMetrics(store, cfg.Now)

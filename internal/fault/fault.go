@@ -33,6 +33,7 @@ const (
 	LimitReached         Code = "limit_reached"          // 403: a deposit or a stake past its weekly limit
 	PlayerBlocked        Code = "player_blocked"         // 403: the operator's wallet refused the player (wallet mode)
 	WalletMode           Code = "wallet_mode"            // 403: the money and the player's protection are the operator's (wallet mode)
+	DemoMode             Code = "demo_mode"              // 403: a call of real money or of an account, made with a demo session (API.md 1.2)
 	NotFound             Code = "not_found"              // 404
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409

@@ -161,11 +161,14 @@ func (s *Service) Me(ctx context.Context, who Player) (Player, error) {
 }
 
 // ForgetExpiredSessions deletes the players' sessions that have ended, idle too long or too old,
-// and the counts of failed logins and of requests quiet for throttle.Forget. (A session is refused
-// as soon as it has ended, and an old count is ignored; this only keeps the tables to the live
-// ones.)
+// the demo sessions that have ended with their games, and the counts of failed logins and of
+// requests quiet for throttle.Forget. (A session is refused as soon as it has ended, and an old
+// count is ignored; this only keeps the tables to the live ones.)
 func (s *Service) ForgetExpiredSessions(ctx context.Context) error {
 	if _, err := s.db.ForgetLogins(ctx, s.now().Add(-throttle.Forget)); err != nil {
+		return err
+	}
+	if err := s.forgetDemos(ctx); err != nil {
 		return err
 	}
 	return s.sessions.Sweep(ctx)

@@ -96,6 +96,8 @@ type Config struct {
 	Hashes *passhash.Gate
 	// AuthRate limits the logins and sign-ups of each client address (the zero Rate: no limit).
 	AuthRate throttle.Rate
+	// Demo is the policy of demo play (API.md 1.2), on once EnableDemo is called.
+	Demo DemoConfig
 }
 
 // DefaultConfig is the server's default policy.
@@ -105,6 +107,7 @@ var DefaultConfig = Config{
 	AbandonAfter:    24 * time.Hour,
 	MaxDeposit:      100_000_00,
 	Argon2:          passhash.Default,
+	Demo:            DefaultDemo,
 }
 
 // Service is the game server's logic over one store.
@@ -125,6 +128,7 @@ type Service struct {
 	players   map[int64]Player
 
 	wallet *Wallet // nil: the players' money is their accounts' here (wallet.go)
+	demo   *demo   // nil: no demo play (demo.go)
 }
 
 // New makes a service; now is the clock (injected so that tests control time).
@@ -453,7 +457,13 @@ func (s *Service) replay(ctx context.Context, g *lottery.Game) (*rules.Play, err
 	if err != nil {
 		return nil, err
 	}
-	p := rules.NewPlay(rec.Unit)
+	return replayOn(g, rec.Unit)
+}
+
+// replayOn plays a game's stored moves on its unit: a real game's, read from its emission, or a
+// demo game's, kept with it.
+func replayOn(g *lottery.Game, u rules.Unit) (*rules.Play, error) {
+	p := rules.NewPlay(u)
 	if g.Color >= 0 {
 		if err := p.ChooseColor(rules.Color(g.Color)); err != nil {
 			return nil, fmt.Errorf("game %d: stored colour: %w", g.ID, err)
@@ -541,6 +551,12 @@ func (s *Service) move(ctx context.Context, g *lottery.Game, m Move) (*View, err
 	if err != nil {
 		return nil, err
 	}
+	return s.playMove(g, play, m)
+}
+
+// playMove plays a move on the replay of a game, and returns its view; g holds its new moves.
+func (s *Service) playMove(g *lottery.Game, play *rules.Play, m Move) (*View, error) {
+	var err error
 	if g.Status == lottery.Finished {
 		return nil, fault.Errorf(fault.InvalidMove, "the game is finished")
 	}

@@ -17,10 +17,11 @@ type View struct {
 	Prize     int64       `json:"prize"`
 	Balance   int64       `json:"balance"`
 	CreatedAt string      `json:"created_at"`
-	Unit      UnitRef     `json:"unit"`
+	Unit      *UnitRef    `json:"unit"` // null for a demo game: it is on no unit of an emission
 	Color     *int        `json:"color"`
 	Boards    []BoardView `json:"boards"`
 	Events    []EventView `json:"events"`
+	Demo      bool        `json:"demo,omitempty"` // a demo game's (API.md 1.2): play money
 }
 
 // UnitRef names the unit a game was sold.
@@ -58,7 +59,7 @@ func view(g *lottery.Game, p *rules.Play) *View {
 	v := &View{
 		ID: g.ID, Stake: g.Stake, Mode: g.Mode, Status: g.Status, Prize: g.Prize, Balance: g.BalanceAfter,
 		CreatedAt: g.CreatedAt.UTC().Format(time.RFC3339),
-		Unit:      UnitRef{Emission: g.Emission, Block: g.Block, Index: g.Unit},
+		Unit:      &UnitRef{Emission: g.Emission, Block: g.Block, Index: g.Unit},
 		Boards:    []BoardView{},
 		Events:    []EventView{},
 	}

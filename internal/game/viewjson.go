@@ -23,13 +23,18 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, v.Balance, 10)
 	b = append(b, `,"created_at":`...)
 	b = appendJSONString(b, v.CreatedAt)
-	b = append(b, `,"unit":{"emission":`...)
-	b = appendJSONString(b, v.Unit.Emission)
-	b = append(b, `,"block":`...)
-	b = strconv.AppendInt(b, int64(v.Unit.Block), 10)
-	b = append(b, `,"index":`...)
-	b = strconv.AppendInt(b, int64(v.Unit.Index), 10)
-	b = append(b, `},"color":`...)
+	if v.Unit == nil {
+		b = append(b, `,"unit":null`...)
+	} else {
+		b = append(b, `,"unit":{"emission":`...)
+		b = appendJSONString(b, v.Unit.Emission)
+		b = append(b, `,"block":`...)
+		b = strconv.AppendInt(b, int64(v.Unit.Block), 10)
+		b = append(b, `,"index":`...)
+		b = strconv.AppendInt(b, int64(v.Unit.Index), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `,"color":`...)
 	b = appendIntPtr(b, v.Color)
 	b = append(b, `,"boards":`...)
 	if v.Boards == nil {
@@ -66,6 +71,9 @@ func (v *View) AppendJSON(b []byte) []byte {
 			b = append(b, '}')
 		}
 		b = append(b, ']')
+	}
+	if v.Demo {
+		b = append(b, `,"demo":true`...)
 	}
 	return append(b, '}')
 }

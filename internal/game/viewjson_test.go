@@ -15,7 +15,10 @@ func TestAppendJSON(t *testing.T) {
 	for n := range 2000 {
 		v := &View{ID: rng.Int64(), Stake: rng.Int64N(400) - 50, Mode: strs[rng.IntN(len(strs))], Status: strs[rng.IntN(len(strs))],
 			Prize: rng.Int64(), Balance: -rng.Int64(), CreatedAt: "2026-11-30T01:02:03Z",
-			Unit: UnitRef{Emission: strs[rng.IntN(len(strs))], Block: rng.IntN(9), Index: rng.IntN(1_000_000)}}
+			Unit: &UnitRef{Emission: strs[rng.IntN(len(strs))], Block: rng.IntN(9), Index: rng.IntN(1_000_000)}}
+		if n%7 == 0 { // a demo game's: on no unit of an emission
+			v.Unit, v.Demo = nil, true
+		}
 		if rng.IntN(3) > 0 {
 			v.Color = ptr(rng.IntN(6))
 		}
@@ -72,7 +75,7 @@ func FuzzAppendJSONString(f *testing.F) {
 
 func BenchmarkViewJSON(b *testing.B) {
 	v := &View{ID: 123456, Stake: 100, Mode: "auto", Status: "finished", Prize: 500, Balance: 99900, CreatedAt: "2026-11-30T01:02:03Z",
-		Unit: UnitRef{Emission: "20261130-003442-1eur", Block: 0, Index: 4242}, Boards: make([]BoardView, 2), Events: make([]EventView, 30)}
+		Unit: &UnitRef{Emission: "20261130-003442-1eur", Block: 0, Index: 4242}, Boards: make([]BoardView, 2), Events: make([]EventView, 30)}
 	for i := range v.Boards[0].Cells {
 		a := int64(100)
 		v.Boards[0].Cells[i] = &CellView{Kind: "amount", Amount: &a}

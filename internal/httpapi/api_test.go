@@ -88,8 +88,18 @@ func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *c
 // PostgreSQL, n on one database; on SQLite, one), sharing one clock, outside wallet mode.
 func newTestServers(t *testing.T, blocks, n int) []*testServer {
 	t.Helper()
+	return newTestServersWith(t, blocks, n, nil)
+}
+
+// newTestServersWith is newTestServers with a policy of its own, as newTestServerWith.
+func newTestServersWith(t *testing.T, blocks, n int, configure func(*game.Config, *clock)) []*testServer {
+	t.Helper()
 	clk := &clock{now: time.Now()}
-	envs := apptest.StartServers(t, apptest.Options{Blocks: blocks, Seed: 42, Now: clk.Now, Metrics: true}, n)
+	envs := apptest.StartServers(t, apptest.Options{Blocks: blocks, Seed: 42, Now: clk.Now, Metrics: true, Configure: func(cfg *game.Config) {
+		if configure != nil {
+			configure(cfg, clk)
+		}
+	}}, n)
 	out := make([]*testServer, n)
 	for i, env := range envs {
 		out[i] = &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk}

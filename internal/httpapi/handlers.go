@@ -50,13 +50,22 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if old := sessionToken(r); game.IsDemoToken(old) {
+		// The demo session this login's cookie replaces is forgotten now rather than at its
+		// expiry; if that fails, the sweep forgets it.
+		_ = s.svc.EndDemo(r.Context(), old)
+	}
 	s.setSession(w, r, token)
 	return writeJSON(w, http.StatusOK, p)
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(CookieName); err == nil {
-		if err := s.svc.Logout(r.Context(), c.Value); err != nil {
+		end := s.svc.Logout
+		if game.IsDemoToken(c.Value) {
+			end = s.svc.EndDemo // a demo session is forgotten with its games
+		}
+		if err := end(r.Context(), c.Value); err != nil {
 			return err
 		}
 	}
@@ -252,17 +261,26 @@ type playBody struct {
 	Mode  string `json:"mode"`
 }
 
-func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
+// readPlay reads the body of a sale: the request its key binds, the stake and the mode.
+func readPlay(r *http.Request) (req game.Request, stake int64, mode string, err error) {
 	var b playBody
 	raw, err := readJSON(r, &b)
 	if err != nil {
-		return err
+		return game.Request{}, 0, "", err
 	}
-	stake := int64(-1) // missing: refused with the other invalid stakes
+	stake = -1 // missing: refused with the other invalid stakes
 	if b.Stake != nil {
 		stake = *b.Stake
 	}
-	ans, sold, err := s.svc.Play(r.Context(), p, moneyRequest(r, raw), stake, b.Mode)
+	return moneyRequest(r, raw), stake, b.Mode, nil
+}
+
+func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	req, stake, mode, err := readPlay(r)
+	if err != nil {
+		return err
+	}
+	ans, sold, err := s.svc.Play(r.Context(), p, req, stake, mode)
 	if sold != nil && s.metrics != nil {
 		// Counted once the sale is committed (even if its answer then fails), and not again for
 		// its retries.
@@ -276,27 +294,37 @@ func (s *Server) play(w http.ResponseWriter, r *http.Request, p game.Player) err
 }
 
 func (s *Server) games(w http.ResponseWriter, r *http.Request, p game.Player) error {
-	limit, before := 20, int64(0)
-	q := r.URL.Query()
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			return fault.Errorf(fault.Invalid, "limit is 1 to 100")
-		}
-		limit = n
-	}
-	if v := q.Get("before"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 {
-			return fault.Errorf(fault.Invalid, "before is a game id")
-		}
-		before = n
+	limit, before, err := historyPage(r)
+	if err != nil {
+		return err
 	}
 	vs, err := s.svc.Games(r.Context(), p, limit, before)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"games": vs})
+}
+
+// historyPage reads the page of a history asked for: ?limit=N (1 to 100, 20 by default) and
+// ?before=ID.
+func historyPage(r *http.Request) (limit int, before int64, err error) {
+	limit = 20
+	q := r.URL.Query()
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return 0, 0, fault.Errorf(fault.Invalid, "limit is 1 to 100")
+		}
+		limit = n
+	}
+	if v := q.Get("before"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return 0, 0, fault.Errorf(fault.Invalid, "before is a game id")
+		}
+		before = n
+	}
+	return limit, before, nil
 }
 
 func (s *Server) game(w http.ResponseWriter, r *http.Request, p game.Player) error {
@@ -324,29 +352,47 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, p game.Player, m g
 }
 
 func (s *Server) color(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	m, err := colorMove(r)
+	if err != nil {
+		return err
+	}
+	return s.move(w, r, p, m)
+}
+
+// colorMove reads the body of a choice of colour.
+func colorMove(r *http.Request) (game.Move, error) {
 	var b struct {
 		Color *int `json:"color"`
 	}
 	if _, err := readJSON(r, &b); err != nil {
-		return err
+		return game.Move{}, err
 	}
 	if b.Color == nil {
-		return fault.Errorf(fault.Invalid, "color (0 to 5) is required")
+		return game.Move{}, fault.Errorf(fault.Invalid, "color (0 to 5) is required")
 	}
-	return s.move(w, r, p, game.Move{Color: b.Color})
+	return game.Move{Color: b.Color}, nil
 }
 
 func (s *Server) reveal(w http.ResponseWriter, r *http.Request, p game.Player) error {
+	m, err := revealMove(r)
+	if err != nil {
+		return err
+	}
+	return s.move(w, r, p, m)
+}
+
+// revealMove reads the body of a reveal.
+func revealMove(r *http.Request) (game.Move, error) {
 	var b struct {
 		Cell *int `json:"cell"`
 	}
 	if _, err := readJSON(r, &b); err != nil {
-		return err
+		return game.Move{}, err
 	}
 	if b.Cell == nil {
-		return fault.Errorf(fault.Invalid, "cell (0 to 41) is required")
+		return game.Move{}, fault.Errorf(fault.Invalid, "cell (0 to 41) is required")
 	}
-	return s.move(w, r, p, game.Move{Cell: b.Cell})
+	return game.Move{Cell: b.Cell}, nil
 }
 
 func (s *Server) finish(w http.ResponseWriter, r *http.Request, p game.Player) error {

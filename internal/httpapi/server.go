@@ -60,22 +60,26 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("POST /api/v1/players", s.register)
 	s.handle("POST /api/v1/session", s.login)
 	s.handle("DELETE /api/v1/session", s.logout)
-	s.handle("GET /api/v1/me", s.auth(s.me))
-	s.handle("GET /api/v1/me/limits", s.auth(s.limits))
-	s.handle("PUT /api/v1/me/limits", s.authWrite(s.setLimits))
-	s.handle("POST /api/v1/me/reality-check", s.auth(s.answerRealityCheck))
-	s.handle("POST /api/v1/me/exclusion", s.authWrite(s.exclude))
-	s.handle("DELETE /api/v1/me", s.authWrite(s.closeAccount))
-	s.handle("PUT /api/v1/me/password", s.authWrite(s.changePassword))
-	s.handle("POST /api/v1/deposits", s.authWrite(s.deposit))
-	s.handle("POST /api/v1/withdrawals", s.authWrite(s.withdraw))
-	s.handle("POST /api/v1/games", s.authWrite(s.play))
-	s.handle("GET /api/v1/games", s.auth(s.games))
-	s.handle("GET /api/v1/games/{id}", s.auth(s.game))
-	s.handle("POST /api/v1/games/{id}/color", s.authWrite(s.color))
-	s.handle("POST /api/v1/games/{id}/reveal", s.authWrite(s.reveal))
-	s.handle("POST /api/v1/games/{id}/finish", s.authWrite(s.finish))
-	s.handle("GET /api/v1/games/{id}/proof", s.auth(s.proof))
+	s.handle("POST /api/v1/demo", s.startDemo)
+	// With a demo session (demo.go), the calls of play answer as they do a player (its plays and
+	// moves check the session in their own write: demoWriteOr), and those of real money or of an
+	// account are refused: demoOr(h, nil).
+	s.handle("GET /api/v1/me", s.demoOr(s.auth(s.me), s.demoMe))
+	s.handle("GET /api/v1/me/limits", s.demoOr(s.auth(s.limits), nil))
+	s.handle("PUT /api/v1/me/limits", s.demoOr(s.authWrite(s.setLimits), nil))
+	s.handle("POST /api/v1/me/reality-check", s.demoOr(s.auth(s.answerRealityCheck), nil))
+	s.handle("POST /api/v1/me/exclusion", s.demoOr(s.authWrite(s.exclude), nil))
+	s.handle("DELETE /api/v1/me", s.demoOr(s.authWrite(s.closeAccount), nil))
+	s.handle("PUT /api/v1/me/password", s.demoOr(s.authWrite(s.changePassword), nil))
+	s.handle("POST /api/v1/deposits", s.demoOr(s.authWrite(s.deposit), nil))
+	s.handle("POST /api/v1/withdrawals", s.demoOr(s.authWrite(s.withdraw), nil))
+	s.handle("POST /api/v1/games", s.demoWriteOr(s.authWrite(s.play), s.demoPlay))
+	s.handle("GET /api/v1/games", s.demoOr(s.auth(s.games), s.demoGames))
+	s.handle("GET /api/v1/games/{id}", s.demoOr(s.auth(s.game), s.demoGame))
+	s.handle("POST /api/v1/games/{id}/color", s.demoWriteOr(s.authWrite(s.color), s.demoMoveOf(colorMove)))
+	s.handle("POST /api/v1/games/{id}/reveal", s.demoWriteOr(s.authWrite(s.reveal), s.demoMoveOf(revealMove)))
+	s.handle("POST /api/v1/games/{id}/finish", s.demoWriteOr(s.authWrite(s.finish), s.demoMoveOf(finishMove)))
+	s.handle("GET /api/v1/games/{id}/proof", s.demoOr(s.auth(s.proof), nil))
 	if metrics != nil {
 		metrics.watch(svc)
 	}
@@ -226,6 +230,7 @@ var statusOf = map[fault.Code]int{
 	fault.LimitReached:         http.StatusForbidden,
 	fault.PlayerBlocked:        http.StatusForbidden,
 	fault.WalletMode:           http.StatusForbidden,
+	fault.DemoMode:             http.StatusForbidden,
 	fault.WalletUnavailable:    http.StatusServiceUnavailable,
 	fault.AccountClosed:        http.StatusForbidden,
 	fault.NotFound:             http.StatusNotFound,

@@ -142,6 +142,7 @@ func Run(t *testing.T, h Harness) {
 		{"EmissionIsImmutable", testEmissionIsImmutable},
 		{"WithLock", testWithLock},
 		{"CheckWrite", testCheckWrite},
+		{"Demo", testDemo},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}

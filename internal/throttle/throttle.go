@@ -7,6 +7,7 @@ package throttle
 import (
 	"net"
 	"net/netip"
+	"sync"
 	"time"
 )
 
@@ -81,4 +82,53 @@ func (r Rate) Take(tat int64, now time.Time) (next int64, wait time.Duration) {
 		return tat, ahead - limit
 	}
 	return tat + int64(r.Every), 0
+}
+
+// Local is a Rate counted in this process's memory, per key: for a limit that protects this
+// server's own work (the moves of demo games, which move no money), where each server counting
+// its own requests is enough and a write of the store per request would cost more than the
+// request. It keeps at most maxLocal keys.
+type Local struct {
+	rate Rate
+	now  func() time.Time
+
+	mu   sync.Mutex
+	tats map[string]int64
+}
+
+// maxLocal bounds the keys a Local keeps: 100,000 addresses, a few megabytes.
+const maxLocal = 100_000
+
+// NewLocal counts a rate in memory on a clock (nil: time.Now).
+func NewLocal(r Rate, now func() time.Time) *Local {
+	if now == nil {
+		now = time.Now
+	}
+	return &Local{rate: r, now: now, tats: map[string]int64{}}
+}
+
+// Take takes one request of a key: 0 if it goes through, else how long it must wait.
+func (l *Local) Take(key string) time.Duration {
+	if !l.rate.Limited() {
+		return 0
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, known := l.tats[key]; !known && len(l.tats) >= maxLocal {
+		// Keys whose requests are all back count as new ones: forgetting them changes nothing.
+		for k, tat := range l.tats {
+			if tat <= now.UnixNano() {
+				delete(l.tats, k)
+			}
+		}
+		if len(l.tats) >= maxLocal {
+			clear(l.tats) // more busy addresses than kept: start again rather than grow
+		}
+	}
+	next, wait := l.rate.Take(l.tats[key], now)
+	if wait == 0 {
+		l.tats[key] = next
+	}
+	return wait
 }

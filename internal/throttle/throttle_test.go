@@ -69,3 +69,44 @@ func TestRate(t *testing.T) {
 		t.Fatalf("PerMinute: %+v", got)
 	}
 }
+
+// A Local rate lets a key's burst through, then one request every Every, each key on its own;
+// full, it forgets the keys whose requests are all back, and keeps counting the busy ones.
+func TestLocal(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	l := NewLocal(Rate{Burst: 3, Every: 10 * time.Second}, func() time.Time { return now })
+	for i := range 3 {
+		if wait := l.Take("a"); wait != 0 {
+			t.Fatalf("request %d of the burst waits %v", i+1, wait)
+		}
+	}
+	if wait := l.Take("a"); wait != 10*time.Second {
+		t.Fatalf("past the burst: wait %v, want 10s", wait)
+	}
+	if wait := l.Take("b"); wait != 0 {
+		t.Fatalf("another key waits %v", wait)
+	}
+	now = now.Add(10 * time.Second)
+	if l.Take("a") != 0 || l.Take("a") == 0 {
+		t.Fatal("one request every 10 s once the burst is spent")
+	}
+	for i := range maxLocal - 2 {
+		l.Take(string(rune(i + 0x10000)))
+	}
+	now = now.Add(time.Hour) // every key's requests are back but a's, taken again now
+	if wait := l.Take("a"); wait != 0 {
+		t.Fatalf("a key after an hour waits %v", wait)
+	}
+	l.Take("a")
+	l.Take("a")
+	l.Take("new") // the map is full: the idle keys are forgotten, not a
+	if len(l.tats) > 3 {
+		t.Fatalf("%d keys kept after the idle ones were forgotten", len(l.tats))
+	}
+	if wait := l.Take("a"); wait == 0 {
+		t.Fatal("a busy key forgot its count when the map was full")
+	}
+	if wait := NewLocal(Rate{}, nil).Take("x"); wait != 0 {
+		t.Fatalf("the zero Rate waits %v", wait)
+	}
+}

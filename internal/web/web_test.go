@@ -124,7 +124,7 @@ func TestEnglishFromTheCookie(t *testing.T) {
 // and nothing of the wallet's.
 func TestWalletModePageServed(t *testing.T) {
 	operators := []string{`id="login-form"`, `id="signup-form"`, `id="deposit-form"`, `id="limits-open"`, `id="limits"`,
-		`id="exclusion"`, `id="closure"`, "Argent fictif"}
+		`id="exclusion"`, `id="closure"`, "Argent fictif", `id="demo-offer"`, `id="demo-info"`}
 	wallets := []string{`data-wallet="yes"`, `id="wallet-launch"`, `id="wallet-info"`, "Terminer la session"}
 	for _, c := range []struct {
 		wallet      bool

@@ -6,6 +6,7 @@ package apptest
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
@@ -125,4 +126,40 @@ func DrainOutbox(t testing.TB, store interface {
 			t.Fatalf("the outbox did not drain: %+v", st)
 		}
 	}
+}
+
+// Books are the figures only real play moves, as the store gives them to the ledger check
+// (`starcolor ledger check`), the back office's totals, reports and players, and the emissions'
+// sold counts, written as bytes: for the tests that demo play leaves them alone, byte for byte.
+func Books(t testing.TB, store app.Store) string {
+	t.Helper()
+	ctx := context.Background()
+	check, err := store.CheckLedger(ctx)
+	if err != nil || len(check.Problems) > 0 {
+		t.Fatalf("ledger check: %+v, %v", check, err)
+	}
+	var figures []any
+	add := func(v any, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		figures = append(figures, v)
+	}
+	add(check, nil)
+	add(store.SalesTotals(ctx))
+	add(store.OpenBlockSales(ctx))
+	add(store.SalesOver(ctx, lottery.Hour, time.Unix(0, 0)))
+	add(store.SalesBetween(ctx, lottery.Day, time.Unix(0, 0), time.Now().Add(48*time.Hour)))
+	add(store.SoldUnits(ctx))
+	add(store.Emissions(ctx))
+	players, err := store.FindPlayers(ctx, "", 1000)
+	add(players, err)
+	for _, p := range players {
+		add(store.PlayerTotals(ctx, p.ID))
+	}
+	raw, err := json.Marshal(figures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }

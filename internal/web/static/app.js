@@ -86,6 +86,21 @@
       pwChanged: 'Mot de passe changé. Vos autres sessions sont terminées : reconnectez-vous avec le nouveau mot de passe sur vos autres appareils.',
       pwMismatch: 'Les deux nouveaux mots de passe ne sont pas les mêmes.',
       pwMissing: 'Indiquez votre mot de passe actuel et le nouveau.',
+      // Demo play (API.md 1.2): play money, without an account.
+      tryFree: 'Essayer gratuitement',
+      tryFreeText: 'Sans compte et sans argent : une partie en argent fictif, avec les mêmes règles et les mêmes lots.',
+      demoMark: 'Mode démo\u00a0— argent fictif',
+      openAccount: 'Ouvrir un compte',
+      demoInfoTitle: 'Mode démo',
+      demoInfoText: 'L\'argent est fictif : en démo, ni dépôt, ni retrait, ni limites, ni preuve. Vos parties de démo sont oubliées à la fin de la démo. Pour jouer pour de vrai, ouvrez un compte.',
+      demoEndText: 'Partie jouée en argent fictif. Envie de jouer pour de vrai ?',
+      demoWelcome: m => `Démo : ${m} d'argent fictif pour essayer. Choisissez votre mise.`,
+      demoOver: 'La démo est terminée et ses parties sont oubliées. Créez votre compte ci-dessous pour jouer pour de vrai.',
+      demoErrors: {
+        not_logged_in: 'Votre démo est terminée (30 minutes sans jouer, ou 4 heures en tout) : recommencez-en une, ou ouvrez un compte.',
+        insufficient_funds: 'Plus assez d\'argent fictif pour cette mise : ouvrez un compte, ou recommencez une démo.',
+        too_many_attempts: 'Trop de parties de démo d\'un coup : patientez un moment, ou ouvrez un compte.',
+      },
       // In wallet mode these come from the operator's wallet, without the figures of a limit.
       walletErrors: {
         insufficient_funds: 'Solde insuffisant chez votre opérateur : créditez votre compte sur son site.',
@@ -126,6 +141,7 @@
         player_blocked: 'Votre opérateur refuse vos mises pour le moment : voyez sur son site.',
         wrong_password: 'Mot de passe actuel incorrect : rien n\'a changé.',
         duplicate_launch: 'Ce lien de lancement a déjà servi : ouvrez à nouveau le jeu depuis le site de votre opérateur.',
+        demo_mode: 'En démo, l\'argent est fictif : ouvrez un compte pour déposer, retirer, fixer vos limites ou voir les preuves.',
       },
     },
     en: {
@@ -192,6 +208,20 @@
       pwChanged: 'Password changed. Your other sessions have ended: log in again with the new password on your other devices.',
       pwMismatch: 'The two new passwords are not the same.',
       pwMissing: 'Give your current password and the new one.',
+      tryFree: 'Try it for free',
+      tryFreeText: 'No account and no money: a game with play money, with the same rules and the same prizes.',
+      demoMark: 'Demo mode\u00a0— play money',
+      openAccount: 'Open an account',
+      demoInfoTitle: 'Demo mode',
+      demoInfoText: 'The money is play money: in the demo there are no deposits, withdrawals, limits or proofs. Your demo games are forgotten when the demo ends. To play for real, open an account.',
+      demoEndText: 'Played with play money. Would you like to play for real?',
+      demoWelcome: m => `Demo: ${m} of play money to try the game. Pick your stake.`,
+      demoOver: 'The demo is over and its games are forgotten. Sign up below to play for real.',
+      demoErrors: {
+        not_logged_in: 'Your demo has ended (30 minutes without playing, or 4 hours in all): start another, or open an account.',
+        insufficient_funds: 'Not enough play money left for this stake: open an account, or start a new demo.',
+        too_many_attempts: 'Too many demo games at once: wait a moment, or open an account.',
+      },
       walletErrors: {
         insufficient_funds: 'Not enough money at your operator: add some on its site.',
         limit_reached: 'Your operator refuses this stake: one of your gambling limits is reached (see them on its site).',
@@ -231,6 +261,7 @@
         player_blocked: 'Your operator refuses your stakes for now: see its site.',
         wrong_password: 'Wrong current password: nothing changed.',
         duplicate_launch: 'This launch link was used already: open the game again from your operator\'s site.',
+        demo_mode: 'In the demo the money is play money: open an account to deposit, withdraw, set your limits or see the proofs.',
       },
     },
   };
@@ -252,7 +283,7 @@
   // Every error is told in the player's language, from its code, never in the server's words.
   const errText = e => {
     const m = T[lang()].errors;
-    const v = e && e.code && e.code !== 'unknown' && ((wallet && T[lang()].walletErrors[e.code]) || m[e.code]);
+    const v = e && e.code && e.code !== 'unknown' && ((wallet && T[lang()].walletErrors[e.code]) || (S.demo && T[lang()].demoErrors[e.code]) || m[e.code]);
     return typeof v === 'string' ? v : typeof v === 'function' ? v(e) : m.unknown(e && (e.code || e.status));
   };
 
@@ -616,6 +647,7 @@
     $$('#history button.replay').forEach(b => (b.disabled = locked));
     renderUnfinished();
     lockReason(locked);
+    demoEnd();
   }
 
   // ---- effects ----
@@ -1316,6 +1348,8 @@
   // onLogout shows the page logged out, with what to tell the player (a function, so that it
   // can be told again in the other language).
   function onLogout(said) {
+    S.demo = false;
+    renderDemo();
     S.known = true;
     S.user = null;
     S.limits = null;
@@ -1428,6 +1462,7 @@
   async function refreshMe() {
     const buys = S.buys;
     const me = await api('GET', '/me');
+    if (me.demo) me.username = DEMO_USER; // a demo session has no name
     if (!S.user || me.username !== S.user) return;
     setSession(me.session);
     if (buys === S.buys && S.mode !== 'buying') {
@@ -2045,6 +2080,54 @@
       fromLimits($('#password'), $('#password-current'));
     });
   }
+  // ---- demo play (API.md 1.2) ----
+  // A visitor plays with play money and without an account: the same page, animations, rules and
+  // tables; the header says so on every screen; what needs an account (deposits, limits, proofs)
+  // is hidden and explained; each game's result, and the header, offer to open an account, which
+  // ends the demo (its games are forgotten) and opens the sign-up.
+  const DEMO_USER = 'demo'; // S.user of a demo session, never shown: it has no username
+  function renderDemo() {
+    body.classList.toggle('demo', !!S.demo);
+    $$('[data-demo]').forEach(el => (el.textContent = t(el.dataset.demo)));
+    $('#demo-mark').hidden = !S.demo;
+    $('#demo-signup').hidden = !S.demo;
+    if ($('#demo-info')) $('#demo-info').hidden = !S.demo;
+    demoEnd();
+  }
+  // demoEnd shows the offer to open an account on the result of a demo game.
+  function demoEnd() {
+    $('#demo-end').hidden = !(S.demo && S.mode === 'idle' && S.result && $('#result').dataset.state === 'done');
+  }
+  async function onDemo(me, fresh) {
+    S.demo = true;
+    renderDemo();
+    await onLogin(Object.assign({}, me, { username: DEMO_USER }), fresh);
+    $('#user').textContent = '';
+    if (S.mode === 'idle') status(t('demoWelcome', money(me.balance)));
+  }
+  async function startDemo() {
+    const b = $('#demo-start');
+    $('#demo-err').textContent = '';
+    b.disabled = true;
+    try {
+      await onDemo(await api('POST', '/demo'), true);
+    } catch (e) {
+      $('#demo-err').textContent = errText(e);
+    } finally {
+      b.disabled = false;
+    }
+  }
+  async function openAccount() {
+    await api('DELETE', '/session').catch(() => {});
+    onLogout(() => t('demoOver'));
+    const f = $('#signup-user');
+    if (f) {
+      f.scrollIntoView({ block: 'center' });
+      f.focus();
+    }
+  }
+  if ($('#demo-start')) $('#demo-start').addEventListener('click', startDemo);
+  $$('#demo-signup, [data-open-account]').forEach(b => b.addEventListener('click', openAccount));
 
   // ---- navigation ----
   function route() {
@@ -2071,6 +2154,7 @@
     renderLimits();
     sayOut();
     if ($('#reality-check').open) renderReality();
+    renderDemo();
     if (!wallet) {
       if ($('#exclusion').open) exclusionText();
       if ($('#closure').open) $('#closure-text').textContent = t('closeText', money(S.balance));
@@ -2173,9 +2257,10 @@
 
   drawSleeping();
   relabel();
+  renderDemo();
   controls();
   api('GET', '/me')
-    .then(onLogin)
+    .then(me => (me.demo ? onDemo(me) : onLogin(me)))
     .catch(e => {
       if (e.status !== 401) announce(errText(e));
       onLogout();
