@@ -137,25 +137,40 @@ func (d *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	seen := map[int]string{}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
 		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: no version number", base)
 		}
+		// Two files of one number would apply only the first, silently: a merge of two
+		// branches that each took the next number must fail here, not in the field.
+		if other, ok := seen[version]; ok {
+			return fmt.Errorf("migrations %s and %s have one number", other, base)
+		}
+		seen[version] = base
 		body, err := migrations.ReadFile(name)
 		if err != nil {
 			return err
 		}
 		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			var n int
-			if err := tx.QueryRow(ctx, `SELECT count(*) FROM schema_migrations WHERE version = $1`, version).Scan(&n); err != nil || n > 0 {
+			var applied string
+			err := tx.QueryRow(ctx, `SELECT name FROM schema_migrations WHERE version = $1`, version).Scan(&applied)
+			if err == nil {
+				if applied != base {
+					// Its schema is not the one this build's queries expect.
+					return fmt.Errorf("version %d was applied as %s", version, applied)
+				}
+				return nil
+			}
+			if !errors.Is(err, pgx.ErrNoRows) {
 				return err
 			}
 			if _, err := tx.Exec(ctx, string(body)); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, version, base)
+			_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, version, base)
 			return err
 		})
 		if err != nil {

@@ -177,12 +177,19 @@ func (d *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	seen := map[int]string{}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
 		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: no version number", base)
 		}
+		// Two files of one number would apply only the first, silently: a merge of two
+		// branches that each took the next number must fail here, not in the field.
+		if other, ok := seen[version]; ok {
+			return fmt.Errorf("migrations %s and %s have one number", other, base)
+		}
+		seen[version] = base
 		if err := d.apply(ctx, version, base, name); err != nil {
 			return fmt.Errorf("migration %s: %w", base, err)
 		}
@@ -196,8 +203,16 @@ func (d *DB) apply(ctx context.Context, version int, base, name string) error {
 		return err
 	}
 	defer tx.Rollback()
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil || n > 0 {
+	var applied string
+	err = tx.QueryRowContext(ctx, `SELECT name FROM schema_migrations WHERE version = ?`, version).Scan(&applied)
+	if err == nil {
+		if applied != base {
+			// Its schema is not the one this build's queries expect.
+			return fmt.Errorf("version %d was applied as %s", version, applied)
+		}
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
 	body, err := migrations.ReadFile(name)
