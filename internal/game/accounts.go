@@ -88,9 +88,9 @@ func (s *Service) Login(ctx context.Context, username, password, addr string) (s
 	if err := p.Shut(s.now()); err != nil {
 		return "", Player{}, err
 	}
-	// An exclusion or a closure committed since the player was read (while the password was
-	// hashed) makes the store refuse the session, with the same fault.
-	token, err := s.sessions.Open(ctx, p.ID)
+	// An exclusion, a closure or a password change committed since the player was read (while
+	// the password was hashed) makes the store refuse the session.
+	token, err := s.sessions.OpenChecked(ctx, p.ID, p.PasswordHash)
 	if err != nil {
 		return "", Player{}, err
 	}

@@ -3,6 +3,7 @@ package lottery
 import (
 	"time"
 
+	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 )
 
@@ -21,6 +22,19 @@ type Session struct {
 	OwnerID   int64  // the player's or the operator's id
 	CreatedAt int64  // unix seconds
 	LastSeen  int64
+	// Checked is the password hash a login checked (empty: none), not stored: the store opens
+	// the session only if it is still the player's (StillChecked).
+	Checked string
+}
+
+// StillChecked refuses a session whose login checked a password the player no longer has. A
+// login reads the hash, then spends tens of milliseconds checking it: a password changed in
+// between ends every session, and must end this one too.
+func (s Session) StillChecked(current string) error {
+	if s.Checked != "" && s.Checked != current {
+		return fault.Errorf(fault.NotLoggedIn, "the password changed during this login: log in with the new one")
+	}
+	return nil
 }
 
 // PlayerSubject and OperatorSubject name the account a login attempt is for, as its failures are

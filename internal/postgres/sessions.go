@@ -26,6 +26,16 @@ func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
 		if err := requireOpen(ctx, tx, s.OwnerID, time.Unix(s.CreatedAt, 0), ` FOR SHARE OF p`); err != nil {
 			return err
 		}
+		if s.Checked != "" {
+			// Read under the lock just taken: a password change holds it until it commits.
+			var current string
+			if err := tx.QueryRow(ctx, `SELECT password_hash FROM players WHERE id = $1`, s.OwnerID).Scan(&current); err != nil {
+				return err
+			}
+			if err := s.StillChecked(current); err != nil {
+				return err
+			}
+		}
 		_, err := tx.Exec(ctx, insert, s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
 		return err
 	})

@@ -85,6 +85,16 @@ func (m *Manager) Open(ctx context.Context, ownerID int64) (string, error) {
 	return token, m.OpenToken(ctx, ownerID, token)
 }
 
+// OpenChecked is Open for a login that checked the password hash checked: the store refuses
+// the session if the player's password changed since (lottery.Session.StillChecked).
+func (m *Manager) OpenChecked(ctx context.Context, ownerID int64, checked string) (string, error) {
+	token := NewToken()
+	h := Hash(token)
+	now := m.cfg.Now().Unix()
+	s := lottery.Session{Hash: h[:], Kind: m.kind, OwnerID: ownerID, CreatedAt: now, LastSeen: now, Checked: checked}
+	return token, m.store.CreateSession(ctx, s)
+}
+
 // NewToken is a new session's token: 256 random bits. A session drawn before it is opened
 // (OpenToken) can be named first, as a launch names the session it opens.
 func NewToken() string {

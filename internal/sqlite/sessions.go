@@ -22,6 +22,15 @@ func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
 			if err := t.requireOpen(s.OwnerID, time.Unix(s.CreatedAt, 0)); err != nil {
 				return err
 			}
+			if s.Checked != "" {
+				var current string
+				if err := t.queryRow(`SELECT password_hash FROM players WHERE id = ?`, s.OwnerID).Scan(&current); err != nil {
+					return err
+				}
+				if err := s.StillChecked(current); err != nil {
+					return err
+				}
+			}
 		}
 		_, err := t.exec(`INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES (?, ?, ?, ?, ?)`,
 			s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)

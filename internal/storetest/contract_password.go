@@ -70,6 +70,22 @@ func testChangePassword(t *testing.T, h Harness) {
 		t.Error("a refused change changed the hash or the sessions")
 	}
 
+	// A login that checked the password the change replaced opens no session: it read the
+	// old hash before the change, and would otherwise outlive it.
+	late := fresh("pwd-late-login")
+	late.Checked = "x"
+	if err := f.s.CreateSession(f.ctx, late); !fault.Is(err, fault.NotLoggedIn) {
+		t.Errorf("a login that checked the old password: %v, want not_logged_in", err)
+	}
+	if alive(late.Hash) {
+		t.Error("a login that checked the old password opened a session")
+	}
+	current := fresh("pwd-current-login")
+	current.Checked = "hash-2"
+	if err := f.s.CreateSession(f.ctx, current); err != nil || !alive(current.Hash) {
+		t.Errorf("a login that checked the current password: %v", err)
+	}
+
 	// For an account closed: refused, no session opened.
 	if _, err := f.s.ClosePlayer(f.ctx, p.ID, nil, f.now); err != nil {
 		t.Fatal(err)
