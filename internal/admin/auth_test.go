@@ -256,7 +256,7 @@ func TestLegalFooter(t *testing.T) {
 	c.login(opName, opPassword)
 	_, sales := c.do("GET", "/admin/", nil)
 	for name, body := range map[string]string{"login": login, "sales": sales} {
-		if !strings.Contains(body, "Jouer comporte des risques : endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé).") ||
+		if !strings.Contains(body, "Jouer comporte des risques\u00a0: endettement, isolement, dépendance. Pour être aidé, appelez le 09 74 75 13 13 (appel non surtaxé).") ||
 			!strings.Contains(body, ">18+</span>") {
 			t.Errorf("the %s page has no legal footer", name)
 		}

@@ -71,8 +71,8 @@ func TestBrowserBackOfficeInFrench(t *testing.T) {
 				{"/admin/emissions/MINI", "#blocks", []string{"Émission", "Vendues"}},
 				{"/admin/emissions/MINI/report", "#report-check", []string{"Rapport de", "\u202fs (gardé"}},
 				{fmt.Sprintf("/admin/players/%d", gaston.ID), "#player-balance", []string{"Né(e) le", "1er janvier 1990", "36\u00a0ans", "fermé le"}},
-				{"/admin/exclusions", "#register-imports", []string{"La liste : 2 personnes", "5 mai 1980"}},
-				{"/admin/log", "#log", []string{"Liste des interdits importée", "1 compte fermé : gaston (versé : ", "Joueur consulté", " CET"}},
+				{"/admin/exclusions", "#register-imports", []string{"La liste\u00a0: 2 personnes", "5 mai 1980"}},
+				{"/admin/log", "#log", []string{"Liste des interdits importée", "1 compte fermé\u00a0: gaston (versé\u00a0: ", "Joueur consulté", " CET"}},
 			} {
 				do(t, ctx, chromedp.Navigate(e.url+page.path), chromedp.WaitVisible(page.wait))
 				poll(t, ctx, `[...document.images].every(i => i.complete && i.naturalWidth > 0)`)
@@ -104,7 +104,7 @@ func TestBrowserBackOfficeInFrench(t *testing.T) {
 				t.Fatalf("gaston's payout: %v %v", transfers, err)
 			}
 			do(t, ctx, chromedp.Navigate(e.url+"/admin/log"), chromedp.WaitVisible("#log"))
-			if log := text(t, ctx, "#log"); !strings.Contains(log, "gaston (versé : "+admin.Money("fr", transfers[0].Amount)+")") {
+			if log := text(t, ctx, "#log"); !strings.Contains(log, "gaston (versé\u00a0: "+admin.Money("fr", transfers[0].Amount)+")") {
 				t.Errorf("the log does not say gaston's payout in euros: %s", log)
 			}
 

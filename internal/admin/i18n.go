@@ -3,6 +3,7 @@ package admin
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"starcolor/internal/lottery"
@@ -28,11 +29,16 @@ func langOf(r *http.Request) string {
 func tr(lang, s string) string {
 	if lang == "fr" {
 		if f, ok := french[s]; ok {
-			return f
+			return frenchSpaces.Replace(f)
 		}
 	}
 	return s
 }
+
+// frenchSpaces writes the French texts' punctuation the French way: a no-break space before
+// « : » and a narrow one before « ; ! ? », so that no line begins with one. It runs on the
+// texts, not on what fills them (names, file names), which are shown as they are.
+var frenchSpaces = strings.NewReplacer(" :", "\u00a0:", " ;", "\u202f;", " !", "\u202f!", " ?", "\u202f?")
 
 // t translates a text into the request's language, formatting it with args if there are any.
 func (s *Server) t(r *http.Request, format string, args ...any) string {

@@ -85,29 +85,29 @@ func TestLogInBothLanguages(t *testing.T) {
 	en.login(opName, opPassword)
 	const n, nb = "\u202f", "\u00a0"
 	want := map[string][2]logRow{ // by detail's start in English: French, English
-		"register_imported old": {{who: "ligne de commande", label: "Liste des interdits importée", detail: "liste.csv : 1 personne inscrite, 1 personne ajoutée, 0 personne retirée ; 1 compte fermé : bob (versé : 1" + n + "997,00" + n + "€)"},
+		"register_imported old": {{who: "ligne de commande", label: "Liste des interdits importée", detail: "liste.csv\u00a0: 1 personne inscrite, 1 personne ajoutée, 0 personne retirée\u202f; 1 compte fermé\u00a0: bob (versé\u00a0: 1" + n + "997,00" + n + "€)"},
 			{who: "command line", label: "List of excluded persons imported", detail: "liste.csv: 1 person listed, 1 person added, 0 persons gone; 1 account closed: bob (paid out: €1,997.00)"}},
-		"emission_create":  {{label: "Émission demandée", detail: "NEW-1 : 3 blocs à 2,50" + n + "€"}, {label: "Emission asked for", detail: "NEW-1: 3 blocks at €2.50"}},
+		"emission_create":  {{label: "Émission demandée", detail: "NEW-1\u00a0: 3 blocs à 2,50" + n + "€"}, {label: "Emission asked for", detail: "NEW-1: 3 blocks at €2.50"}},
 		"emission_created": {{label: "Émission créée", detail: "NEW-1 en 1,632" + n + "s"}, {label: "Emission created", detail: "NEW-1 in 1.632" + nb + "s"}},
-		"emission_failed": {{label: "Émission en échec", detail: "NEW-2 : interrompue par l'arrêt du serveur : rien n'a été écrit"},
+		"emission_failed": {{label: "Émission en échec", detail: "NEW-2\u00a0: interrompue par l'arrêt du serveur\u00a0: rien n'a été écrit"},
 			{label: "Emission failed", detail: "NEW-2: interrupted by the server's shutdown: nothing was written"}},
 		"login_failed":   {{label: "Connexion refusée", detail: "mot de passe incorrect"}, {label: "Login refused", detail: "wrong password"}},
 		"export":         {{label: "Bloc exporté", detail: "MINI, bloc 0 (compressé)"}, {label: "Block exported", detail: "MINI, block 0 (compressed)"}},
-		"export_refused": {{label: "Export refusé", detail: "MINI, bloc 1 : encore en vente"}, {label: "Export refused", detail: "MINI, block 1: still on sale"}},
+		"export_refused": {{label: "Export refusé", detail: "MINI, bloc 1\u00a0: encore en vente"}, {label: "Export refused", detail: "MINI, block 1: still on sale"}},
 		"sales_exported old": {{label: "Rapport des ventes téléchargé", detail: "par jour du 1er novembre 2026 au 30 novembre 2026, au format anglais"},
 			{label: "Sales report downloaded", detail: "by day from 1 November 2026 to 30 November 2026, in the English format"}},
-		"register_refused old": {{label: "Liste des interdits refusée", detail: "bad.csv : ces lignes ne sont pas des personnes : ligne 2 : 2 champs au lieu de 3 (nom, prénoms, date de naissance) ; ligne 3 : la date de naissance «" + nb + "31/02/1980" + nb + "» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA"},
+		"register_refused old": {{label: "Liste des interdits refusée", detail: "bad.csv\u00a0: ces lignes ne sont pas des personnes\u00a0: ligne 2\u00a0: 2 champs au lieu de 3 (nom, prénoms, date de naissance)\u202f; ligne 3\u00a0: la date de naissance «" + nb + "31/02/1980" + nb + "» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA"},
 			{label: "List of excluded persons refused", detail: "bad.csv: these lines are not persons: line 2: 2 fields, not 3 (last name, first names, birth date); line 3: the birth date “31/02/1980” is neither YYYY-MM-DD nor DD/MM/YYYY"}},
-		"usernames_alike": {{who: "starcolor", label: "Pseudos qui se lisent pareil", detail: "les pseudos des comptes n°" + nb + "3 (demo), n°" + nb + "4 (ｄｅｍｏ) se lisent pareil : chacun se connecte toujours avec le sien, et aucun nouveau compte ne peut en prendre un semblable"},
+		"usernames_alike": {{who: "starcolor", label: "Pseudos qui se lisent pareil", detail: "les pseudos des comptes n°" + nb + "3 (demo), n°" + nb + "4 (ｄｅｍｏ) se lisent pareil\u00a0: chacun se connecte toujours avec le sien, et aucun nouveau compte ne peut en prendre un semblable"},
 			{who: "starcolor", label: "Usernames that read alike", detail: "the usernames of accounts 3 (demo), 4 (ｄｅｍｏ) read alike: each still logs in with its own, and no new account may take one like them"}},
-		"identity_listed": {{label: "Compte ouvert d'un interdit", detail: "le compte ouvert n°" + nb + "5 (claire) (Jeanne Claire Martin, né(e) le 1er janvier 1990) correspond à une personne de la liste des interdits de jeu : il reste ouvert jusqu'à ce que le prochain import de la liste le ferme (importez à nouveau la liste actuelle pour le fermer tout de suite)"},
+		"identity_listed": {{label: "Compte ouvert d'un interdit", detail: "le compte ouvert n°" + nb + "5 (claire) (Jeanne Claire Martin, né(e) le 1er janvier 1990) correspond à une personne de la liste des interdits de jeu\u00a0: il reste ouvert jusqu'à ce que le prochain import de la liste le ferme (importez à nouveau la liste actuelle pour le fermer tout de suite)"},
 			{label: "Open account on the list", detail: "the open account 5 (claire) (Jeanne Claire Martin, born 1 January 1990) matches a person on the list of excluded persons: it stays open until the next import of the list closes it (import the current list again to close it now)"}},
-		"identity_excluded": {{label: "Compte ouvert d'un auto-exclu", detail: "le compte ouvert n°" + nb + "6 (bob2) (Bob Marie Durand, né(e) le 4 mai 1990) correspond à l'auto-exclusion du compte n°" + nb + "2 (bob), qui court jusqu'au 01/06/2027 12:00 CEST : il reste ouvert, à examiner par l'opérateur"},
+		"identity_excluded": {{label: "Compte ouvert d'un auto-exclu", detail: "le compte ouvert n°" + nb + "6 (bob2) (Bob Marie Durand, né(e) le 4 mai 1990) correspond à l'auto-exclusion du compte n°" + nb + "2 (bob), qui court jusqu'au 01/06/2027 12:00 CEST\u00a0: il reste ouvert, à examiner par l'opérateur"},
 			{label: "Open account of a self-excluded person", detail: "the open account 6 (bob2) (Bob Marie Durand, born 4 May 1990) matches the self-exclusion of account 2 (bob), which runs until 01/06/2027 12:00 CEST: it stays open, for the operator to look into"}},
 		"player_viewed old": {{label: "Joueur consulté", detail: "zoe"}, {label: "Player viewed", detail: "zoe"}},
 		"a_future_action":   {{label: "a_future_action", detail: "as stored"}, {label: "a_future_action", detail: "as stored"}},
 		"operator_created":  {{label: "Opérateur créé", detail: "en ligne de commande"}, {label: "Operator created", detail: "from the command line"}},
-		"register_refused new": {{label: "Liste des interdits refusée", detail: "mauvais.csv : ces lignes ne sont pas des personnes : ligne 2 : il faut un nom et des prénoms : des lettres (accents compris), espaces, traits d'union et apostrophes, 100 caractères au plus chacun"},
+		"register_refused new": {{label: "Liste des interdits refusée", detail: "mauvais.csv\u00a0: ces lignes ne sont pas des personnes\u00a0: ligne 2\u00a0: il faut un nom et des prénoms\u00a0: des lettres (accents compris), espaces, traits d'union et apostrophes, 100 caractères au plus chacun"},
 			{label: "List of excluded persons refused", detail: "mauvais.csv: these lines are not persons: line 2: a last name and first names are needed: letters (accents welcome), spaces, hyphens and apostrophes, at most 100 characters each"}},
 		"player_viewed new": {{label: "Joueur consulté", detail: "gaston"}, {label: "Player viewed", detail: "gaston"}},
 		"sales_exported new": {{label: "Rapport des ventes téléchargé", detail: "par jour du 1er novembre 2026 au 30 novembre 2026, pour un tableur français"},
@@ -153,7 +153,7 @@ func TestLogInBothLanguages(t *testing.T) {
 			t.Fatalf("the import's line %v, gaston's transfers %v %v", imported, transfers, err)
 		}
 		payout := transfers[0].Amount
-		wantImport := []string{fmt.Sprintf("liste-2026-12.csv : 2 personnes inscrites, 2 personnes ajoutées, 0 personne retirée ; 1 compte fermé : gaston (versé : %s)", frMoney(payout)),
+		wantImport := []string{fmt.Sprintf("liste-2026-12.csv\u00a0: 2 personnes inscrites, 2 personnes ajoutées, 0 personne retirée\u202f; 1 compte fermé\u00a0: gaston (versé\u00a0: %s)", frMoney(payout)),
 			fmt.Sprintf("liste-2026-12.csv: 2 persons listed, 2 persons added, 0 persons gone; 1 account closed: gaston (paid out: %s)", enMoney(payout))}[lang]
 		if imported.detail != wantImport || imported.who != opName {
 			t.Errorf("the import's line %+v, want %q", imported, wantImport)
@@ -179,9 +179,9 @@ func TestRegisterRefusalInFrench(t *testing.T) {
 	fr := e.frenchClient(t)
 	fr.login(opName, opPassword)
 	for file, want := range map[string]string{
-		"Martin;Jeanne;01/01/1990\nDurand;Paul\nDupont;Jean;31/02/1980\n": "Rien n'a été importé : ces lignes ne sont pas des personnes : ligne 2 : 2 champs au lieu de 3 (nom, prénoms, date de naissance) ; ligne 3 : la date de naissance «\u00a031/02/1980\u00a0» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA",
-		"":                           "Rien n'a été importé : le fichier ne liste personne",
-		"\"Martin,Jeanne,1990-01-01": "Rien n'a été importé : le fichier n'est pas un CSV : un guillemet mal placé, ligne 1, colonne 26",
+		"Martin;Jeanne;01/01/1990\nDurand;Paul\nDupont;Jean;31/02/1980\n": "Rien n'a été importé\u00a0: ces lignes ne sont pas des personnes\u00a0: ligne 2\u00a0: 2 champs au lieu de 3 (nom, prénoms, date de naissance)\u202f; ligne 3\u00a0: la date de naissance «\u00a031/02/1980\u00a0» n'est ni AAAA-MM-JJ ni JJ/MM/AAAA",
+		"":                           "Rien n'a été importé\u00a0: le fichier ne liste personne",
+		"\"Martin,Jeanne,1990-01-01": "Rien n'a été importé\u00a0: le fichier n'est pas un CSV\u00a0: un guillemet mal placé, ligne 1, colonne 26",
 	} {
 		resp, page := fr.upload("liste.csv", file)
 		m := regexp.MustCompile(`id="register-error">([^<]*)<`).FindStringSubmatch(page)

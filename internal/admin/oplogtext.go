@@ -246,7 +246,7 @@ func refusalText(lang string, d logDetail) string {
 		}
 		sep := "; "
 		if lang == "fr" {
-			sep = " ; " // French spaces its semicolons
+			sep = "\u202f; " // French puts a narrow no-break space before its semicolons
 		}
 		return say("these lines are not persons: %s", strings.Join(lines, sep))
 	}
