@@ -164,7 +164,7 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			}
 			// Read once the account is locked (checkDeposit): an exclusion or a closure that
 			// held it has committed, and is seen.
-			if err := requireOpen(ctx, tx, p.PlayerID, now, ""); err != nil {
+			if _, err := requireOpen(ctx, tx, p.PlayerID, now, ""); err != nil {
 				return err
 			}
 		}
@@ -311,12 +311,13 @@ func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reas
 // requireOpen refuses, in the transaction, a player whose account is shut at now: closed, or
 // self-excluded until later (lottery.Player.Shut). lock is the row lock it takes on the player
 // ("" for none), so that an exclusion or a closure waits for the transaction, or it for them.
-func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) error {
+// It returns the player as it read them.
+func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) (lottery.Player, error) {
 	p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+lock, playerID))
 	if err != nil {
-		return err
+		return p, err
 	}
-	return p.Shut(now)
+	return p, p.Shut(now)
 }
 
 // ChangePassword sets a player's password hash in one transaction: the player's row locked as an
@@ -327,7 +328,7 @@ func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, 
 // server, while the device that changed it stays in.
 func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error {
 	return d.inTx(ctx, func(tx pgx.Tx) error {
-		if err := requireOpen(ctx, tx, playerID, time.Unix(fresh.CreatedAt, 0), ` FOR NO KEY UPDATE OF p`); err != nil {
+		if _, err := requireOpen(ctx, tx, playerID, time.Unix(fresh.CreatedAt, 0), ` FOR NO KEY UPDATE OF p`); err != nil {
 			return err
 		}
 		if err := requireSession(ctx, tx, session); err != nil {

@@ -15,7 +15,8 @@ import (
 // (closed, or self-excluded: lottery.Player.Shut's fault), read with the player's row locked for
 // share: an exclusion or a closure (which update that row) waits for the session and then ends
 // it, or the session waits for them and sees them. A login that checked the account before an
-// exclusion committed, and opens its session after, gets no session.
+// exclusion committed, and opens its session after, gets no session; nor does one whose password
+// changed since it was checked (lottery.Session.StillChecked).
 func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
 	const insert = `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`
 	if s.Kind != lottery.PlayerSession {
@@ -23,20 +24,15 @@ func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
 		return d.noteWrite(err)
 	}
 	return d.inTx(ctx, func(tx pgx.Tx) error {
-		if err := requireOpen(ctx, tx, s.OwnerID, time.Unix(s.CreatedAt, 0), ` FOR SHARE OF p`); err != nil {
+		// The hash is read under the lock taken here: a password change holds it until it commits.
+		p, err := requireOpen(ctx, tx, s.OwnerID, time.Unix(s.CreatedAt, 0), ` FOR SHARE OF p`)
+		if err != nil {
 			return err
 		}
-		if s.Checked != "" {
-			// Read under the lock just taken: a password change holds it until it commits.
-			var current string
-			if err := tx.QueryRow(ctx, `SELECT password_hash FROM players WHERE id = $1`, s.OwnerID).Scan(&current); err != nil {
-				return err
-			}
-			if err := s.StillChecked(current); err != nil {
-				return err
-			}
+		if err := s.StillChecked(p.PasswordHash); err != nil {
+			return err
 		}
-		_, err := tx.Exec(ctx, insert, s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
+		_, err = tx.Exec(ctx, insert, s.Hash, s.Kind, s.OwnerID, s.CreatedAt, s.LastSeen)
 		return err
 	})
 }

@@ -25,7 +25,7 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			return err
 		}
 		if p.Kind == lottery.Deposit {
-			if err := t.requireOpen(p.PlayerID, now); err != nil {
+			if _, err := t.requireOpen(p.PlayerID, now); err != nil {
 				return err
 			}
 			if err := t.checkDeposit(p, now); err != nil {

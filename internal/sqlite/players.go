@@ -199,13 +199,13 @@ func (t *tx) payOut(playerID int64, session []byte, reason string, now time.Time
 }
 
 // requireOpen refuses, in the write, a player whose account is shut at now: closed, or
-// self-excluded until later (lottery.Player.Shut).
-func (t *tx) requireOpen(playerID int64, now time.Time) error {
+// self-excluded until later (lottery.Player.Shut). It returns the player as it read them.
+func (t *tx) requireOpen(playerID int64, now time.Time) (lottery.Player, error) {
 	p, err := scanPlayer(t.queryRow(`SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID))
 	if err != nil {
-		return err
+		return p, err
 	}
-	return p.Shut(now)
+	return p, p.Shut(now)
 }
 
 // ChangePassword sets a player's password hash in one write: the session checked (nil: not
@@ -217,7 +217,7 @@ func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte,
 		if err := t.requireSession(session); err != nil {
 			return err
 		}
-		if err := t.requireOpen(playerID, time.Unix(fresh.CreatedAt, 0)); err != nil {
+		if _, err := t.requireOpen(playerID, time.Unix(fresh.CreatedAt, 0)); err != nil {
 			return err
 		}
 		if _, err := t.exec(`UPDATE players SET password_hash = ? WHERE id = ?`, passwordHash, playerID); err != nil {

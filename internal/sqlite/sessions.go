@@ -15,21 +15,17 @@ import (
 
 // CreateSession starts a session. A player's is refused, in its write, if their account is shut
 // when it is made (closed, or self-excluded: lottery.Player.Shut's fault): a login that checked
-// the account before an exclusion committed, and opens its session after, gets no session.
+// the account before an exclusion committed, and opens its session after, gets no session; nor
+// does one whose password changed since it was checked (lottery.Session.StillChecked).
 func (d *DB) CreateSession(ctx context.Context, s lottery.Session) error {
 	return d.update(ctx, func(t *tx) error {
 		if s.Kind == lottery.PlayerSession {
-			if err := t.requireOpen(s.OwnerID, time.Unix(s.CreatedAt, 0)); err != nil {
+			p, err := t.requireOpen(s.OwnerID, time.Unix(s.CreatedAt, 0))
+			if err != nil {
 				return err
 			}
-			if s.Checked != "" {
-				var current string
-				if err := t.queryRow(`SELECT password_hash FROM players WHERE id = ?`, s.OwnerID).Scan(&current); err != nil {
-					return err
-				}
-				if err := s.StillChecked(current); err != nil {
-					return err
-				}
+			if err := s.StillChecked(p.PasswordHash); err != nil {
+				return err
 			}
 		}
 		_, err := t.exec(`INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES (?, ?, ?, ?, ?)`,
