@@ -118,7 +118,7 @@ func (e *walletEnv) playerIn(t *testing.T, who, operatorSession string) *client 
 // drained waits until the outbox holds nothing to send.
 func (e *walletEnv) drained(t *testing.T) {
 	t.Helper()
-	apptest.DrainOutbox(t, e.env.Store, e.now)
+	apptest.DrainOutbox(t, e.env.Store, e.now, nil)
 }
 
 // The launch (once, the body checked; its signatures: TestSignatures), the balance from the

@@ -370,11 +370,11 @@ func (s *testServer) launchSession(t testing.TB, who string) string {
 // drained waits until the test server's outbox is empty (wallet mode).
 func (s *testServer) drained(t testing.TB) {
 	t.Helper()
-	now := time.Now
-	if s.clock != nil {
-		now = s.clock.Now
+	if s.clock == nil {
+		apptest.DrainOutbox(t, s.db, time.Now, nil)
+		return
 	}
-	apptest.DrainOutbox(t, s.db, now)
+	apptest.DrainOutbox(t, s.db, s.clock.Now, s.clock.Advance)
 }
 
 // checkWalletBooks checks, once the outbox has drained, that the wallet and the games agree to

@@ -80,7 +80,7 @@ func (s *walletSite) walletBalance(t *testing.T, who string, set *int64) int64 {
 // drained waits until the wallet acknowledged every call owed to it.
 func (s *walletSite) drained(t *testing.T) {
 	t.Helper()
-	apptest.DrainOutbox(t, s.env.Store, time.Now)
+	apptest.DrainOutbox(t, s.env.Store, time.Now, nil)
 }
 
 func shownBalance(t *testing.T, ctx context.Context) int64 {
