@@ -15,10 +15,10 @@ import (
 
 func emissionExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("emission export", "--emission ID --block K --out FILE",
-		`Writes block K of an emission in the audit format of RULES §8: a JSON header line, then one
+		`Writes block K of an emission in the audit format of docs/spec/RULES.md §8: a JSON header line, then one
 line per unit in sale order. FILE ending in .gz is gzip-compressed. The file appears whole or
 not at all. A block exports once sold out: before, its export would show the units still for
-sale (RULES §6). To check a block before its sale, rebuild it from its seed (emission derive).`, stderr)
+sale (docs/spec/RULES.md §6). To check a block before its sale, rebuild it from its seed (emission derive).`, stderr)
 	db := dbFlag(fs)
 	id := fs.String("emission", "", "the emission `id`")
 	block := fs.Int("block", -1, "the block `index`, from 0")

@@ -20,7 +20,7 @@ import (
 	"starcolor/internal/storetest"
 )
 
-// No unit leaves before it is sold (RULES §6): emission export refuses a block with units for
+// No unit leaves before it is sold (docs/spec/RULES.md §6): emission export refuses a block with units for
 // sale (exit 1, no file), and exports it once the game server has sold it out, its lines hashing
 // to the committed root.
 func TestExportOnceSoldOut(t *testing.T) {

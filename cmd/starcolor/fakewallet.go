@@ -20,12 +20,12 @@ import (
 	"starcolor/internal/wallet"
 )
 
-const fakewalletHelp = `Runs a reference operator's wallet (seamless wallet, WALLET.md), for tests and for integrators to
-read: the other side of Star Color's calls, keeping WALLET.md's promises in a SQLite file of its
+const fakewalletHelp = `Runs a reference operator's wallet (seamless wallet, docs/spec/WALLET.md), for tests and for integrators to
+read: the other side of Star Color's calls, keeping docs/spec/WALLET.md's promises in a SQLite file of its
 own (--db). Give Star Color its base URL (http://ADDR): Star Color posts to {base}/{call}.
 
   POST /balance, /debit, /credit, /rollback
-        the calls of WALLET.md. A player not yet known is made on first use with
+        the calls of docs/spec/WALLET.md. A player not yet known is made on first use with
         --initial-balance. A transaction_id is kept with its exact answer, a refusal (402, 403)
         too: the same id and the same JSON body get it again, another body 409
         duplicate_transaction. A debit whose id was rolled back, even by a rollback that came
@@ -48,7 +48,7 @@ own (--db). Give Star Color its base URL (http://ADDR): Star Color posts to {bas
         rolled_back_transaction_id), "status" (200, or a debit's 402 or 403), "code" (a
         refusal's), "rolled_back", "rolled_back_by" (a debit's first rollback), "at"}.
 
-Every request is signed as WALLET.md 1.1 says, under the secret of --secret-file: X-Timestamp
+Every request is signed as docs/spec/WALLET.md 1.1 says, under the secret of --secret-file: X-Timestamp
 (Unix seconds) and X-Signature, the hex HMAC-SHA256 of METHOD "\n" PATH "\n" TIMESTAMP "\n" BODY
 (the path as sent, with its query; the body empty for a GET). A signature that does not verify,
 or a timestamp more than 300 s from the wallet's clock, is 401 bad_signature and changes

@@ -40,7 +40,7 @@ func commands() []command {
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
-		{"fakewallet", "run a reference operator's wallet (WALLET.md) for tests and integrators", runFakewallet},
+		{"fakewallet", "run a reference operator's wallet (docs/spec/WALLET.md) for tests and integrators", runFakewallet},
 	}
 }
 

@@ -31,7 +31,7 @@ import (
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "[--addr HOST:PORT] [--db FILE|URL] [--demo]",
-		`Runs the game server: the player API of API.md over HTTP, the player's page and the back
+		`Runs the game server: the player API of docs/spec/API.md over HTTP, the player's page and the back
 office. On a database with no open emission at a price, it first creates one (one block of
 1,000,000 units) at that price. --demo also makes sure that a player "demo" (password "demo")
 exists with at least 50 € of play money.
@@ -50,7 +50,7 @@ but what never changes.`, stderr)
 	metricsAddr := fs.String("metrics-addr", defaultMetricsAddr, "serve the Prometheus metrics (/metrics) on this `address`, apart from the players' (loopback by default; \"off\" for none)")
 	certFile := fs.String("tls-cert", "", "serve HTTPS with this PEM certificate `file` (its chain, leaf first); needs --tls-key")
 	keyFile := fs.String("tls-key", "", "the PEM private key `file` of --tls-cert")
-	walletURL := fs.String("wallet", "", "seamless wallet mode (WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback; https://, or http:// on a loopback address only")
+	walletURL := fs.String("wallet", "", "seamless wallet mode (docs/spec/WALLET.md): the operator's wallet `URL`, which holds the players' money; its calls are URL/balance, /debit, /credit, /rollback; https://, or http:// on a loopback address only")
 	walletInsecure := fs.Bool("wallet-insecure-http", false, "accept a plain http:// --wallet URL to a host that is not a loopback address (a test bench only: the players' movements cross the network in the clear)")
 	walletSecretFile := fs.String("wallet-secret-file", "", "the `file` holding the secret the wallet and Star Color sign with (else $STARCOLOR_WALLET_SECRET)")
 	publicURL := fs.String("public-url", "", "Star Color's public `URL`, for the launch links of wallet mode (default: the address the launch call came to)")

@@ -13,7 +13,7 @@ import (
 
 func runWallet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "reconcile" {
-		fs := newFlags("wallet", "reconcile --wallet URL", "Checks Star Color's books against the operator's wallet (seamless wallet mode, docs/WALLET.md).", stderr)
+		fs := newFlags("wallet", "reconcile --wallet URL", "Checks Star Color's books against the operator's wallet (seamless wallet mode, docs/WALLET_MODE.md).", stderr)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			fs.Usage()
 			return nil
@@ -23,7 +23,7 @@ func runWallet(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("wallet reconcile", "[--db FILE|URL] --wallet URL [--wallet-secret-file F] [--wallet-insecure-http]",
 		`Compares, round by round, what Star Color holds (each game of the operator's players: its stake, its
 prize, whether its credit is acknowledged) with the wallet's listing of its transactions (GET
-URL/transactions, signed: docs/WALLET.md): each game's debit must stand at the wallet with its
+URL/transactions, signed: docs/WALLET_MODE.md): each game's debit must stand at the wallet with its
 stake and its credit with its prize, and no debit or credit may be there for a round Star Color
 has no game of. Prints each difference and exits 1 if there is any (a credit not yet acknowledged
 is one: run it again once the outbox has drained). The URL is https://, or http:// on a loopback

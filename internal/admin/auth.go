@@ -242,7 +242,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.Error("back office: the store is damaged", "method", r.Method, "path", r.URL.Path, "err", err)
 		status, title, msg = http.StatusServiceUnavailable, s.t(r, "Unavailable"), s.t(r, "The stored units do not match their commitment: restore the database from a copy, then run starcolor ledger check.")
 	case errors.Is(err, emission.ErrUnsold):
-		status, title, msg = http.StatusConflict, s.t(r, "Not sold yet"), s.t(r, "This block still has units for sale: its export, in sale order, would show them before they are sold (RULES §6). It can be downloaded once the block is sold out. To check a block before its sale, rebuild it from the emission's seed with starcolor emission derive.")
+		status, title, msg = http.StatusConflict, s.t(r, "Not sold yet"), s.t(r, "This block still has units for sale: its export, in sale order, would show them before they are sold (docs/spec/RULES.md §6). It can be downloaded once the block is sold out. To check a block before its sale, rebuild it from the emission's seed with starcolor emission derive.")
 	case code == fault.NotFound || errors.Is(err, emission.ErrNotFound):
 		s.log.Info("back office: not found", "method", r.Method, "path", r.URL.Path, "err", err)
 		status, title, msg = http.StatusNotFound, s.t(r, "Not found"), s.t(r, "Nothing here answers to this address (%s).", r.URL.Path)

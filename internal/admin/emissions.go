@@ -114,7 +114,7 @@ func (s *Server) emissionPage(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id))
 }
 
-// export streams a block's audit export (RULES §8), gzip-compressed for .gz, once the block is
+// export streams a block's audit export (docs/spec/RULES.md §8), gzip-compressed for .gz, once the block is
 // sold out (emission.Exportable): before, it would tell the operator the next prizes.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	e, rd, err := s.readerOf(r.Context(), r.PathValue("id"))

@@ -13,7 +13,7 @@ import (
 	"starcolor/internal/audit"
 )
 
-// No unit leaves before it is sold (RULES §6): the export of a block with units for sale is
+// No unit leaves before it is sold (docs/spec/RULES.md §6): the export of a block with units for sale is
 // refused, 409, in both forms, and logged; the emission's page offers no link to it. Once the
 // block is sold out it downloads, whole: its lines hash to the block's published root.
 func TestExportOnceSoldOut(t *testing.T) {

@@ -203,7 +203,7 @@ var french = map[string]string{
 	"Back to the back office": "Retour au back-office",
 	"Not found":               "Introuvable",
 	"Not sold yet":            "Pas encore vendu",
-	"This block still has units for sale: its export, in sale order, would show them before they are sold (RULES §6). It can be downloaded once the block is sold out. To check a block before its sale, rebuild it from the emission's seed with starcolor emission derive.": "Ce bloc a encore des unités en vente : son export, dans l'ordre de vente, les montrerait avant leur vente (RULES §6). Il se télécharge une fois le bloc épuisé. Pour vérifier un bloc avant sa vente, reconstruisez-le à partir de la graine de l'émission avec starcolor emission derive.",
+	"This block still has units for sale: its export, in sale order, would show them before they are sold (docs/spec/RULES.md §6). It can be downloaded once the block is sold out. To check a block before its sale, rebuild it from the emission's seed with starcolor emission derive.": "Ce bloc a encore des unités en vente : son export, dans l'ordre de vente, les montrerait avant leur vente (docs/spec/RULES.md §6). Il se télécharge une fois le bloc épuisé. Pour vérifier un bloc avant sa vente, reconstruisez-le à partir de la graine de l'émission avec starcolor emission derive.",
 	"Bad request":               "Demande incorrecte",
 	"Unavailable":               "Indisponible",
 	"Too large":                 "Trop grand",
@@ -441,7 +441,7 @@ var french = map[string]string{
 	"bank":                                      "banque",
 	"prize fund":                                "fonds des lots",
 	"account %d":                                "compte %d",
-	// A payout of the whole balance at a self-exclusion or a closure (API.md 1.2), told from a
+	// A payout of the whole balance at a self-exclusion or a closure (docs/spec/API.md 1.2), told from a
 	// withdrawal the player asked for.
 	"Payout at self-exclusion":                     "Versement à l'auto-exclusion",
 	"Payout at closure":                            "Versement à la clôture",

@@ -277,7 +277,7 @@ var (
 )
 
 // walletError words a call's last error, kept as the English of the wallet's client: a refusal
-// by its status and code (the protocol's words, WALLET.md), an unknown answer as such, with its
+// by its status and code (the protocol's words, docs/spec/WALLET.md), an unknown answer as such, with its
 // status when it had one.
 func walletError(lang, s string) string {
 	switch {

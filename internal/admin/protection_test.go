@@ -77,7 +77,7 @@ func TestRegisterImport(t *testing.T) {
 	if c, err := e.db.CheckLedger(t.Context()); err != nil || len(c.Problems) != 0 {
 		t.Fatalf("ledger: %+v %v", c, err)
 	}
-	// Found as identities compare (API.md 1.2): "Mаrt" with a Cyrillic а, "M-ART" are "mart".
+	// Found as identities compare (docs/spec/API.md 1.2): "Mаrt" with a Cyrillic а, "M-ART" are "mart".
 	for _, q := range []string{"mart", "M%D0%B0rt", "M-ART"} {
 		_, page = op.do("GET", "/admin/exclusions?q="+q, nil)
 		if !strings.Contains(page, "The list: 2 persons") || !strings.Contains(page, "<td>MARTIN</td>") || strings.Contains(page, "<td>Durand</td>") {

@@ -45,7 +45,7 @@ type Store interface {
 	// WithLock runs fn while no other section of the same name runs, on any server of the store.
 	WithLock(ctx context.Context, name string, fn func() error) error
 
-	// The wallet's outbox (seamless wallet mode, WALLET.md): the calls owed to the wallet.
+	// The wallet's outbox (seamless wallet mode, docs/spec/WALLET.md): the calls owed to the wallet.
 	wallet.OutboxStore
 	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
 	// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID).
@@ -68,7 +68,7 @@ type Config struct {
 	// TrustedProxies are the load balancers whose X-Forwarded-For names the client (none: the
 	// server faces its clients).
 	TrustedProxies []netip.Prefix
-	// Wallet, when set, puts the game in seamless wallet mode (WALLET.md): the operator's wallet
+	// Wallet, when set, puts the game in seamless wallet mode (docs/spec/WALLET.md): the operator's wallet
 	// holds the players' money.
 	Wallet *WalletConfig
 }
@@ -85,7 +85,7 @@ type WalletConfig struct {
 	PublicURL string
 	Timeout   time.Duration // a call to the wallet waits at most this (2 s)
 	DebitWait time.Duration // a sale waits at most this for its debit, sent again meanwhile (4 s)
-	// RetryBase is the outbox's first wait before it sends a call again (1 s; WALLET.md: at
+	// RetryBase is the outbox's first wait before it sends a call again (1 s; docs/spec/WALLET.md: at
 	// most a second), doubled at each sending up to a minute.
 	RetryBase time.Duration
 }
@@ -139,7 +139,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 			timeout = 2 * time.Second
 		}
 		// One key for both clients: its HMACs are pooled. The requests are stamped on the
-		// server's clock, the one its sessions, keys and outbox go by (WALLET.md 1.1: the wallet
+		// server's clock, the one its sessions, keys and outbox go by (docs/spec/WALLET.md 1.1: the wallet
 		// holds them to its own within 300 s).
 		key := wallet.NewKey(w.Secret)
 		client := wallet.NewClient(w.URL, key, timeout)

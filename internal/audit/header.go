@@ -9,7 +9,7 @@ import (
 // Format names this version of the audit export.
 const Format = "starcolor-audit/1"
 
-// Header is the first line of an export. The fields before Definition are those RULES §8
+// Header is the first line of an export. The fields before Definition are those docs/spec/RULES.md §8
 // requires; the others help an auditor and are checked when present.
 type Header struct {
 	Format     string      `json:"format"`

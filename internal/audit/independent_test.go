@@ -1,6 +1,6 @@
 package audit_test
 
-// An independent checker of audit exports, written from RULES.md alone. It shares nothing with
+// An independent checker of audit exports, written from docs/spec/RULES.md alone. It shares nothing with
 // the project's rules, audit or gamedef code: the project only produces the exports it reads.
 
 import (
@@ -18,7 +18,7 @@ import (
 	"testing"
 )
 
-// indTiers is the table of RULES §2 at 1 EUR, in euros.
+// indTiers is the table of docs/spec/RULES.md §2 at 1 EUR, in euros.
 var indTiers = []struct {
 	euros     int64
 	count     int
@@ -65,7 +65,7 @@ type indHeader struct {
 	Root string `json:"root"`
 }
 
-// indLine is a unit line; its field order is the order RULES §8 requires, so that marshalling
+// indLine is a unit line; its field order is the order docs/spec/RULES.md §8 requires, so that marshalling
 // it back gives the line's exact bytes.
 type indLine struct {
 	I     int    `json:"i"`
@@ -125,7 +125,7 @@ func absInt(x int) int {
 	return x
 }
 
-// The cells each explosion reaches, from row and column arithmetic alone (RULES §3).
+// The cells each explosion reaches, from row and column arithmetic alone (docs/spec/RULES.md §3).
 var indContact, indRising, indFalling [indCells][]int
 
 func init() {
@@ -265,7 +265,7 @@ func (k *indChecker) checkUnit(line []byte, index int) (tier int, leaf [32]byte,
 		return 0, leaf, fmt.Errorf("not JSON: %v", err)
 	}
 	if again, _ := json.Marshal(l); !bytes.Equal(again, line) {
-		return 0, leaf, fmt.Errorf("not in the exact form of RULES §8 (keys, order, spacing): %s", line)
+		return 0, leaf, fmt.Errorf("not in the exact form of docs/spec/RULES.md §8 (keys, order, spacing): %s", line)
 	}
 	if l.I != index {
 		return 0, leaf, fmt.Errorf("index %d on the line of unit %d", l.I, index)
@@ -290,7 +290,7 @@ func (k *indChecker) checkUnit(line []byte, index int) (tier int, leaf [32]byte,
 		b2 = &bb
 		boards = append(boards, b2)
 	}
-	// What colour 0 reveals; everything outside it is empty (RULES §5).
+	// What colour 0 reveals; everything outside it is empty (docs/spec/RULES.md §5).
 	for n, b := range boards {
 		r := indReveal(b, 0)
 		for i := range b {
@@ -460,7 +460,7 @@ func indCheckExport(data []byte, s int64) error {
 	}
 	for t, tr := range indTiers {
 		if counts[t] != tr.count {
-			return fmt.Errorf("tier %d EUR: %d units, RULES §2 says %d", tr.euros*s, counts[t], tr.count)
+			return fmt.Errorf("tier %d EUR: %d units, docs/spec/RULES.md §2 says %d", tr.euros*s, counts[t], tr.count)
 		}
 	}
 	if payout != 700_000*100*s {

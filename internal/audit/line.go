@@ -1,4 +1,4 @@
-// Package audit is the external contract of RULES §8: the audit line of a unit, the RFC 6962
+// Package audit is the external contract of docs/spec/RULES.md §8: the audit line of a unit, the RFC 6962
 // commitment over a block's lines, and the verifier that re-checks an export on its own. Its
 // encoders write exactly the bytes that are hashed; its parsers accept exactly those bytes and
 // nothing else, because the commitment is over the bytes, not over what they mean.
@@ -43,7 +43,7 @@ func AppendLine(dst []byte, r *Record) []byte {
 	return append(dst, `"}`...)
 }
 
-// AppendBoard appends a board's 42 tokens separated by single spaces (RULES §8).
+// AppendBoard appends a board's 42 tokens separated by single spaces (docs/spec/RULES.md §8).
 func AppendBoard(dst []byte, b *rules.Board) []byte {
 	// Most stars are empty: their token is the colour digit alone, written without a call.
 	dst = slices.Grow(dst, 2*rules.Cells+16)

@@ -20,7 +20,7 @@ const (
 	lineLosing = `{"i":0,"prize":0,"salt":"8e63ca4b4db01627105e3b9f3d7fc8f3","b1":"5 0 5 0 3 4 1 4 2 5 0 0 3 1 2 4 4 2 0 1 2 3 1 3 5 3 0 2 3 4 2 2 1 5 3 0 5 5 4 1 4 1"}`
 )
 
-// exampleBoard starts with the example of RULES §8 and uses every kind of token; it is only
+// exampleBoard starts with the example of docs/spec/RULES.md §8 and uses every kind of token; it is only
 // syntax (7 stars per colour, but not a board the rules would accept).
 const exampleBoard = "0$400 3 5M 2N4 1R 0X " +
 	"4F 2$123456789012345 5N0 1N5 3$1 0 " +

@@ -313,7 +313,7 @@ func (v *verifier) check(i int, line []byte) *Defect {
 		return d
 	}
 	// The stars revealed, hence the prize, must be the same whatever colour is selected: on the
-	// boards relabelled for colour c (RULES §5), colour c reveals the same cells.
+	// boards relabelled for colour c (docs/spec/RULES.md §5), colour c reveals the same cells.
 	r1 := rules.RevealEveryColor(&u.B1)
 	var r2 [rules.NumColors]rules.Mask
 	if u.HasB2 {

@@ -1,6 +1,6 @@
 // Package emission is the emission maths: the immutable blocks of units sold at one price, drawn
 // in a cryptographically secure order, each committed by the RFC 6962 root of its audit lines
-// (RULES §6, §8). It builds blocks, reads any unit back in constant time, proves a unit against
+// (docs/spec/RULES.md §6, §8). It builds blocks, reads any unit back in constant time, proves a unit against
 // its block's root, exports a block for auditors and reports on what an emission holds. Storage
 // is not its business: it reads and writes pages through the small interfaces below.
 package emission
@@ -16,7 +16,7 @@ import (
 	"starcolor/internal/gamedef"
 )
 
-// Emission is an immutable set of blocks of units sold at one price (RULES §6).
+// Emission is an immutable set of blocks of units sold at one price (docs/spec/RULES.md §6).
 type Emission struct {
 	ID         string
 	Price      int64 // cents
@@ -93,7 +93,7 @@ var ErrNotFound = errors.New("not found")
 var ErrUnsold = errors.New("not sold out")
 
 // Exportable says whether block k's units may leave the store as a whole, in sale order (its
-// audit export, or any listing of its units): only once every unit is sold. RULES §6: no unit's
+// audit export, or any listing of its units): only once every unit is sold. docs/spec/RULES.md §6: no unit's
 // content is visible through any interface before that unit is sold. With the public count of
 // units sold, the export of a block on sale would tell anyone who reads it the next prizes, the
 // top one included.

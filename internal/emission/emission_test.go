@@ -361,7 +361,7 @@ func FuzzDecodePage(f *testing.F) {
 	})
 }
 
-// A block exports once every unit is sold, never before (RULES §6), whatever it holds.
+// A block exports once every unit is sold, never before (docs/spec/RULES.md §6), whatever it holds.
 func TestExportable(t *testing.T) {
 	e := &Emission{ID: "E", Blocks: []Block{{Index: 0, Units: 1000, Sold: 1000}, {Index: 1, Units: 1000, Sold: 999}, {Index: 2, Units: 1000}}}
 	if err := e.Exportable(0); err != nil {

@@ -10,7 +10,7 @@ import (
 	"starcolor/internal/audit"
 )
 
-// Header is the first line of a block's audit export (RULES §8).
+// Header is the first line of a block's audit export (docs/spec/RULES.md §8).
 func (e *Emission) Header(block *Block) audit.Header {
 	h := audit.Header{
 		Format:     audit.Format,

@@ -17,7 +17,7 @@ import (
 )
 
 // Report is what an emission holds, found by reading back and evaluating every one of its units
-// under the rules (RULES §2, §6): the tier counts against the prize table, the prizes and the
+// under the rules (docs/spec/RULES.md §2, §6): the tier counts against the prize table, the prizes and the
 // return to players, and the presentation frequencies, for each block and for the whole emission.
 // Money is in euro cents; counts are exact, so a single unit out of place shows.
 type Report struct {
@@ -61,7 +61,7 @@ type Stats struct {
 // TierStats is one row of the prize table with what the units hold.
 type TierStats struct {
 	Amount     int64 // cents; 0 for the losing tier
-	Composite  bool  // reachable only by several gains (RULES §2)
+	Composite  bool  // reachable only by several gains (docs/spec/RULES.md §2)
 	Count      int   // units recorded with this prize
 	TableCount int   // units the prize table calls for
 
@@ -81,7 +81,7 @@ type Combination struct {
 	Units   int
 }
 
-// Features counts the units that show each element of presentation (RULES §6).
+// Features counts the units that show each element of presentation (docs/spec/RULES.md §6).
 type Features struct {
 	Extra      int // units with an Extra stage (board 1 reveals an Extra)
 	Board2Gain int // units with at least one amount revealed on board 2

@@ -203,7 +203,7 @@ func TestReportFullBlock(t *testing.T) {
 	if s.HitRate() != 0.243912 {
 		t.Errorf("hit rate %v, want 0.243912", s.HitRate())
 	}
-	// Every element of presentation shows up, on winning and losing units alike (RULES §6).
+	// Every element of presentation shows up, on winning and losing units alike (docs/spec/RULES.md §6).
 	for _, f := range s.FeatureList() {
 		if f.Units == 0 || f.Units == f.Of {
 			t.Errorf("feature %q: %d of %d %s", f.Name, f.Units, f.Of, f.OfWhat)

@@ -26,7 +26,7 @@ type PlayerBooks struct {
 	Rollbacks Sum `json:"rollbacks"`
 	Credits   Sum `json:"credits"`
 	// Staked is what stands of the debits: the successful debits not rolled back, Debits −
-	// Rollbacks (WALLET.md's "stakes debited minus rollbacks").
+	// Rollbacks (docs/spec/WALLET.md's "stakes debited minus rollbacks").
 	Staked   Sum   `json:"staked"`
 	Refused  int64 `json:"refused"` // the debits refused (402, 403), which moved nothing
 	Balance  int64 `json:"balance"`

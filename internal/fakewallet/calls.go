@@ -34,7 +34,7 @@ func (s *Store) Balance(ctx context.Context, req wallet.BalanceRequest) (Answer,
 // Debit takes a stake from a player's balance: refused with 403 player_blocked if the player is
 // blocked, with refuse's code if not empty (a fault injected: insufficient_funds or
 // limit_reached), with 402 insufficient_funds if the balance is too low. A refusal is kept with
-// the debit like a success: it is final (WALLET.md).
+// the debit like a success: it is final (docs/spec/WALLET.md).
 func (s *Store) Debit(ctx context.Context, req wallet.DebitRequest, body []byte, refuse string) (Answer, error) {
 	switch {
 	case req.TransactionID == "" || req.Player == "" || req.RoundID == "":

@@ -12,9 +12,9 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// Codes of answers beside the refusals of WALLET.md (API.md's codes).
+// Codes of answers beside the refusals of docs/spec/WALLET.md (docs/spec/API.md's codes).
 const (
-	CodeInvalid     = "invalid_input"  // 400: a body that is not a call of WALLET.md
+	CodeInvalid     = "invalid_input"  // 400: a body that is not a call of docs/spec/WALLET.md
 	CodeUnavailable = "unavailable"    // 503: --fail, or the database cannot serve now
 	CodeInternal    = "internal_error" // 500
 )
@@ -85,7 +85,7 @@ func balanceAnswer(balance int64, id string) Answer {
 	return Answer{Status: http.StatusOK, Body: append(b, '}')}
 }
 
-// errorAnswer is an answer of an error, with the error body of API.md.
+// errorAnswer is an answer of an error, with the error body of docs/spec/API.md.
 func errorAnswer(code, message string) Answer { return refusal("", code, message) }
 
 // refusal is the answer of a refusal of the call whose transaction_id is id, echoed ("": none).

@@ -16,7 +16,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// Faults are the faults the wallet injects into the four calls of WALLET.md, each a probability
+// Faults are the faults the wallet injects into the four calls of docs/spec/WALLET.md, each a probability
 // from 0 (never, the default) to 1 (always), drawn for each request whose signature is good. The
 // calls of the tests and the operator (/players, /books, /transactions) get none.
 type Faults struct {
@@ -40,7 +40,7 @@ type Faults struct {
 
 // Server is the wallet over HTTP, an http.Handler:
 //
-//	POST /balance, /debit, /credit, /rollback  the calls of WALLET.md, with its bodies (internal/wallet)
+//	POST /balance, /debit, /credit, /rollback  the calls of docs/spec/WALLET.md, with its bodies (internal/wallet)
 //	POST /players       {"player", "balance"?, "blocked"?}: sets a player's balance (cents) or
 //	                    blocks them (debits then 403 player_blocked); answers {"player", "balance", "blocked"}
 //	GET  /books         the books (type Books)
@@ -50,7 +50,7 @@ type Faults struct {
 //	                    order they came; the next page is ?after=next, and next is SEQ again when
 //	                    there is nothing more yet
 //
-// Every request is signed as WALLET.md 1.1 says (wallet.Key): X-Timestamp and X-Signature over
+// Every request is signed as docs/spec/WALLET.md 1.1 says (wallet.Key): X-Timestamp and X-Signature over
 // its method, its path as sent (with its query), its timestamp and its exact body (empty for a
 // GET); a signature missing or not of the request, or a timestamp more than 300 s from the
 // store's clock (Store.Now), is 401 bad_signature and changes nothing. Every answer, errors too,
@@ -104,7 +104,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // maxBody bounds a request's body: the calls are a few hundred bytes.
 const maxBody = 64 << 10
 
-// serveCall serves one of WALLET.md's calls: the signature checked, the body decoded, the faults
+// serveCall serves one of docs/spec/WALLET.md's calls: the signature checked, the body decoded, the faults
 // drawn, the call applied and answered. id is the call's transaction_id, which its refusals
 // echo as its answers 200 do ("" for a balance).
 func serveCall[T any](s *Server, name string, apply func(context.Context, T, []byte) (Answer, error), id func(T) string) http.Handler {

@@ -1,12 +1,12 @@
-// Package fakewallet is a reference operator's wallet (seamless wallet, WALLET.md): the other
+// Package fakewallet is a reference operator's wallet (seamless wallet, docs/spec/WALLET.md): the other
 // side of internal/wallet, for Star Color's tests and for integrators to read. It keeps the
 // players' balances and every transaction in a SQLite file of its own, the calls that wait
 // together written in one transaction (each undone alone if it fails), and serves the four calls
-// of WALLET.md over HTTP (Server), signed both ways as 1.1 binds them (internal/wallet's Key:
+// of docs/spec/WALLET.md over HTTP (Server), signed both ways as 1.1 binds them (internal/wallet's Key:
 // the call, the time, the request answered), with faults to inject (Faults).
 // `starcolor fakewallet` runs it.
 //
-// What it promises, beside WALLET.md's text:
+// What it promises, beside docs/spec/WALLET.md's text:
 //   - A debit, a credit or a rollback is kept with the exact answer it got (status and body), a
 //     refusal (402, 403) too: the same transaction_id with the same body answers those bytes
 //     again; with another body, or at another call, it is 409 duplicate_transaction.
@@ -58,7 +58,7 @@ type Store struct {
 	// Initial is the balance, in cents, a player gets on first use.
 	Initial int64
 	// Now is the wallet's clock: of the transactions' times, of its answers' timestamps, and the
-	// one requests' timestamps are held to (within 300 s: WALLET.md 1.1). Set it before serving.
+	// one requests' timestamps are held to (within 300 s: docs/spec/WALLET.md 1.1). Set it before serving.
 	Now func() time.Time
 }
 
@@ -92,7 +92,7 @@ CREATE TABLE rolled_back (
 PRAGMA user_version = 2;
 `
 
-// echoes is the upgrade of a file of version 1 to version 2 (WALLET.md 1.1): every kept answer
+// echoes is the upgrade of a file of version 1 to version 2 (docs/spec/WALLET.md 1.1): every kept answer
 // echoes its transaction_id, as a new one does, so that the same call sent again is answered
 // what a client of 1.1 checks.
 const echoes = `

@@ -190,7 +190,7 @@ func TestBalanceAnswer(t *testing.T) {
 	}
 }
 
-// A file of version 1 (WALLET.md 1.0: answers without the echo) is upgraded when opened: the
+// A file of version 1 (docs/spec/WALLET.md 1.0: answers without the echo) is upgraded when opened: the
 // same debit again is answered its first answer with its transaction_id echoed, as 1.1 asks.
 func TestUpgradeEchoesKeptAnswers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wallet.db")

@@ -18,7 +18,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// Every request is signed as WALLET.md 1.1 says, or refused 401 bad_signature, signed as the
+// Every request is signed as docs/spec/WALLET.md 1.1 says, or refused 401 bad_signature, signed as the
 // answer to it, changing nothing: a signature missing, wrong, not hex, of another body, under
 // another secret, of 1.0's kind (the body alone), made for another path or method, or with a
 // timestamp 301 s old or ahead of the wallet's clock, or none. In upper case, or 300 s off, it

@@ -12,10 +12,10 @@ import (
 // Code names a kind of failure, as the API's error.code.
 type Code string
 
-// The codes, by the HTTP status they map to (API.md).
+// The codes, by the HTTP status they map to (docs/spec/API.md).
 const (
 	Invalid              Code = "invalid_input"          // 400
-	InvalidRequest       Code = "invalid_request"        // 400: a body that is not strict JSON of the call's fields (API.md 1.2)
+	InvalidRequest       Code = "invalid_request"        // 400: a body that is not strict JSON of the call's fields (docs/spec/API.md 1.2)
 	InvalidUsername      Code = "invalid_username"       // 400: a new username that does not qualify
 	InvalidIdentity      Code = "invalid_identity"       // 400: a name missing or a birth date impossible at registration
 	WeakPassword         Code = "weak_password"          // 400: a new password too short, too common, or the name
@@ -33,12 +33,12 @@ const (
 	LimitReached         Code = "limit_reached"          // 403: a deposit or a stake past its weekly limit
 	PlayerBlocked        Code = "player_blocked"         // 403: the operator's wallet refused the player (wallet mode)
 	WalletMode           Code = "wallet_mode"            // 403: the money and the player's protection are the operator's (wallet mode)
-	DemoMode             Code = "demo_mode"              // 403: a call of real money or of an account, made with a demo session (API.md 1.2)
+	DemoMode             Code = "demo_mode"              // 403: a call of real money or of an account, made with a demo session (docs/spec/API.md 1.2)
 	NotFound             Code = "not_found"              // 404
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409
 	InFlight             Code = "request_in_flight"      // 409
-	DuplicateLaunch      Code = "duplicate_launch"       // 409: a launch's nonce used already (wallet mode, WALLET.md 1.1)
+	DuplicateLaunch      Code = "duplicate_launch"       // 409: a launch's nonce used already (wallet mode, docs/spec/WALLET.md 1.1)
 	IdempotencyMismatch  Code = "idempotency_key_reused" // 422
 	TooManyAttempts      Code = "too_many_attempts"      // 429
 	SoldOut              Code = "sold_out"               // 503

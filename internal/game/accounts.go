@@ -16,7 +16,7 @@ import (
 // Passwords is what a player's password must be.
 var Passwords = passhash.Policy{MinRunes: 8}
 
-// Registration is what a sign-up gives (API.md 1.1): the credentials, and who the player is (their
+// Registration is what a sign-up gives (docs/spec/API.md 1.1): the credentials, and who the player is (their
 // identity, checked for age on the server's date).
 type Registration struct {
 	Username, Password              string
@@ -60,7 +60,7 @@ func (s *Service) Register(ctx context.Context, r Registration, addr string) (Pl
 }
 
 // refused logs why a sign-up was refused for who the person is (fault.RegistrationRefused), for
-// the operator: the client is told one message whatever the reason (API.md 1.2). Other errors
+// the operator: the client is told one message whatever the reason (docs/spec/API.md 1.2). Other errors
 // pass as they are.
 func (s *Service) refused(username string, err error) error {
 	var f *fault.Error
@@ -182,13 +182,13 @@ func (s *Service) ended(p Player, err error) error {
 	return err
 }
 
-// Exclusion bounds a self-exclusion, in days (API.md 1.1).
+// Exclusion bounds a self-exclusion, in days (docs/spec/API.md 1.1).
 const (
 	MinExclusionDays = 1
 	MaxExclusionDays = 365
 )
 
-// Exclude excludes the player from gambling for a number of days from now (API.md 1.2): in one
+// Exclude excludes the player from gambling for a number of days from now (docs/spec/API.md 1.2): in one
 // step of the store, the balance is paid out to the bank (as a closure pays it), every session of
 // theirs ends, on every server (the store deletes them; this server forgets its copies), and no
 // money reaches the account afterwards; login is refused until it ends, and no account may be
@@ -211,7 +211,7 @@ func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, i
 	return until, paid, nil
 }
 
-// Close closes the player's account (API.md 1.1): in one step of the store, its whole balance is
+// Close closes the player's account (docs/spec/API.md 1.1): in one step of the store, its whole balance is
 // paid out to the bank, whatever sales run meanwhile, the account closes, and every session of
 // the player ends; it cannot log in again, and no money reaches it afterwards. It returns what
 // was paid out.

@@ -17,7 +17,7 @@ import (
 )
 
 // A sign-up refused for who the person is tells the client one message, and the operator's log
-// why, with the username tried (API.md 1.2): a self-exclusion, or the register, whether the
+// why, with the username tried (docs/spec/API.md 1.2): a self-exclusion, or the register, whether the
 // name was written in the Latin script or not.
 func TestRegistrationRefusedLogsWhy(t *testing.T) {
 	ctx := context.Background()

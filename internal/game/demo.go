@@ -19,7 +19,7 @@ import (
 	"starcolor/internal/throttle"
 )
 
-// Demo play (API.md 1.2 « Demo play »): a visitor plays with play money, without an account.
+// Demo play (docs/spec/API.md 1.2 « Demo play »): a visitor plays with play money, without an account.
 //
 // The design, for several stateless servers on one database: a demo session and its games are
 // rows of their own tables (lottery.DemoSession, lottery.DemoGame), which every server reads and

@@ -9,7 +9,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Weekly limits (API.md 1.1; décret 2010-518 art. 16): a player sets a limit on their deposits
+// Weekly limits (docs/spec/API.md 1.1; décret 2010-518 art. 16): a player sets a limit on their deposits
 // and one on their stakes over a rolling week before their first deposit and first stake; a
 // lowering holds at once, a raise 48 hours later. The store checks them in the deposit's and the
 // sale's own atomic step, so concurrent requests cannot pass a limit together.
@@ -35,7 +35,7 @@ func (s *Service) SetLimits(ctx context.Context, p Player, c lottery.LimitsChang
 	return l, err
 }
 
-// PlaySession is the player's play session (API.md 1.1, its reality checks): begun when the
+// PlaySession is the player's play session (docs/spec/API.md 1.1, its reality checks): begun when the
 // earliest of their sessions still live was opened, with the stakes and prizes of the games sold
 // since, on any device. A session is live as the session manager counts it: used within the
 // idle timeout, and younger than its lifetime.

@@ -1,5 +1,5 @@
 // Package game is the game server's logic: accounts and sessions, the wallet's movements, the
-// sale of units (RULES §7), the reveal replayed on the rules engine, the history and the proofs.
+// sale of units (docs/spec/RULES.md §7), the reveal replayed on the rules engine, the history and the proofs.
 // It speaks in domain terms and faults; the HTTP layer only translates.
 package game
 
@@ -96,7 +96,7 @@ type Config struct {
 	Hashes *passhash.Gate
 	// AuthRate limits the logins and sign-ups of each client address (the zero Rate: no limit).
 	AuthRate throttle.Rate
-	// Demo is the policy of demo play (API.md 1.2), on once EnableDemo is called.
+	// Demo is the policy of demo play (docs/spec/API.md 1.2), on once EnableDemo is called.
 	Demo DemoConfig
 }
 
@@ -166,7 +166,7 @@ func GameAnswer(v *View) (lottery.Answer, error) {
 	return lottery.Answer{Status: 201, Body: v.AppendJSON(make([]byte, 0, 4096))}, nil
 }
 
-// Request is a money-moving request as its Idempotency-Key binds it (API.md): the call it was
+// Request is a money-moving request as its Idempotency-Key binds it (docs/spec/API.md): the call it was
 // made to, such as "POST /api/v1/deposits", and its body. A retry must repeat both.
 type Request struct {
 	Key  string
@@ -174,7 +174,7 @@ type Request struct {
 	Body []byte
 }
 
-// pay runs a payment once per key (API.md): the first success is kept with its effects, in the
+// pay runs a payment once per key (docs/spec/API.md): the first success is kept with its effects, in the
 // same transaction, and a retry with the same key, call and body gets its answer back without
 // moving money again; the same key with another call or body is refused. A refused payment keeps
 // nothing, so that it may be tried again once the player can afford it.
@@ -202,7 +202,7 @@ func balanceAnswer(balance int64) (lottery.Answer, error) {
 	return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, `{"balance":%d}`, balance)}, nil
 }
 
-// requestHash checks an Idempotency-Key (API.md: 1 to 255 characters) and hashes what a retry
+// requestHash checks an Idempotency-Key (docs/spec/API.md: 1 to 255 characters) and hashes what a retry
 // under the same key must repeat: the call and the body. (The call is hashed ahead of the body,
 // with a newline that no call holds, so that no other call and body hash the same.)
 func requestHash(req Request) ([32]byte, error) {
@@ -304,7 +304,7 @@ func (s *Service) Withdraw(ctx context.Context, p Player, req Request, amount in
 	return s.pay(ctx, p, req, lottery.Withdrawal, amount)
 }
 
-// Play sells a unit to the player (RULES §7) under an Idempotency-Key, like Idempotent: « Auto »
+// Play sells a unit to the player (docs/spec/RULES.md §7) under an Idempotency-Key, like Idempotent: « Auto »
 // comes back finished with a colour drawn at random; « Jouer » waits for the colour. The sale is
 // the store's batched kind (Store.Sell): its answer under the key is a reference to the game,
 // rendered again for a retry.
@@ -341,7 +341,7 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	}
 	var walletDone func(sold bool)
 	if s.wallet != nil {
-		// A sale refused is not kept under its key (WALLET.md): a retry is a new attempt.
+		// A sale refused is not kept under its key (docs/spec/WALLET.md): a retry is a new attempt.
 		// A key answered already answers the same: checked before the debit, or with the sale
 		// when the player's rollback was held ahead (the debit of a copy of an older sale is
 		// then rolled back). The same key sent twice at once waits here for its first sale
@@ -603,7 +603,7 @@ func moveFault(err error) error {
 	return err
 }
 
-// KeepKeys is how long the answer to an Idempotency-Key is kept: API.md asks for 24 hours at least.
+// KeepKeys is how long the answer to an Idempotency-Key is kept: docs/spec/API.md asks for 24 hours at least.
 const KeepKeys = 48 * time.Hour
 
 // The sweep of old keys reads this many keys at a time, and deletes at most forgetBatch of them
@@ -641,7 +641,7 @@ func (s *Service) ForgetOldKeys(ctx context.Context) (int64, error) {
 }
 
 // FinishAbandoned finishes, as « Auto » would, the games left unfinished longer than the
-// configured time (RULES §7: an abandoned reveal is completed by the system). It returns how many.
+// configured time (docs/spec/RULES.md §7: an abandoned reveal is completed by the system). It returns how many.
 // Each is finished only if it still stands as listed and untouched since the cutoff: a game played
 // meanwhile, or finished by another server's sweep, is left alone.
 func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
@@ -670,7 +670,7 @@ func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
 	return done, nil
 }
 
-// Proof is a finished game's unit line and its RFC 6962 inclusion proof (API.md).
+// Proof is a finished game's unit line and its RFC 6962 inclusion proof (docs/spec/API.md).
 type Proof struct {
 	Emission string   `json:"emission"`
 	Block    int      `json:"block"`

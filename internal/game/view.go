@@ -7,7 +7,7 @@ import (
 	"starcolor/internal/rules"
 )
 
-// View is a game as the player API shows it (API.md): what the rules have revealed so far for
+// View is a game as the player API shows it (docs/spec/API.md): what the rules have revealed so far for
 // the colour chosen, and nothing else.
 type View struct {
 	ID        int64       `json:"id"`
@@ -21,7 +21,7 @@ type View struct {
 	Color     *int        `json:"color"`
 	Boards    []BoardView `json:"boards"`
 	Events    []EventView `json:"events"`
-	Demo      bool        `json:"demo,omitempty"` // a demo game's (API.md 1.2): play money
+	Demo      bool        `json:"demo,omitempty"` // a demo game's (docs/spec/API.md 1.2): play money
 }
 
 // UnitRef names the unit a game was sold.

@@ -18,7 +18,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// Seamless wallet mode (WALLET.md): the operator holds its players' money. A sale debits the
+// Seamless wallet mode (docs/spec/WALLET.md): the operator holds its players' money. A sale debits the
 // stake at the operator's wallet first; only a debit the wallet acknowledged sells a unit, in one
 // step with the game and the credit of its prize, which the outbox sends (wallet.Sender). A debit
 // whose outcome stays unknown refuses the sale and is rolled back: the rollback is kept (held)
@@ -42,7 +42,7 @@ type Wallet struct {
 	Client *wallet.Client
 	Wake   func()
 	// DebitWait bounds how long a player's request waits for its debit, sent again meanwhile
-	// (WALLET.md: a few seconds at most).
+	// (docs/spec/WALLET.md: a few seconds at most).
 	DebitWait time.Duration
 
 	balMu    sync.Mutex
@@ -74,7 +74,7 @@ const maxWho = 100_000
 
 // walletPlayer is who the player of a session is at the operator, read once per session rather
 // than at every sale: a player's id at the operator never changes, and a session is opened by
-// one launch, whose operator's session the store keeps with it (WALLET.md 1.1: a later launch
+// one launch, whose operator's session the store keeps with it (docs/spec/WALLET.md 1.1: a later launch
 // opens another session, and changes nothing of this one's, on any server).
 func (s *Service) walletPlayer(ctx context.Context, p Player) (who, session string, err error) {
 	w := s.wallet
@@ -172,7 +172,7 @@ var errWalletMode = fault.Errorf(fault.WalletMode, "the operator holds the money
 
 // Launch opens the game for one of the operator's players: their account here (made the first
 // time), and a token good once for LaunchLifetime that opens a session, whose calls to the
-// wallet carry operatorSession. nonce is the launch's, used once (WALLET.md 1.1): used already,
+// wallet carry operatorSession. nonce is the launch's, used once (docs/spec/WALLET.md 1.1): used already,
 // the launch is fault.DuplicateLaunch and changes nothing.
 func (s *Service) Launch(ctx context.Context, walletPlayer, operatorSession, nonce string) (string, error) {
 	if s.wallet == nil {
@@ -264,7 +264,7 @@ func (s *Service) noteBalance(playerID int64, walletPlayer string, amount int64)
 // their stake taken and not their prize, and one whose sale was refused and rolled back their
 // stake still gone. Only a player this server already shows a balance of is noted (there is no
 // answer of theirs to correct otherwise); another server's calls still leave this one's answer
-// at most a second old, as WALLET.md allows. (Answers of calls made at once may be noted out of
+// at most a second old, as docs/spec/WALLET.md allows. (Answers of calls made at once may be noted out of
 // order; each is the wallet's own balance at its moment, and the next sale or second corrects it.)
 func (s *Service) NoteWalletBalance(walletPlayer string, amount int64) {
 	w := s.wallet

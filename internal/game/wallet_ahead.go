@@ -20,7 +20,7 @@ import (
 // sweep of calls a crash left held (app.walletSweep) counts its time from then: its NextAt.
 // One not used by then is forgotten by the server that kept it (DropUnusedRollbacks), which
 // alone knows that its debit was never sent; a crash leaves it to the sweep, which sends it: a
-// rollback of a debit the wallet never saw, which it acknowledges (WALLET.md).
+// rollback of a debit the wallet never saw, which it acknowledges (docs/spec/WALLET.md).
 
 // heldAheadFor is how long a rollback held ahead waits for its player's next sale.
 const heldAheadFor = 5 * time.Second
@@ -136,7 +136,7 @@ func (s *Service) holdAhead(ctx context.Context, who, key string, often bool) (*
 	}
 	now := s.now()
 	h := heldAhead{game: id, suffix: transactionSuffix(now), until: now.Add(heldAheadFor), after: key}
-	// The amount of a rollback is not sent (WALLET.md): the outbox keeps the stake rolled back
+	// The amount of a rollback is not sent (docs/spec/WALLET.md): the outbox keeps the stake rolled back
 	// for its own listing, and the next sale's is not known yet.
 	call := rollbackCall(who, h.game, h.suffix, 0)
 	call.NextAt = h.until

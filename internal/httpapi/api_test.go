@@ -547,7 +547,7 @@ func TestBadInput(t *testing.T) {
 		{"game id not a number", c, "GET", "/api/v1/games/abc", nil, false, 404, "not_found"},
 		{"another player's game", poor, "POST", gp("/color"), `{"color":1}`, false, 404, "not_found"},
 		{"negative deposit", c, "POST", "/api/v1/deposits", `{"amount":-5}`, true, 400, "invalid_input"},
-		// API.md 1.2: strict JSON, so that a proxy reading the first key, or keys exactly, and
+		// docs/spec/API.md 1.2: strict JSON, so that a proxy reading the first key, or keys exactly, and
 		// the server cannot disagree on what was asked.
 		{"duplicate key", c, "POST", "/api/v1/deposits", `{"amount":-5,"amount":50}`, true, 400, "invalid_request"},
 		{"duplicate stake", c, "POST", "/api/v1/games", `{"stake":100,"mode":"auto","stake":300}`, true, 400, "invalid_request"},
@@ -593,7 +593,7 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("bad input changed the game: %+v", again)
 	}
 	// A sale refused is not kept under its key: once the player can afford it, the same request
-	// under the same key is a new attempt, and sells (API.md; WALLET.md: a sale refused 402, 403
+	// under the same key is a new attempt, and sells (docs/spec/API.md; docs/spec/WALLET.md: a sale refused 402, 403
 	// or 503 is not kept under its Idempotency-Key).
 	sale := `{"stake":100,"mode":"auto"}`
 	key := poor.key()
@@ -650,7 +650,7 @@ func TestConcurrentDuplicates(t *testing.T) {
 	// A retry answered after the player can no longer afford the stake still gets the first answer.
 	if w := c.wallet(); w != nil {
 		w.fund(t, "gina", 0)             // the operator's hand on its wallet
-		s.clock.Advance(2 * time.Second) // the balance shown may be a second old (WALLET.md)
+		s.clock.Advance(2 * time.Second) // the balance shown may be a second old (docs/spec/WALLET.md)
 	} else {
 		c.must(201, nil, "POST", "/api/v1/withdrawals", map[string]int64{"amount": c.balance()}, c.key())
 	}
@@ -791,7 +791,7 @@ func TestRetriedManualSale(t *testing.T) {
 	}
 }
 
-// Idempotency keys are kept 48 hours (API.md: at least 24), then forgotten: a retry within them
+// Idempotency keys are kept 48 hours (docs/spec/API.md: at least 24), then forgotten: a retry within them
 // gets the first answer and moves nothing; after them, the key is a new request. The request is
 // a deposit, or in wallet mode, where deposits are the operator's, a sale.
 func TestKeysAreKeptThenForgotten(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Closing an account (API.md 1.1) pays its balance out first, ends every session of the player
+// Closing an account (docs/spec/API.md 1.1) pays its balance out first, ends every session of the player
 // and refuses logins afterwards; the books still balance.
 func TestAccountClosure(t *testing.T) {
 	skipInWalletMode(t, noProtection)

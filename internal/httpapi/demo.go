@@ -8,7 +8,7 @@ import (
 	"starcolor/internal/throttle"
 )
 
-// Demo play (API.md 1.2): POST /api/v1/demo opens a demo session, in the same cookie as a
+// Demo play (docs/spec/API.md 1.2): POST /api/v1/demo opens a demo session, in the same cookie as a
 // player's; its token is known for a demo one by its prefix (game.IsDemoToken), and each call
 // of the API then answers as for a player with play money, or refuses (403 demo_mode).
 

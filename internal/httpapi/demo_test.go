@@ -21,7 +21,7 @@ import (
 	"starcolor/internal/throttle"
 )
 
-// The tests of demo play (API.md 1.2 « Demo play »), on SQLite and PostgreSQL as the whole suite.
+// The tests of demo play (docs/spec/API.md 1.2 « Demo play »), on SQLite and PostgreSQL as the whole suite.
 
 // demoClient is a visitor's client with a demo session just opened.
 func (s *testServer) demoClient(t *testing.T) *client {

@@ -12,7 +12,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Self-exclusion (API.md 1.1): every session of the player ends at once; logging in is refused
+// Self-exclusion (docs/spec/API.md 1.1): every session of the player ends at once; logging in is refused
 // until it ends, saying until when; no account opens meanwhile with the same identity, however
 // written; it cannot be shortened; it ends by itself.
 func TestSelfExclusion(t *testing.T) {
@@ -60,7 +60,7 @@ func TestSelfExclusion(t *testing.T) {
 		t.Errorf("login while excluded: %d %s", st, raw)
 	}
 	// No new account with the same identity, written otherwise: refused without a reason or a
-	// date (API.md 1.2).
+	// date (docs/spec/API.md 1.2).
 	c := srv.client(t)
 	for _, first := range []string{"helene", "Hélène Marie"} {
 		if st, raw := sign(c, "helene2", "LEFEVRE", first); st != 403 || !strings.Contains(string(raw), `"code":"registration_refused"`) || strings.Contains(string(raw), ex.Until[:10]) {
@@ -135,7 +135,7 @@ func playerOf(t *testing.T, srv *testServer, name string) game.Player {
 	return game.Player{ID: p.ID, Username: p.Username, AccountID: p.AccountID}
 }
 
-// A self-exclusion pays the balance out first (API.md 1.2): 201 with paid_out in cents, the
+// A self-exclusion pays the balance out first (docs/spec/API.md 1.2): 201 with paid_out in cents, the
 // balance at zero, the payout a withdrawal to the bank that the books mark as the exclusion's,
 // and the books balance.
 func TestSelfExclusionPaysOut(t *testing.T) {

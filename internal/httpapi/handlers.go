@@ -20,7 +20,7 @@ type credentials struct {
 	Password string `json:"password"`
 }
 
-// registration is a sign-up (API.md 1.1): the credentials and who the player is.
+// registration is a sign-up (docs/spec/API.md 1.1): the credentials and who the player is.
 type registration struct {
 	credentials
 	LastName   string `json:"last_name"`
@@ -101,7 +101,7 @@ func (s *Server) authWith(check func(context.Context, string) (game.Player, erro
 	}
 }
 
-// meJSON is GET /api/v1/me: the player (API.md) and their play session, from which every tab
+// meJSON is GET /api/v1/me: the player (docs/spec/API.md) and their play session, from which every tab
 // and device shows the same reality checks.
 type meJSON struct {
 	game.Player
@@ -183,7 +183,7 @@ func (s *Server) money(w http.ResponseWriter, r *http.Request, p game.Player,
 	return nil
 }
 
-// exclude is a self-exclusion (API.md 1.2): 201 with its end and the balance paid out, in cents;
+// exclude is a self-exclusion (docs/spec/API.md 1.2): 201 with its end and the balance paid out, in cents;
 // every session of the player ends.
 func (s *Server) exclude(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b struct {
@@ -208,7 +208,7 @@ type exclusionAnswer struct {
 	PaidOut int64  `json:"paid_out"`
 }
 
-// closeAccount closes the player's account (API.md 1.1), its balance paid out first: 204.
+// closeAccount closes the player's account (docs/spec/API.md 1.1), its balance paid out first: 204.
 func (s *Server) closeAccount(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	if _, err := s.svc.Close(r.Context(), p); err != nil {
 		return err

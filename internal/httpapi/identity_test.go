@@ -10,7 +10,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// A sign-up says who the player is (API.md 1.1): a name missing or an impossible date is a 400,
+// A sign-up says who the player is (docs/spec/API.md 1.1): a name missing or an impossible date is a 400,
 // a player under 18 on the server's date a 403 underage; each refusal makes no account.
 func TestRegistrationIdentity(t *testing.T) {
 	skipInWalletMode(t, noAccounts+"; "+noProtection)
@@ -62,7 +62,7 @@ func TestRegistrationIdentity(t *testing.T) {
 
 // Issue 19: after Bob Durand (born 1990-01-01) excluded himself, or while the register lists
 // him, none of the names an outside audit opened accounts under reads otherwise than his: each
-// sign-up is 403 registration_refused, one message, no date (API.md 1.2). A name in another
+// sign-up is 403 registration_refused, one message, no date (docs/spec/API.md 1.2). A name in another
 // script is 400; French names with accents, apostrophes and hyphens are welcome and compared
 // without them.
 func TestLookalikeSignups(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// The operator opens the game for one of its players (seamless wallet mode, WALLET.md 1.1): a
+// The operator opens the game for one of its players (seamless wallet mode, docs/spec/WALLET.md 1.1): a
 // signed POST /api/v1/launch, stamped within 300 s of this server's clock and with a nonce never
 // used before, gives a link good once for 60 seconds; opening it sets the session cookie and goes
 // to the game page. Every answer is signed as the answer to its request.

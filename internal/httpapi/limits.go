@@ -13,7 +13,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// limitsJSON is a player's limits as API.md 1.1 says them.
+// limitsJSON is a player's limits as docs/spec/API.md 1.1 says them.
 type limitsJSON struct {
 	DepositWeekly *int64        `json:"deposit_weekly"`
 	StakeWeekly   *int64        `json:"stake_weekly"`
@@ -57,7 +57,7 @@ func (s *Server) limits(w http.ResponseWriter, r *http.Request, p game.Player) e
 	return writeJSON(w, http.StatusOK, limitsOf(l))
 }
 
-// setLimits changes any of the player's limits (API.md 1.1): a limit is a whole number of cents
+// setLimits changes any of the player's limits (docs/spec/API.md 1.1): a limit is a whole number of cents
 // (it cannot be unset once set); reality_check_minutes is 15 to 120, or null for none.
 func (s *Server) setLimits(w http.ResponseWriter, r *http.Request, p game.Player) error {
 	var b struct {

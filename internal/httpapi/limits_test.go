@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// limitsView is GET /api/v1/me/limits as API.md 1.1 says it.
+// limitsView is GET /api/v1/me/limits as docs/spec/API.md 1.1 says it.
 type limitsView struct {
 	DepositWeekly *int64 `json:"deposit_weekly"`
 	StakeWeekly   *int64 `json:"stake_weekly"`

@@ -99,7 +99,7 @@ type dbCollector struct {
 	now                     func() time.Time
 	remaining, batches, ops *prometheus.Desc
 	writer                  *prometheus.Desc
-	// The wallet's outbox (WALLET.md): the calls not yet acknowledged, the oldest's age, the
+	// The wallet's outbox (docs/spec/WALLET.md): the calls not yet acknowledged, the oldest's age, the
 	// disputed ones.
 	walletPending, walletOldest, walletDisputed, walletOpen *prometheus.Desc
 }

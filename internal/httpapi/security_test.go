@@ -548,7 +548,7 @@ func TestAccentedUsernames(t *testing.T) {
 	if me.Username != "Élodie" {
 		t.Errorf("logged in as %q", me.Username)
 	}
-	// A new name that reads like a taken one is taken too (API.md 1.2): without its accent.
+	// A new name that reads like a taken one is taken too (docs/spec/API.md 1.2): without its accent.
 	if st, raw := c.call("POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "elodie", "password": "secret-elodie"}, ""); st != 409 {
 		t.Errorf("elodie beside Élodie: %d %s", st, raw)
 	}

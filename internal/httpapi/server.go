@@ -1,4 +1,4 @@
-// Package httpapi serves the player API of API.md over the standard library's ServeMux: one
+// Package httpapi serves the player API of docs/spec/API.md over the standard library's ServeMux: one
 // small handler per call, JSON in and out, errors as {"error": {"code", "message"}} with the
 // status of their fault code, and the session in an HttpOnly cookie.
 package httpapi
@@ -212,7 +212,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// statusOf maps fault codes to HTTP statuses: the one table of API.md's error conventions.
+// statusOf maps fault codes to HTTP statuses: the one table of docs/spec/API.md's error conventions.
 var statusOf = map[fault.Code]int{
 	fault.Invalid:              http.StatusBadRequest,
 	fault.InvalidRequest:       http.StatusBadRequest,

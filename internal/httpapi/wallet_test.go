@@ -471,7 +471,7 @@ func TestWalletDebitUnknownRolledBack(t *testing.T) {
 	}
 }
 
-// Signatures, both ways (WALLET.md 1.1: a request whose signature does not verify, or whose
+// Signatures, both ways (docs/spec/WALLET.md 1.1: a request whose signature does not verify, or whose
 // timestamp is more than 300 s from the receiver's clock, is refused with 401 bad_signature and
 // changes nothing; an answer that does not verify against its request is an unknown outcome; the
 // hex is accepted in either case).

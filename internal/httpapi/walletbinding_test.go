@@ -19,7 +19,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// The findings of issue 19's audit against WALLET.md 1.0, each refused by 1.1's binding: a
+// The findings of issue 19's audit against docs/spec/WALLET.md 1.0, each refused by 1.1's binding: a
 // signature covers the call, the time and, for an answer, the request it answers.
 
 // drainedBooks are the wallet's books in total, once the outbox has drained.

@@ -21,7 +21,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// The API suite in seamless wallet mode (WALLET.md): TestMain runs the whole suite a third time
+// The API suite in seamless wallet mode (docs/spec/WALLET.md): TestMain runs the whole suite a third time
 // with STARCOLOR_TEST_WALLET=1, in which every test server (newTestServerWith) is in wallet mode in
 // front of the reference wallet (internal/fakewallet, a SQLite file of its own, on an httptest
 // server), a player's sign-up is the operator's launch, with the player's money put at the
@@ -38,11 +38,11 @@ var walletSuite = os.Getenv(walletSuiteEnv) != ""
 // Why a test skips in wallet mode.
 const (
 	// Accounts, passwords and logins: the operator's; a player comes through its launch.
-	noAccounts = "accounts, passwords and logins are the operator's; its players come through the launch (WALLET.md)"
+	noAccounts = "accounts, passwords and logins are the operator's; its players come through the launch (docs/spec/WALLET.md)"
 	// Deposits and withdrawals: 403 wallet_mode; the money is at the operator's wallet.
-	noMoney = "deposits and withdrawals are the operator's (403 wallet_mode); the money is at its wallet (WALLET.md)"
+	noMoney = "deposits and withdrawals are the operator's (403 wallet_mode); the money is at its wallet (docs/spec/WALLET.md)"
 	// Limits, self-exclusion, closure, identity: the operator's player protection.
-	noProtection = "player protection (identity, limits, exclusion, closure) is the operator's; these calls are 403 wallet_mode (WALLET.md)"
+	noProtection = "player protection (identity, limits, exclusion, closure) is the operator's; these calls are 403 wallet_mode (docs/spec/WALLET.md)"
 	// The wallet's own tests build their wallet-mode servers: they ran in the suite's other runs.
 	ranAlready = "a test of wallet mode with servers of its own, run in the suite's other runs already"
 )
@@ -68,7 +68,7 @@ type refWallet struct {
 
 // startRefWallet starts the reference wallet on a new SQLite file; durable or not (a wallet that
 // does not sync each movement answers faster, and a test's machine does not crash). Its clock,
-// which it holds Star Color's timestamps to (WALLET.md 1.1), is now (nil: time.Now): the
+// which it holds Star Color's timestamps to (docs/spec/WALLET.md 1.1), is now (nil: time.Now): the
 // server's, when a test moves the server's clock, as two machines whose clocks agree.
 func startRefWallet(t testing.TB, faults fakewallet.Faults, durable bool, now func() time.Time) *refWallet {
 	t.Helper()
@@ -112,7 +112,7 @@ func (w *refWallet) fund(t testing.TB, player string, cents int64) {
 // A tampering is what the proxy does to a signature on its way: nothing, take it away, put one
 // made with another secret, or one of another body, valid otherwise (of the right secret, for
 // the right call, time and request); or write it in upper case, which the receivers accept
-// (WALLET.md).
+// (docs/spec/WALLET.md).
 type tampering int
 
 const (
@@ -378,7 +378,7 @@ func (s *testServer) drained(t testing.TB) {
 }
 
 // checkWalletBooks checks, once the outbox has drained, that the wallet and the games agree to
-// the cent (WALLET.md: when every call is acknowledged, the stakes debited minus rollbacks, and
+// the cent (docs/spec/WALLET.md: when every call is acknowledged, the stakes debited minus rollbacks, and
 // the credits, equal on both sides), round by round: each game's debit stands at the wallet with
 // its stake, its credit, once acknowledged, with its prize (a game not finished has its credit
 // held, and nothing credited yet); no debit stands and no credit is for a round without a game;

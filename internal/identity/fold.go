@@ -14,7 +14,7 @@ import (
 	"golang.org/x/text/unicode/runenames"
 )
 
-// Names and usernames are compared as a person reads them (API.md 1.2): two strings that look
+// Names and usernames are compared as a person reads them (docs/spec/API.md 1.2): two strings that look
 // alike are one. fold is that comparison: case, accents, compatibility forms (NFKC: ﬁ, ｄ,
 // superscripts), punctuation and spaces, and confusable letters (Unicode TR39 skeletons: the
 // Cyrillic а is the Latin a) are all folded away. What TR39 leaves out is added: Latin small

@@ -58,7 +58,7 @@ func TestUsernameKey(t *testing.T) {
 	}
 }
 
-// A new username may not read like one taken (API.md 1.2: a confusable one is 409).
+// A new username may not read like one taken (docs/spec/API.md 1.2: a confusable one is 409).
 func TestUsernameSkeleton(t *testing.T) {
 	for _, alike := range []string{"demo", "DEMO", "ｄｅｍｏ", "dеmo" /* Cyrillic е */, "de.mo", "de_mo", "démo", "ᴅemo"} {
 		if UsernameSkeleton(alike) != UsernameSkeleton("demo") {

@@ -20,7 +20,7 @@ type Person struct {
 	BirthDate  time.Time // midnight UTC of the birth date
 }
 
-// DateLayout is how a birth date is written: YYYY-MM-DD (API.md).
+// DateLayout is how a birth date is written: YYYY-MM-DD (docs/spec/API.md).
 const DateLayout = time.DateOnly
 
 // Adulthood is the age below which an account is refused.

@@ -1,6 +1,6 @@
 // Package ledger holds the checks of the books that every store runs in its ledger check
 // (starcolor ledger check): what must hold between the games, the transfers and the blocks
-// (RULES §7), as SQL that SQLite and PostgreSQL read alike. Each store adds the checks its own
+// (docs/spec/RULES.md §7), as SQL that SQLite and PostgreSQL read alike. Each store adds the checks its own
 // dialect or schema needs (the hours' totals, the references its tables do not enforce).
 package ledger
 

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// fakeServer implements, minimally but honestly, the part of API.md the load tool uses:
+// fakeServer implements, minimally but honestly, the part of docs/spec/API.md the load tool uses:
 // players, session cookies, deposits and games (auto, and manual through colour and reveal with
 // a real 6×7 board of 7 stars of each colour, where a milky way explodes its neighbours), with
 // idempotency keys, 402 when the balance is short and 503 once its stock of units is sold.
@@ -246,7 +246,7 @@ func (s *fakeServer) deposit(u *fakeUser, r *http.Request, raw []byte) (int, []b
 	return 201, b
 }
 
-// drawPrize draws a prize from a small table shaped like RULES §2.
+// drawPrize draws a prize from a small table shaped like docs/spec/RULES.md §2.
 func (s *fakeServer) drawPrize(stake int64) int64 {
 	x := s.rng.IntN(1000)
 	switch {
@@ -409,7 +409,7 @@ func (s *fakeServer) finish(g *fakeGame, raw []byte) (int, []byte) {
 	return 200, g.json(g.owner.balance)
 }
 
-// json is the game as API.md shows it.
+// json is the game as docs/spec/API.md shows it.
 func (g *fakeGame) json(balance int64) []byte {
 	type cell struct {
 		Kind   string `json:"kind"`

@@ -78,7 +78,7 @@ type Config struct {
 	Keys string
 	// UserPrefix starts every user name (default "loadtest"); a random suffix follows.
 	UserPrefix string
-	// WalletSecret, when set, plays a server in seamless wallet mode (docs/WALLET.md): each player
+	// WalletSecret, when set, plays a server in seamless wallet mode (docs/WALLET_MODE.md): each player
 	// is launched by the operator's signed call instead of signing up, logging in and depositing;
 	// the balances are the wallet's (its credits come later), so they are not checked.
 	WalletSecret []byte

@@ -273,7 +273,7 @@ var limitsBody = []byte(`{"deposit_weekly":100000000,"stake_weekly":100000000}`)
 // maxSetupAttempts bounds the tries of one setup request.
 const maxSetupAttempts = 20
 
-// setup registers the player, logs it in, sets its weekly limits (API.md 1.1: asked for before
+// setup registers the player, logs it in, sets its weekly limits (docs/spec/API.md 1.1: asked for before
 // the first deposit and stake; as high as they go, so that they bound nothing in a run) and makes
 // its first deposit.
 func (p *player) setup(ctx context.Context) error {
@@ -289,7 +289,7 @@ func (p *player) setup(ctx context.Context) error {
 		return nil
 	}
 	cred, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password})
-	// A sign-up says who the player is (API.md 1.1): an adult, the same for every player.
+	// A sign-up says who the player is (docs/spec/API.md 1.1): an adult, the same for every player.
 	signUp, _ := json.Marshal(map[string]string{"username": p.name, "password": p.password,
 		"last_name": "Charge", "first_names": "Test", "birth_date": "1990-01-01"})
 	status, err := p.retrySetup(ctx, KindRegister, p.ep.urlPlayers, signUp, false)
@@ -412,7 +412,7 @@ func (p *player) play(ctx context.Context) {
 	}
 }
 
-// gameID is a game's id, a JSON string or number (API.md does not say which).
+// gameID is a game's id, a JSON string or number (docs/spec/API.md does not say which).
 type gameID string
 
 func (id *gameID) UnmarshalJSON(b []byte) error {
@@ -524,7 +524,7 @@ func (p *player) checkGame(g *gameAnswer, prev int64, final bool) int64 {
 	}
 	if p.known {
 		want := prev - stake + prize
-		// Until the reveal ends the prize may not be credited yet (RULES §7).
+		// Until the reveal ends the prize may not be credited yet (docs/spec/RULES.md §7).
 		if *g.Balance != want && (final || *g.Balance != prev-stake) {
 			p.violation("game %s (%s): balance %d, expected %d - %d + %d = %d", g.ID, g.Status, *g.Balance, prev, stake, prize, want)
 		}

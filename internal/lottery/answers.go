@@ -1,7 +1,7 @@
 package lottery
 
 // Answer is the answer to a money-moving request, as kept under its Idempotency-Key for its
-// retries (API.md): its HTTP status and body.
+// retries (docs/spec/API.md): its HTTP status and body.
 type Answer struct {
 	Status int
 	Body   []byte

@@ -7,7 +7,7 @@ import (
 	"starcolor/internal/fault"
 )
 
-// Demo play (API.md 1.2): a visitor tries the game with play money, without an account. Its
+// Demo play (docs/spec/API.md 1.2): a visitor tries the game with play money, without an account. Its
 // sessions and games are kept in tables of their own, which no query of players, games,
 // transfers, emissions or reports reads: a demo game is never a unit of an emission, and moves no
 // money of the ledger.
@@ -23,7 +23,7 @@ type DemoSession struct {
 
 // DemoGame is a demo game as stored: a game's own fields (PlayerID, Emission, Block, Unit and
 // StakeTransfer unused: there is no player, no emission and no transfer), and the unit it is
-// played on, drawn for it alone and kept as its audit line (RULES §8), from which it is replayed
+// played on, drawn for it alone and kept as its audit line (docs/spec/RULES.md §8), from which it is replayed
 // as a real game is from its emission's unit.
 type DemoGame struct {
 	Game

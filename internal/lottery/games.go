@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The modes of a game (RULES §7, article 4.1): « Jouer » (manual) and « Auto ».
+// The modes of a game (docs/spec/RULES.md §7, article 4.1): « Jouer » (manual) and « Auto ».
 const (
 	Manual = "manual"
 	Auto   = "auto"

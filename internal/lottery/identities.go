@@ -11,7 +11,7 @@ import (
 	"starcolor/internal/identity"
 )
 
-// What the stores do with the comparison of names (internal/identity, API.md 1.2), the same on
+// What the stores do with the comparison of names (internal/identity, docs/spec/API.md 1.2), the same on
 // both: the keys they keep of a player, who may not sign up, and the keys made again when the
 // comparison changes.
 
@@ -40,7 +40,7 @@ func KeysOf(username string, wallet bool, p *identity.Person) Keys {
 }
 
 // refusedMessage is what a sign-up refused for who the person is hears, whatever the reason
-// (API.md 1.2): the register of excluded persons is confidential, and the end of someone's
+// (docs/spec/API.md 1.2): the register of excluded persons is confidential, and the end of someone's
 // exclusion is theirs to know.
 const refusedMessage = "no account can be opened for this person; the operator's support can say more"
 

@@ -7,7 +7,7 @@ import (
 	"starcolor/internal/fault"
 )
 
-// Player protection (API.md 1.1, décret 2010-518 art. 16): every player sets a weekly limit on
+// Player protection (docs/spec/API.md 1.1, décret 2010-518 art. 16): every player sets a weekly limit on
 // their deposits and one on their stakes before their first deposit and first stake; a limit
 // bounds the sum over the last 7 × 24 hours, rolling.
 
@@ -105,7 +105,7 @@ func (l Limit) Allows(kind string, amount, lastWeek int64, now time.Time) error 
 	return nil
 }
 
-// RealityCheck bounds the interval of reality checks, in minutes (API.md: null, or 15 to 120).
+// RealityCheck bounds the interval of reality checks, in minutes (docs/spec/API.md: null, or 15 to 120).
 const (
 	MinRealityCheck = 15
 	MaxRealityCheck = 120

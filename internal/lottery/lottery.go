@@ -1,6 +1,6 @@
 // Package lottery is Star Color's domain, apart from any store or protocol: the players and the
 // operators, their sessions, the ledger's accounts and transfers, the games sold, the answers
-// kept for retried requests, what the sales add up to, and the sale itself (RULES §7, sale.go):
+// kept for retried requests, what the sales add up to, and the sale itself (docs/spec/RULES.md §7, sale.go):
 // a decision over the state a store reads, giving the rows a store writes.
 //
 // The stores (internal/sqlite, internal/postgres) read and write these types and nothing else
@@ -17,7 +17,7 @@ import (
 )
 
 // ErrKeyTaken is an idempotency key that already has an answer: the request it came with has had
-// its effect, and is answered from what was kept (API.md).
+// its effect, and is answered from what was kept (docs/spec/API.md).
 var ErrKeyTaken = errors.New("idempotency key already used")
 
 // ErrMoved is a game that has moved since it was read: a move computed from what was read is not

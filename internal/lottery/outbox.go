@@ -2,7 +2,7 @@ package lottery
 
 import "time"
 
-// The wallet's outbox (seamless wallet mode, WALLET.md): the credits and rollbacks Star Color
+// The wallet's outbox (seamless wallet mode, docs/spec/WALLET.md): the credits and rollbacks Star Color
 // owes the operator's wallet are kept in the database until the wallet acknowledges them, and
 // sent again, with backoff, across restarts and crashes, by whichever server finds them due. A
 // call is never changed once kept: the same transaction id, the same body, until it is answered.

@@ -8,7 +8,7 @@ import (
 	"starcolor/internal/fault"
 )
 
-// The sale (RULES §7): the stake debited, the next unsold unit of the open block at that price
+// The sale (docs/spec/RULES.md §7): the stake debited, the next unsold unit of the open block at that price
 // assigned, its prize credited, the game written, the answer kept under the request's key; all
 // of it or nothing. Sales come in batches, the server's hot path: a store reads once per batch
 // what they are decided against (a Book: the buyers' balances, the keys they have used, their
@@ -36,7 +36,7 @@ type SaleRequest struct {
 
 	Key         string // the request's Idempotency-Key
 	RequestHash []byte // SHA-256 of the request's call and body
-	// Answer is the answer kept under the key for the sold game (API.md: a retry gets it back).
+	// Answer is the answer kept under the key for the sold game (docs/spec/API.md: a retry gets it back).
 	Answer func(g *Game) Answer
 
 	// PrizeOf reads the prize of a unit from its emission, checked against its commitment. It
@@ -83,7 +83,7 @@ type Book struct {
 	// is being rolled back, so the sale must not be made.
 	Held map[string]bool
 	// Stakes are the buyers' weekly stake limits and the stakes of their week, by account: a
-	// buyer without one has set no limit (RULES §7 and API.md 1.1: the limit is checked in the
+	// buyer without one has set no limit (docs/spec/RULES.md §7 and docs/spec/API.md 1.1: the limit is checked in the
 	// sale's atomic step).
 	Stakes map[int64]*Staking
 	// Cursor is where the sales at a price stand, moved by the store to the next open block

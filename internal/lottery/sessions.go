@@ -64,7 +64,7 @@ type LoginFailures struct {
 }
 
 // PlaySession is what a player has played since their play session began, for the reality
-// checks (API.md 1.1): the time played and the net result, the same in every tab and on every
+// checks (docs/spec/API.md 1.1): the time played and the net result, the same in every tab and on every
 // device of the player. A play session begins when the player's earliest session still live was
 // opened, so that a second device joins the count of the first; once every session has ended,
 // the next login begins a new one.

@@ -10,7 +10,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The keys names and identities are compared by (lottery.Keys, API.md 1.2), and who may not sign
+// The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
 // up for who they are: as the SQLite store's keys.go, in PostgreSQL's terms.
 
 // identityLock is the advisory lock of the persons of one LookupKey: a sign-up and an exclusion

@@ -1,12 +1,12 @@
 // Package rules is the game of « Star Color » as code: the board, its contents, what a board
-// reveals for a selected colour (RULES §3–§5) and the manual play of a unit. It is pure: no I/O,
+// reveals for a selected colour (docs/spec/RULES.md §3–§5) and the manual play of a unit. It is pure: no I/O,
 // no clock and no randomness of its own, so every other part (the generator, the verifier, the
 // server, the pages) can trust it to give the same answer for the same board.
 package rules
 
 import "fmt"
 
-// Board geometry (RULES §3): 6 rows × 7 columns, cell index = row×7 + column.
+// Board geometry (docs/spec/RULES.md §3): 6 rows × 7 columns, cell index = row×7 + column.
 const (
 	Rows  = 6
 	Cols  = 7
@@ -35,7 +35,7 @@ func (c Color) Valid() bool { return c < NumColors }
 // Kind is what a star hides.
 type Kind uint8
 
-// The contents of a star (RULES §3).
+// The contents of a star (docs/spec/RULES.md §3).
 const (
 	Empty Kind = iota
 	Amount

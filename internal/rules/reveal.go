@@ -33,7 +33,7 @@ func (s *Star) Blast(i int, cm *[NumColors]Mask) Mask {
 	return 0
 }
 
-// Reveal is R(B, c) of RULES §4: the smallest set of cells holding every star of colour c and,
+// Reveal is R(B, c) of docs/spec/RULES.md §4: the smallest set of cells holding every star of colour c and,
 // for each of its cells, the cells that cell's content explodes. It does not depend on any order.
 func Reveal(b *Board, c Color) Mask {
 	cm := b.ColorMasks()
@@ -99,7 +99,7 @@ func evaluate(b *Board, cm *[NumColors]Mask, c Color) Outcome {
 	return o
 }
 
-// RevealEveryColor gives, for each colour c, R(B', c) where B' is b relabelled for c (RULES §5),
+// RevealEveryColor gives, for each colour c, R(B', c) where B' is b relabelled for c (docs/spec/RULES.md §5),
 // computed from b's colour masks without building B'. A verifier uses it to check that the stars
 // revealed are the same cells, so the prize the same, whatever colour the player chose.
 func RevealEveryColor(b *Board) [NumColors]Mask {

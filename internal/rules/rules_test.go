@@ -169,7 +169,7 @@ func checkEvents(t *testing.T, b *Board, events []Event, want Mask) {
 	}
 }
 
-// Property: relabelling the colours (RULES §5) changes neither the revealed cells nor the prize.
+// Property: relabelling the colours (docs/spec/RULES.md §5) changes neither the revealed cells nor the prize.
 func TestRelabellingKeepsTheOutcome(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 5000 {

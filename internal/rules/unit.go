@@ -3,7 +3,7 @@ package rules
 import "fmt"
 
 // Unit is the boards of one game unit: board 1 and, when the Extra stage happens, board 2.
-// A stored unit is canonical (RULES §5): written as if colour 0 were selected.
+// A stored unit is canonical (docs/spec/RULES.md §5): written as if colour 0 were selected.
 type Unit struct {
 	B1    Board
 	HasB2 bool
@@ -29,7 +29,7 @@ func (u *Unit) Evaluate(c Color) UnitOutcome {
 }
 
 // Relabel returns the board as shown to a player who selected colour c: the colour labels 0 and
-// c swapped everywhere, on stars and on supernovas (RULES §5).
+// c swapped everywhere, on stars and on supernovas (docs/spec/RULES.md §5).
 func (b *Board) Relabel(c Color) Board {
 	var out Board
 	b.RelabelInto(&out, c)
@@ -68,7 +68,7 @@ func (u *Unit) RelabelInto(dst *Unit, c Color) {
 }
 
 // Check verifies that a canonical unit obeys every rule that does not depend on a prize table
-// (RULES §3–§5): both boards well formed, nothing hidden outside what colour 0 reveals, at most one
+// (docs/spec/RULES.md §3–§5): both boards well formed, nothing hidden outside what colour 0 reveals, at most one
 // Extra on board 1, board 2 present exactly when board 1 reveals an Extra, and no Extra on board 2.
 // It returns the outcome for colour 0 so that callers need not evaluate twice.
 func (u *Unit) Check() (UnitOutcome, error) {
@@ -99,7 +99,7 @@ func (u *Unit) Check() (UnitOutcome, error) {
 	return o, nil
 }
 
-// checkBoard checks a canonical board's shape, evaluates it for colour 0, and checks RULES §5:
+// checkBoard checks a canonical board's shape, evaluates it for colour 0, and checks docs/spec/RULES.md §5:
 // a star that the rules never reveal hides nothing.
 func checkBoard(b *Board) (Outcome, error) {
 	cm, filled, err := b.scan()

@@ -60,7 +60,7 @@ func reversed(s []int64) []int64 {
 }
 
 // Every tier at every price: each generated unit verifies (the generator checks, and so does
-// this test, independently through the table), and the variety RULES §6 asks for shows up.
+// this test, independently through the table), and the variety docs/spec/RULES.md §6 asks for shows up.
 func TestEveryTierGeneratesValidVariedUnits(t *testing.T) {
 	def := defaultDef(t)
 	for _, table := range def.Tables {

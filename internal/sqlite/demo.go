@@ -9,7 +9,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Demo play (API.md 1.2) keeps its sessions and games in demo_sessions and demo_games (migration
+// Demo play (docs/spec/API.md 1.2) keeps its sessions and games in demo_sessions and demo_games (migration
 // 0024), which no other query of the store reads: no report, total, ledger check or emission
 // counts them.
 

@@ -9,7 +9,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The keys names and identities are compared by (lottery.Keys, API.md 1.2), and who may not sign
+// The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
 // up for who they are.
 
 // refusal says why a person may not open an account (lottery.Refusal): the persons of the

@@ -56,7 +56,7 @@ func (d *DB) LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) 
 	return d.PlayerByID(ctx, id)
 }
 
-// errDuplicateLaunch is a launch whose nonce was used already (WALLET.md 1.1).
+// errDuplicateLaunch is a launch whose nonce was used already (docs/spec/WALLET.md 1.1).
 var errDuplicateLaunch = fault.Errorf(fault.DuplicateLaunch, "this launch's nonce was used already: each launch has a nonce of its own")
 
 // UseLaunch spends a launch token: the player it opens a session for, once, before it expires

@@ -12,7 +12,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Demo sessions and their games (API.md 1.2) live apart from everything else: a demo sale takes
+// Demo sessions and their games (docs/spec/API.md 1.2) live apart from everything else: a demo sale takes
 // the stake from the session's play money and adds the prize, once per key; refuses a session
 // ended, short of play money or at its count of games; moves are written once from a state;
 // ending or sweeping a session forgets its games; and no figure of the ledger, the sales or the

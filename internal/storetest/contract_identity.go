@@ -12,7 +12,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Names compared as a person reads them (issue 19, API.md 1.2): the stores keep the keys of
+// Names compared as a person reads them (issue 19, docs/spec/API.md 1.2): the stores keep the keys of
 // internal/identity and refuse what reads like what they hold.
 
 // lookalikes are the identities an outside audit opened accounts under after Bob Durand
@@ -90,7 +90,7 @@ func testLookalikesOfListed(t *testing.T, h Harness) {
 	f.refusedAlike(t, "on the register")
 }
 
-// A username that reads like one taken is refused (API.md 1.2: 409 username_taken), and two
+// A username that reads like one taken is refused (docs/spec/API.md 1.2: 409 username_taken), and two
 // sign-ups at once of names that read alike open one account.
 func testUsernamesReadAlike(t *testing.T, h Harness) {
 	f := newFixture(t, h)

@@ -10,7 +10,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The operator's launches (WALLET.md 1.1): a nonce is used once, by any launch, and a second
+// The operator's launches (docs/spec/WALLET.md 1.1): a nonce is used once, by any launch, and a second
 // launch with it changes nothing (no account, no token), also when several come at once; each
 // session opened by a launch is told that launch's own operator's session, whatever later
 // launches of the player say; a session no launch opened is told the player's first.

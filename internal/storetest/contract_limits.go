@@ -11,7 +11,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Weekly limits (API.md 1.1): none by default, asked for before the first deposit and the first
+// Weekly limits (docs/spec/API.md 1.1): none by default, asked for before the first deposit and the first
 // stake; a deposit or a sale past one is refused and changes nothing; a lowering holds at once, a
 // raise 48 hours later; the week rolls; every change is kept.
 func testLimits(t *testing.T, h Harness) {

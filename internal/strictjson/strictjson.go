@@ -1,5 +1,5 @@
 // Package strictjson decodes the JSON bodies that come from outside (the player API, the launch
-// call, the wallet's messages) one way, strictly (API.md 1.2: "every request body is strict
+// call, the wallet's messages) one way, strictly (docs/spec/API.md 1.2: "every request body is strict
 // JSON").
 //
 // A lenient decoder lets a proxy and the server read two different requests from one body: Go's

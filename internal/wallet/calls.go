@@ -1,6 +1,6 @@
 package wallet
 
-// The calls Star Color makes to the wallet (WALLET.md): POST {wallet URL}/{call}, JSON, signed.
+// The calls Star Color makes to the wallet (docs/spec/WALLET.md): POST {wallet URL}/{call}, JSON, signed.
 // Amounts are integer cents; ids are JSON strings (round_id is the game id in decimal).
 
 // The calls' names, the last element of their path.
@@ -46,13 +46,13 @@ type RollbackRequest struct {
 }
 
 // Answer is every call's answer 200: the player's balance after it; for a debit, a credit and a
-// rollback, the transaction_id of the call it answers, echoed (WALLET.md 1.1).
+// rollback, the transaction_id of the call it answers, echoed (docs/spec/WALLET.md 1.1).
 type Answer struct {
 	Balance       int64  `json:"balance"`
 	TransactionID string `json:"transaction_id,omitempty"`
 }
 
-// ErrorBody is a refusal's body, as API.md's errors; a refusal of a debit, a credit or a rollback
+// ErrorBody is a refusal's body, as docs/spec/API.md's errors; a refusal of a debit, a credit or a rollback
 // may echo its transaction_id too, and Star Color then checks it.
 type ErrorBody struct {
 	Error struct {

@@ -15,7 +15,7 @@ import (
 )
 
 // Client makes Star Color's calls to the operator's wallet: each request stamped and signed, each
-// answer's signature checked against the request it answers (WALLET.md 1.1). An answer is either
+// answer's signature checked against the request it answers (docs/spec/WALLET.md 1.1). An answer is either
 // a balance, a refusal the wallet gave (*Refused: final), or an unknown outcome (ErrUnknown: 5xx,
 // a timeout, a broken connection, an answer unsigned, signed for another request, or echoing
 // another transaction_id), which the caller settles by sending the same call again, or a

@@ -56,7 +56,7 @@ func TestClientOutcomes(t *testing.T) {
 		case "forged":
 			answer(w, r, 200, echo, NewKey([]byte("other")))
 		case "1.0":
-			// The body alone signed, as WALLET.md 1.0 did.
+			// The body alone signed, as docs/spec/WALLET.md 1.0 did.
 			w.Header().Set(SignatureHeader, key.digestHex([]byte(echo)))
 			w.WriteHeader(200)
 			io.WriteString(w, echo)
@@ -121,7 +121,7 @@ func TestClientOutcomes(t *testing.T) {
 func (k *Key) digestHex(body []byte) string { return toHex(k.digest(body)) }
 
 // The wallet's URL is https://, or plain http:// on a loopback address only, unless the
-// operator says otherwise (WALLET.md 1.1).
+// operator says otherwise (docs/spec/WALLET.md 1.1).
 func TestCheckURL(t *testing.T) {
 	for _, c := range []struct {
 		url      string

@@ -18,7 +18,7 @@ import (
 // LaunchPath is the path of the launch call on Star Color.
 const LaunchPath = "/api/v1/launch"
 
-// LaunchRequest is the body of the launch call (WALLET.md 1.1): the operator's player, the
+// LaunchRequest is the body of the launch call (docs/spec/WALLET.md 1.1): the operator's player, the
 // operator's session the calls of the session it opens carry, the currency, and a nonce used
 // once.
 type LaunchRequest struct {
@@ -28,7 +28,7 @@ type LaunchRequest struct {
 	Nonce           string `json:"nonce"`
 }
 
-// The bounds of a launch's nonce (WALLET.md 1.1: 16 to 64 characters of [A-Za-z0-9_-]).
+// The bounds of a launch's nonce (docs/spec/WALLET.md 1.1: 16 to 64 characters of [A-Za-z0-9_-]).
 const (
 	MinNonce = 16
 	MaxNonce = 64
@@ -56,7 +56,7 @@ func NewNonce() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// Launch is the operator's side of the launch call (WALLET.md 1.1): POST {base}/api/v1/launch,
+// Launch is the operator's side of the launch call (docs/spec/WALLET.md 1.1): POST {base}/api/v1/launch,
 // stamped at now and signed, with a fresh nonce, opens the game for one of its players; it
 // returns the link to open in the player's browser (good once, for a minute). The answer's
 // signature is checked against the request, as the operator would. The load test and the tests

@@ -12,7 +12,7 @@ import (
 	"starcolor/internal/strictjson"
 )
 
-// The operator's launch call: stamped and signed for its path, with the body WALLET.md 1.1 gives
+// The operator's launch call: stamped and signed for its path, with the body docs/spec/WALLET.md 1.1 gives
 // and a fresh nonce each time; the link is taken only from an answer 201 signed for that request.
 func TestLaunch(t *testing.T) {
 	key := NewKey([]byte("launch secret"))

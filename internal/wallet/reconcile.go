@@ -11,10 +11,10 @@ import (
 )
 
 // Reconciliation (issue 13, item 4): what Star Color holds of each round, compared with what the
-// wallet holds, from a listing of its transactions. The listing is an addition to WALLET.md that
-// the wallet offers if it can (docs/WALLET.md):
+// wallet holds, from a listing of its transactions. The listing is an addition to docs/spec/WALLET.md that
+// the wallet offers if it can (docs/WALLET_MODE.md):
 //
-//	GET {wallet URL}/transactions?after=SEQ&limit=N, signed as every call (its body empty: WALLET.md
+//	GET {wallet URL}/transactions?after=SEQ&limit=N, signed as every call (its body empty: docs/spec/WALLET.md
 //	1.1, the path with its query), answers (signed, as the answer to that request)
 //	{"transactions": [{"seq", "transaction_id", "kind": "debit"|"credit"|"rollback", "player",
 //	"round_id", "amount", "status", "rolled_back"}…], "next": SEQ}: the transactions after SEQ in

@@ -1,5 +1,5 @@
 // Package wallet is Star Color's side of the operator's wallet (seamless wallet mode,
-// ../shared/spec/WALLET.md): the signatures both sides put on every message, and the calls Star
+// docs/spec/WALLET.md): the signatures both sides put on every message, and the calls Star
 // Color makes to the wallet.
 package wallet
 
@@ -20,14 +20,14 @@ import (
 	"time"
 )
 
-// The headers of a signed message, a request's or an answer's, both ways (WALLET.md 1.1,
+// The headers of a signed message, a request's or an answer's, both ways (docs/spec/WALLET.md 1.1,
 // « Binding »).
 const (
 	SignatureHeader = "X-Signature"
 	TimestampHeader = "X-Timestamp"
 )
 
-// Window is how far a request's timestamp may be from its receiver's clock (WALLET.md 1.1: 300
+// Window is how far a request's timestamp may be from its receiver's clock (docs/spec/WALLET.md 1.1: 300
 // seconds, either way).
 const Window = 300 * time.Second
 
@@ -35,7 +35,7 @@ const Window = 300 * time.Second
 // the Window: refused with 401 bad_signature.
 var ErrBadSignature = errors.New("bad signature")
 
-// Key is the secret both sides share, ready to sign messages and to check them (WALLET.md 1.1):
+// Key is the secret both sides share, ready to sign messages and to check them (docs/spec/WALLET.md 1.1):
 //
 //	a request: HMAC-SHA256(METHOD "\n" PATH "\n" TIMESTAMP "\n" BODY)
 //	an answer: HMAC-SHA256("answer\n" METHOD "\n" PATH "\n" REQUEST_SIGNATURE "\n" TIMESTAMP "\n" BODY)
@@ -232,7 +232,7 @@ func ReadSecret(path string) ([]byte, error) {
 }
 
 // SameJSON tells whether two bodies are the same JSON value: the same fields with the same values,
-// in any order and spacing (WALLET.md: "the same body").
+// in any order and spacing (docs/spec/WALLET.md: "the same body").
 func SameJSON(a, b []byte) bool {
 	var x, y any
 	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))

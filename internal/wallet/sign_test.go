@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Known answers of WALLET.md 1.1's signing strings, for an integrator to check their own
+// Known answers of docs/spec/WALLET.md 1.1's signing strings, for an integrator to check their own
 // implementation against. Each was computed apart from this code, with OpenSSL:
 //
 //	printf 'POST\n/debit\n1767225600\n%s' "$body" | openssl dgst -sha256 -hmac 'known-answer secret'

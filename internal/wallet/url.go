@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// CheckURL tells whether the wallet's URL may be used (WALLET.md 1.1: "the wallet's URL is
+// CheckURL tells whether the wallet's URL may be used (docs/spec/WALLET.md 1.1: "the wallet's URL is
 // https://, except on a loopback address"): https://, or http:// on 127.0.0.0/8, ::1 or
 // localhost; plain http:// to any other host only if insecureHTTP (a test bench behind its
 // own protection, said out loud). The secret never crosses a network in the clear, but the

@@ -14,7 +14,7 @@ import (
 	"starcolor/internal/browsertest"
 )
 
-// The flows of issue 12, items 5 and 6: the player's own protection on the page (API.md 1.1,
+// The flows of issue 12, items 5 and 6: the player's own protection on the page (docs/spec/API.md 1.1,
 // « Player protection »). Each runs in a tab of its own (TestPlayerPage).
 
 type limitsJSON struct {
@@ -312,7 +312,7 @@ func testExclusionAndClosure(t *testing.T, ctx context.Context) {
 		t.Errorf("a login while excluded: %q", got)
 	}
 	// Another account for the excluded person, written otherwise: refused in French, saying
-	// neither why nor until when (API.md 1.2).
+	// neither why nor until when (docs/spec/API.md 1.2).
 	step(t, ctx, "sign up again", chromedp.SetValue("#signup-user", "xavier2"), chromedp.SetValue("#signup-pass", "secret-xavier2"),
 		chromedp.SetValue("#signup-last", "MARTIN"), chromedp.SetValue("#signup-first", "Jeanne Marie"),
 		chromedp.SetValue("#signup-birth", "1990-01-01"), chromedp.Click("#signup-form button[type=submit]"))

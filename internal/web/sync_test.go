@@ -15,7 +15,7 @@ import (
 	"starcolor/internal/browsertest"
 )
 
-// Issue 20, the player's side: regulation 4.1 as RULES §7 says it (every game in the history
+// Issue 20, the player's side: regulation 4.1 as docs/spec/RULES.md §7 says it (every game in the history
 // shows its result, but the one this very tab is revealing), tabs and devices that follow the
 // game, and the reality check of the server's play session. Tabs of one browser share its
 // cookies (chromedp.NewContext on a tab: the same browser context); another device is a browser

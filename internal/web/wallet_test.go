@@ -21,7 +21,7 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// walletSite is the real server in seamless wallet mode (WALLET.md), in front of the reference
+// walletSite is the real server in seamless wallet mode (docs/spec/WALLET.md), in front of the reference
 // wallet on a server of its own.
 type walletSite struct {
 	*site

@@ -1,7 +1,7 @@
 // Package web serves the player's page of « Star Color » at "/": one HTML page rendered once from
 // html/template (the prize tables of the game definition are written into it), and its script and
 // style sheet, embedded in the binary and named by their checksum so that browsers may keep them
-// forever. The page plays on the player API of API.md (internal/httpapi, mounted under /api/);
+// forever. The page plays on the player API of docs/spec/API.md (internal/httpapi, mounted under /api/);
 // this package holds no game logic and no access to the store.
 package web
 
@@ -47,7 +47,7 @@ type Site struct {
 
 // Options say how the server the page plays on runs.
 type Options struct {
-	// Wallet is seamless wallet mode (WALLET.md): the operator keeps its players' accounts, money
+	// Wallet is seamless wallet mode (docs/spec/WALLET.md): the operator keeps its players' accounts, money
 	// and protection, and opens the game for them with a launch link. The page then has no
 	// sign-up or login, no deposit and no player-protection screens, and says so; it is told
 	// once, in the page itself, so that a page opened without a session says it too.

@@ -114,7 +114,7 @@ func start(t testing.TB, o Options, store app.Store, def *gamedef.Definition, e 
 // A test whose clock stands still passes that clock's advance. Otherwise a call that failed
 // while the test moved its clock on is due again at the moved time plus a backoff, a time the
 // clock never reaches. Each poll moves the clock on by a second: the longest backoff (1 min)
-// passes in under a second, and a call's signature (WALLET.md: 300 s) stays within its window.
+// passes in under a second, and a call's signature (docs/spec/WALLET.md: 300 s) stays within its window.
 // A nil advance leaves the clock alone.
 func DrainOutbox(t testing.TB, store interface {
 	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)

@@ -3,7 +3,7 @@
 -- are timestamptz; times that are only compared (sessions, keys, games' last move) are unix
 -- seconds, as on SQLite.
 
--- Emissions, their blocks and their units (RULES §6, §8): immutable once created.
+-- Emissions, their blocks and their units (docs/spec/RULES.md §6, §8): immutable once created.
 CREATE TABLE emissions (
 	id          text PRIMARY KEY,
 	price       bigint NOT NULL CHECK (price > 0), -- cents
@@ -139,7 +139,7 @@ CREATE INDEX transfers_money_in ON transfers (to_account) WHERE kind IN ('deposi
 CREATE TRIGGER transfers_append_only BEFORE UPDATE OR DELETE ON transfers
 	FOR EACH ROW EXECUTE FUNCTION refuse('transfers are never changed nor deleted');
 
--- The first answer to a money-moving request, kept to answer its retries (API.md).
+-- The first answer to a money-moving request, kept to answer its retries (docs/spec/API.md).
 CREATE TABLE idempotency (
 	player_id    bigint NOT NULL,
 	key          text NOT NULL,

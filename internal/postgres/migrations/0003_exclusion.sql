@@ -1,3 +1,3 @@
--- Self-exclusion (issue 12, API.md 1.1): until when a player excluded themselves, never
+-- Self-exclusion (issue 12, docs/spec/API.md 1.1): until when a player excluded themselves, never
 -- shortened; an exclusion also bars a new account with the same identity meanwhile.
 ALTER TABLE players ADD COLUMN excluded_until timestamptz;

@@ -1,4 +1,4 @@
--- Weekly limits and reality checks (issue 12, API.md 1.1; décret 2010-518 art. 16).
+-- Weekly limits and reality checks (issue 12, docs/spec/API.md 1.1; décret 2010-518 art. 16).
 --
 -- A player's limits, on their account, where a sale reads its balance: the amount in force
 -- (NULL: never set) and a raise waiting for its 48 hours, with when it takes effect. The interval

@@ -1,4 +1,4 @@
--- The operator's list of excluded persons (issue 12, API.md 1.1): the national register of
+-- The operator's list of excluded persons (issue 12, docs/spec/API.md 1.1): the national register of
 -- gaming bans, replaced whole by each import; each import kept with its counts.
 CREATE TABLE register (
 	identity_key text PRIMARY KEY, -- identity.Person.Key: names without case or accents, birth date

@@ -1,4 +1,4 @@
--- The wallet's outbox (issue 13, WALLET.md): the credits and rollbacks owed to the operator's
+-- The wallet's outbox (issue 13, docs/spec/WALLET.md): the credits and rollbacks owed to the operator's
 -- wallet, kept until acknowledged; a call's body never changes once kept.
 CREATE TABLE wallet_calls (
 	id             bigserial PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Seamless wallet mode (issue 13, WALLET.md): the players the operator launches, known by the
+-- Seamless wallet mode (issue 13, docs/spec/WALLET.md): the players the operator launches, known by the
 -- operator's id, with the operator's session of their latest launch; the launch tokens, each good
 -- once for 60 seconds (kept here, so a restart does not void them).
 CREATE TABLE wallet_players (

@@ -1,4 +1,4 @@
--- Names compared as a person reads them (issue 19, API.md 1.2): the same columns as SQLite's
+-- Names compared as a person reads them (issue 19, docs/spec/API.md 1.2): the same columns as SQLite's
 -- 0020, where each is explained. The keys are made again by a Go step after the migrations
 -- whenever the comparison changes (key_scheme, postgres/keys.go).
 ALTER TABLE players ADD COLUMN name_skeleton text;

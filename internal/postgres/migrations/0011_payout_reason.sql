@@ -1,4 +1,4 @@
--- Why the server paid a player's whole balance out (API.md 1.2, lottery.PaidAtExclusion …): at a
+-- Why the server paid a player's whole balance out (docs/spec/API.md 1.2, lottery.PaidAtExclusion …): at a
 -- self-exclusion, at a closure by the player, or at a closure by an import of the list of excluded
 -- persons. Only such a withdrawal has one; every other transfer keeps NULL, so that nothing that
 -- counts withdrawals changes. A column added, not a kind: every sum of withdrawals would have to

@@ -1,4 +1,4 @@
--- Demo play (API.md 1.2): a visitor's demo sessions and their games, with play money only. They
+-- Demo play (docs/spec/API.md 1.2): a visitor's demo sessions and their games, with play money only. They
 -- are tables of their own, never joined with players, sessions, games or transfers, so that no
 -- figure of an emission, a report or the ledger can count them. A session's games go with it
 -- (ON DELETE CASCADE): a logout, an expiry or the sweep forgets the whole of it.
@@ -24,7 +24,7 @@ CREATE TABLE demo_games (
 	clicks        bytea NOT NULL,
 	status        text NOT NULL,
 	balance_after bigint NOT NULL,
-	line          bytea NOT NULL, -- the unit, as its audit line (RULES §8)
+	line          bytea NOT NULL, -- the unit, as its audit line (docs/spec/RULES.md §8)
 	created_at    bigint NOT NULL, -- unix seconds
 	updated_at    bigint NOT NULL
 );

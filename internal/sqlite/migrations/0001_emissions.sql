@@ -1,4 +1,4 @@
--- Emissions and their blocks (RULES §6, §8). Units are stored by pages of emission.PageUnits
+-- Emissions and their blocks (docs/spec/RULES.md §6, §8). Units are stored by pages of emission.PageUnits
 -- units in a compact binary form; an audit line is rebuilt from them byte for byte.
 CREATE TABLE emissions (
 	id          TEXT PRIMARY KEY,

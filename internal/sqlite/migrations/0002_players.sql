@@ -63,7 +63,7 @@ CREATE TABLE transfers (
 -- No index on the transfers' accounts or games: every sale appends two transfers, and each index
 -- would add pages to write at every commit; the ledger check reads them all in one scan instead.
 
--- The first answer to a money-moving request, kept to answer its retries (API.md).
+-- The first answer to a money-moving request, kept to answer its retries (docs/spec/API.md).
 CREATE TABLE idempotency (
 	player_id    INTEGER NOT NULL REFERENCES players(id),
 	key          TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- Who holds each account (issue 12, API.md 1.1): last name, first names and birth date, asked at
+-- Who holds each account (issue 12, docs/spec/API.md 1.1): last name, first names and birth date, asked at
 -- registration; and the key identities are compared by (identity.Person.Key: no case, no
 -- accents), for self-exclusions and the operator's list of excluded persons. Accounts made
 -- before have none.

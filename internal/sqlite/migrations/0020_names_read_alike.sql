@@ -1,4 +1,4 @@
--- Names compared as a person reads them (issue 19, API.md 1.2). The keys are made by the server
+-- Names compared as a person reads them (issue 19, docs/spec/API.md 1.2). The keys are made by the server
 -- (lottery.KeysOf), and made again for every row by a Go step after the migrations whenever the
 -- comparison changes (key_scheme, sqlite/keys.go): this file only makes room for them.
 

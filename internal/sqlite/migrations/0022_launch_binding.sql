@@ -1,4 +1,4 @@
--- WALLET.md 1.1 (issue 19): each launch keeps its nonce, used once forever (the unique index is
+-- docs/spec/WALLET.md 1.1 (issue 19): each launch keeps its nonce, used once forever (the unique index is
 -- what refuses a second launch with it, on any server, after any restart; the launches of 1.0
 -- have none, and NULLs never collide), and its own operator's session, which the session it
 -- opens sends to the wallet: a later launch of the player no longer changes what an earlier

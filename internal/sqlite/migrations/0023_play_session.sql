@@ -1,4 +1,4 @@
--- The play session of the reality checks (issue 20, API.md 1.1): the time played and the net
+-- The play session of the reality checks (issue 20, docs/spec/API.md 1.1): the time played and the net
 -- result come from the server, so that every tab and every device of a player agree.
 --
 -- A player's sessions by owner: the play session begins at the earliest one still live, found

@@ -1,4 +1,4 @@
--- Demo play (API.md 1.2): a visitor's demo sessions and their games, with play money only. They
+-- Demo play (docs/spec/API.md 1.2): a visitor's demo sessions and their games, with play money only. They
 -- are tables of their own, never joined with players, sessions, games or transfers, so that no
 -- figure of an emission, a report or the ledger can count them. A session's games go with it: a
 -- logout, an expiry or the sweep forgets the whole of it (the store deletes them itself, as the
@@ -25,7 +25,7 @@ CREATE TABLE demo_games (
 	clicks        BLOB NOT NULL,
 	status        TEXT NOT NULL,
 	balance_after INTEGER NOT NULL,
-	line          BLOB NOT NULL, -- the unit, as its audit line (RULES §8)
+	line          BLOB NOT NULL, -- the unit, as its audit line (docs/spec/RULES.md §8)
 	created_at    INTEGER NOT NULL, -- unix seconds
 	updated_at    INTEGER NOT NULL
 );

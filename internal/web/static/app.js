@@ -1,4 +1,4 @@
-// The player's page of « Star Color »: plays on the player API (/api/v1, API.md) and animates what
+// The player's page of « Star Color »: plays on the player API (/api/v1, docs/spec/API.md) and animates what
 // the server reveals. The page never decides anything: every star shown was revealed by the
 // server, and the prize the server returns with the sale is held back until the reveal ends.
 'use strict';
@@ -9,7 +9,7 @@
   const body = document.body;
   const params = new URLSearchParams(location.search);
   const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  // Seamless wallet mode (WALLET.md): the operator keeps the accounts, the money and player
+  // Seamless wallet mode (docs/spec/WALLET.md): the operator keeps the accounts, the money and player
   // protection, and opens the game with a launch link. The server leaves their forms out of the
   // page, and marks it so.
   const wallet = body.dataset.wallet === 'yes';
@@ -86,7 +86,7 @@
       pwChanged: 'Mot de passe changé. Vos autres sessions sont terminées : reconnectez-vous avec le nouveau mot de passe sur vos autres appareils.',
       pwMismatch: 'Les deux nouveaux mots de passe ne sont pas les mêmes.',
       pwMissing: 'Indiquez votre mot de passe actuel et le nouveau.',
-      // Demo play (API.md 1.2): play money, without an account.
+      // Demo play (docs/spec/API.md 1.2): play money, without an account.
       tryFree: 'Essayer gratuitement',
       tryFreeText: 'Sans compte et sans argent : une partie en argent fictif, avec les mêmes règles et les mêmes lots.',
       demoMark: 'Mode démo\u00a0— argent fictif',
@@ -1833,7 +1833,7 @@
     if (!days) return null;
     const r = await api('POST', '/me/exclusion', { days });
     $('#auth-msg').dataset.until = r.until;
-    // What was paid out (API.md 1.2), said only when there was something.
+    // What was paid out (docs/spec/API.md 1.2), said only when there was something.
     return () => t('excludedUntil', when(r.until), r.paid_out > 0 ? money(r.paid_out) : '');
   }
   async function closeAccount() {
@@ -2080,7 +2080,7 @@
       fromLimits($('#password'), $('#password-current'));
     });
   }
-  // ---- demo play (API.md 1.2) ----
+  // ---- demo play (docs/spec/API.md 1.2) ----
   // A visitor plays with play money and without an account: the same page, animations, rules and
   // tables; the header says so on every screen; what needs an account (deposits, limits, proofs)
   // is hidden and explained; each game's result, and the header, offer to open an account, which
