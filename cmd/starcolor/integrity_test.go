@@ -42,7 +42,7 @@ func changeTier(t *testing.T, db, id string) int {
 		}
 		window := data[off-24 : off+24]
 		at := bytes.Index(file, window)
-		if at < 0 || bytes.Index(file[at+1:], window) >= 0 {
+		if at < 0 || bytes.Contains(file[at+1:], window) {
 			continue
 		}
 		tier := file[at+24]

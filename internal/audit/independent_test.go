@@ -493,9 +493,7 @@ func TestIndependentChecker(t *testing.T) {
 					t.Fatalf("unit %d: the proved line is not the exported line", i)
 				}
 				path := make([][32]byte, len(p.Path))
-				for j := range p.Path {
-					path[j] = p.Path[j]
-				}
+				copy(path, p.Path)
 				leaf := sha256.Sum256(append([]byte{0}, p.Line...))
 				if err := indVerifyPath(leaf, i, 1_000_000, path, root); err != nil {
 					t.Fatalf("unit %d: %v", i, err)

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"strconv"
@@ -12,8 +11,6 @@ import (
 	"starcolor/internal/lottery"
 	"starcolor/internal/throttle"
 )
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 type credentials struct {
 	Username string `json:"username"`

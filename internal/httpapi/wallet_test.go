@@ -69,17 +69,6 @@ func (e *walletEnv) launch(t *testing.T, body string, sign []byte) (int, string)
 	})
 }
 
-// launchSigned is the launch call with a signature header as given ("": none), stamped now.
-func (e *walletEnv) launchSigned(t *testing.T, body, signature string) (int, string) {
-	t.Helper()
-	return e.post(t, e.url, wallet.LaunchPath, body, func(req *http.Request) {
-		req.Header.Set(wallet.TimestampHeader, strconv.FormatInt(e.now().Unix(), 10))
-		if signature != "" {
-			req.Header.Set(wallet.SignatureHeader, signature)
-		}
-	})
-}
-
 // post sends body to a server's path, its headers set by sign, and checks that the answer is
 // signed as the answer to this request: its status and body.
 func (e *walletEnv) post(t *testing.T, base, path, body string, sign func(*http.Request)) (int, string) {

@@ -78,10 +78,6 @@ type writer struct {
 	saleOps []*saleOp
 }
 
-// context is the writer's own context, for what a write reads: a write is not undone because the
-// request that queued it has ended, and the other writes of its batch must not be either.
-func (t *tx) context() context.Context { return t.ctx }
-
 func (w *writer) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if s := w.stmts[query]; s != nil {
 		return s, nil
