@@ -19,6 +19,7 @@ import (
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
+	"starcolor/internal/store"
 	"starcolor/internal/storetest"
 )
 
@@ -116,12 +117,10 @@ func start(t testing.TB, o Options, store app.Store, def *gamedef.Definition, e 
 // clock never reaches. Each poll moves the clock on by a second: the longest backoff (1 min)
 // passes in under a second, and a call's signature (docs/spec/WALLET.md: 300 s) stays within its window.
 // A nil advance leaves the clock alone.
-func DrainOutbox(t testing.TB, store interface {
-	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)
-}, now func() time.Time, advance func(time.Duration)) {
+func DrainOutbox(t testing.TB, books store.WalletBooks, now func() time.Time, advance func(time.Duration)) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		st, err := store.OutboxState(context.Background(), now())
+		st, err := books.OutboxState(context.Background(), now())
 		if err != nil {
 			t.Fatal(err)
 		}
