@@ -10,7 +10,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The play session of the reality checks (docs/spec/API.md 1.1, migration 0013): it begins at the
+// The play session of the reality checks (docs/spec/API.md 1.1, migration 0023): it begins at the
 // player's earliest live session, and sums the games sold since, through the players' sessions
 // by owner and their games by time, both indexes: one statement, whatever the player's history.
 

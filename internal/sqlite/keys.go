@@ -29,7 +29,7 @@ func (t *tx) refusal(p identity.Person, now time.Time) error {
 		e, err := scanPlayer(r)
 		excluded = append(excluded, e)
 		return err
-	}, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.lookup_key = ? AND p.excluded_until > ?`, key, now.Unix()); err != nil {
+	}, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.lookup_key = ? AND p.excluded_until > ?`, key, storedTime(now)); err != nil {
 		return err
 	}
 	return lottery.Refusal(p, listed, excluded)
@@ -70,22 +70,19 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 		if err := t.rows(func(r *sql.Rows) error {
 			var p lottery.KeyedPlayer
 			var last, first, birth sql.NullString
-			var excluded, closed sql.NullInt64
+			var excluded, closed sql.NullString
 			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, &excluded, &closed,
 				&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
 			if err == nil {
 				p.Person, err = storedPerson(last, first, birth)
 			}
-			if excluded.Valid {
-				p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
-			}
-			if closed.Valid {
-				p.ClosedAt = time.Unix(closed.Int64, 0).UTC()
+			if err == nil {
+				err = shutTimes(&p.Player, excluded, closed)
 			}
 			players = append(players, p)
 			return err
 		}, `SELECT p.id, p.username, w.player_id IS NOT NULL, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at,
-			coalesce(p.name_key, ''), coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
+			p.name_key, coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
 			FROM players p LEFT JOIN wallet_players w ON w.player_id = p.id ORDER BY p.id`); err != nil {
 			return err
 		}

@@ -40,7 +40,7 @@ func (d *DB) LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) 
 			}
 		}
 		res, err := t.exec(`INSERT INTO launch_tokens (token_hash, player_id, expires_at, nonce, operator_session) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (nonce) DO NOTHING`, l.TokenHash, id, l.Expires.UnixMilli(), l.Nonce, l.OperatorSession)
+			ON CONFLICT (nonce) DO NOTHING`, l.TokenHash, id, storedTime(l.Expires), l.Nonce, l.OperatorSession)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func (d *DB) UseLaunch(ctx context.Context, tokenHash, sessionHash []byte, now t
 	var id int64
 	err := d.update(ctx, func(t *tx) error {
 		err := t.queryRow(`UPDATE launch_tokens SET used = 1, session_hash = ? WHERE token_hash = ? AND used = 0 AND expires_at > ? RETURNING player_id`,
-			sessionHash, tokenHash, now.UnixMilli()).Scan(&id)
+			sessionHash, tokenHash, storedTime(now)).Scan(&id)
 		return notFound(err, "")
 	})
 	if fault.Is(err, fault.NotFound) {

@@ -69,23 +69,29 @@ func storedPerson(last, first, birth sql.NullString) (*identity.Person, error) {
 	return &identity.Person{LastName: last.String, FirstNames: first.String, BirthDate: b}, nil
 }
 
+// shutTimes reads when a player's self-exclusion ends and when their account closed (NULL:
+// never).
+func shutTimes(p *lottery.Player, excluded, closed sql.NullString) (err error) {
+	if p.ExcludedUntil, err = parseStored(excluded); err != nil {
+		return err
+	}
+	p.ClosedAt, err = parseStored(closed)
+	return err
+}
+
 const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at, p.closed_by`
 
 func scanPlayer(row scanner) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth sql.NullString
-	var excluded, closed sql.NullInt64
-	var closedBy sql.NullString
+	var excluded, closed, closedBy sql.NullString
 	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed, &closedBy)
 	p.ClosedBy = closedBy.String
-	if excluded.Valid {
-		p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
-	}
-	if closed.Valid {
-		p.ClosedAt = time.Unix(closed.Int64, 0).UTC()
-	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")
+	}
+	if err == nil {
+		err = shutTimes(&p, excluded, closed)
 	}
 	if err == nil {
 		if p.Person, err = storedPerson(last, first, birth); err != nil {
@@ -133,19 +139,21 @@ func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
 // out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and every
 // session of the player ended. It returns the end of the exclusion in force and what was paid.
 func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
-	var end, paid int64
+	var end string
+	var paid int64
 	err := d.update(ctx, func(t *tx) error {
 		var err error
 		if paid, err = t.payOut(playerID, session, lottery.PaidAtExclusion, now); err != nil {
 			return err
 		}
-		return t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, 0), ?) WHERE id = ? RETURNING excluded_until`,
-			until.Unix(), playerID).Scan(&end)
+		return t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, ''), ?) WHERE id = ? RETURNING excluded_until`,
+			storedTime(until), playerID).Scan(&end)
 	})
 	if err != nil {
 		return time.Time{}, 0, err
 	}
-	return time.Unix(end, 0).UTC(), paid, nil
+	at, err := time.Parse(time.RFC3339Nano, end)
+	return at, paid, err
 }
 
 // ClosePlayer closes a player's account in one write: the session checked (nil: not checked),
@@ -159,7 +167,7 @@ func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 			return err
 		}
 		_, err = t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?), closed_by = coalesce(closed_by, ?) WHERE id = ?`,
-			now.Unix(), lottery.ClosedByPlayer, playerID)
+			storedTime(now), lottery.ClosedByPlayer, playerID)
 		return err
 	})
 	if err != nil {
