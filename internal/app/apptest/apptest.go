@@ -19,6 +19,7 @@ import (
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
+	"starcolor/internal/store"
 	"starcolor/internal/storetest"
 )
 
@@ -120,13 +121,11 @@ func start(t testing.TB, o Options, store app.Store, def *gamedef.Definition, e 
 //     under a second, and a call's signature (docs/spec/WALLET.md: 300 s) stays in its window.
 //
 // A nil advance leaves the clock alone.
-func DrainOutbox(t testing.TB, store interface {
-	OutboxState(context.Context, time.Time) (lottery.OutboxState, error)
-}, now func() time.Time, advance func(time.Duration)) {
+func DrainOutbox(t testing.TB, books store.WalletBooks, now func() time.Time, advance func(time.Duration)) {
 	t.Helper()
 	start := time.Now()
 	for deadline := start.Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		st, err := store.OutboxState(context.Background(), now())
+		st, err := books.OutboxState(context.Background(), now())
 		if err != nil {
 			t.Fatal(err)
 		}
