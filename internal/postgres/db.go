@@ -33,6 +33,8 @@ var _ store.Store = (*DB)(nil)
 
 // DB is an open PostgreSQL store.
 type DB struct {
+	*sqlstore.DB // the statements written once for both dialects (querier.go)
+
 	pool *pgxpool.Pool
 	// pages reads the emissions' units, apart: a batch of sales reads the prizes of the units it
 	// sells while it holds its locks, and must never wait for a connection that a transaction
@@ -77,6 +79,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	d := &DB{pool: pool, pages: pages, sales: make(chan *saleOp, maxBatch), salesDone: make(chan struct{})}
+	d.DB = d.shared()
 	if err := d.migrate(ctx); err != nil {
 		pool.Close()
 		pages.Close()

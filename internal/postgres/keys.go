@@ -155,3 +155,14 @@ func nullable(s string) *string {
 	}
 	return &s
 }
+
+// logAction appends a line to the operators' log, in a transaction (until the keys are written once).
+func logAction(ctx context.Context, tx pgx.Tx, a lottery.OperatorAction) error {
+	var op *int64
+	if a.OperatorID > 0 {
+		op = &a.OperatorID
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		op, a.Name, a.Action, a.Detail, a.Remote, a.CreatedAt)
+	return err
+}

@@ -37,6 +37,8 @@ var _ store.Store = (*DB)(nil)
 
 // DB is an open database file.
 type DB struct {
+	*sqlstore.DB // the statements written once for both dialects (querier.go)
+
 	db   *sql.DB
 	Path string
 
@@ -94,6 +96,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	db.SetMaxOpenConns(64)
 	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{}), stmts: map[string]*sql.Stmt{},
 		stopCheckpoints: make(chan struct{}), checkpointerDone: make(chan struct{})}
+	d.DB = d.shared()
 	if err := d.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -134,3 +134,14 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 
 // nullable is a key as a column keeps it: NULL for none.
 func nullable(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// logAction appends a line to the operators' log, in a write (until the keys are written once).
+func (t *tx) logAction(a lottery.OperatorAction) error {
+	var op any
+	if a.OperatorID > 0 {
+		op = a.OperatorID
+	}
+	_, err := t.exec(`INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		op, a.Name, a.Action, a.Detail, a.Remote, storedTime(a.CreatedAt))
+	return err
+}
