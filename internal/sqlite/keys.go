@@ -7,6 +7,7 @@ import (
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
@@ -70,14 +71,10 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 		if err := t.rows(func(r *sql.Rows) error {
 			var p lottery.KeyedPlayer
 			var last, first, birth sql.NullString
-			var excluded, closed sql.NullString
-			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, &excluded, &closed,
+			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, sqlstore.ScanTime(&p.ExcludedUntil), sqlstore.ScanTime(&p.ClosedAt),
 				&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
 			if err == nil {
-				p.Person, err = storedPerson(last, first, birth)
-			}
-			if err == nil {
-				err = shutTimes(&p.Player, excluded, closed)
+				p.Person, err = sqlstore.StoredPerson(last, first, birth)
 			}
 			players = append(players, p)
 			return err
