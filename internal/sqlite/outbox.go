@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
@@ -268,7 +269,7 @@ func (d *DB) HoldRollback(ctx context.Context, playerID int64, key string, call 
 	var r lottery.KeptAnswer
 	found := false
 	err := d.update(ctx, func(t *tx) error {
-		err := t.queryRow(keptAnswerQuery, playerID, key).
+		err := t.queryRow(sqlstore.KeptAnswerQuery, playerID, key).
 			Scan(&r.RequestHash, &r.Status, &r.Body)
 		if err == nil {
 			found = true
