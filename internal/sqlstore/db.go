@@ -12,12 +12,13 @@ import (
 // postgres.DB embed it, and keep for themselves what earns its place per dialect: opening, the
 // SQLite writer, the sales, locks, COPY, error mapping.
 type DB struct {
-	d      Dialect
-	read   Querier
-	once   Querier
-	write  func(ctx context.Context, fn func(Querier) error) error
-	fault  func(error) error
-	unique func(error) bool
+	d        Dialect
+	read     Querier
+	snapshot func(ctx context.Context, fn func(Querier) error) error
+	once     Querier
+	write    func(ctx context.Context, fn func(Querier) error) error
+	fault    func(error) error
+	unique   func(error) bool
 }
 
 // Config is how a store reads and writes, for the statements written once.
@@ -25,6 +26,9 @@ type Config struct {
 	Dialect Dialect
 	// Read runs the reads made outside a write.
 	Read Querier
+	// Snapshot runs fn in a read-only transaction, whose reads all see one state of the
+	// database (an emission and its blocks read together).
+	Snapshot func(ctx context.Context, fn func(Querier) error) error
 	// Once runs a write of one statement, committed on its own: through SQLite's writer, in its
 	// next batch; on PostgreSQL's pool, without a transaction around it. Its errors are faults,
 	// noted by the store's health (fault.WriteHealth).
@@ -41,7 +45,7 @@ type Config struct {
 
 // New makes the shared part of a store.
 func New(c Config) *DB {
-	return &DB{d: c.Dialect, read: c.Read, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique}
+	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique}
 }
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at
