@@ -19,45 +19,6 @@ import (
 // of whoever may be the same person (identity.SamePerson) wait for each other.
 const identityLock = `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`
 
-// refusal says why a person may not open an account (lottery.Refusal): the persons of the
-// register and the players whose self-exclusion runs, found under the person's LookupKey.
-func refusal(ctx context.Context, tx pgx.Tx, p identity.Person, now time.Time) error {
-	key := p.LookupKey()
-	rows, err := tx.Query(ctx, `SELECT last_name, first_names, birth_date FROM register WHERE lookup_key = $1`, key)
-	if err != nil {
-		return err
-	}
-	listed, err := pgx.CollectRows(rows, scanPerson)
-	if err != nil {
-		return err
-	}
-	rows, err = tx.Query(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE p.lookup_key = $1 AND p.excluded_until > $2`, key, now)
-	if err != nil {
-		return err
-	}
-	excluded, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) { return scanPlayer(r) })
-	if err != nil {
-		return err
-	}
-	return lottery.Refusal(p, listed, excluded)
-}
-
-// CheckIdentity says whether a person may open an account (fault.RegistrationRefused if not,
-// as CreatePlayer would), without opening one: for a sign-up refused otherwise, that must still
-// be refused for who it reads as.
-func (d *DB) CheckIdentity(ctx context.Context, p identity.Person, now time.Time) error {
-	return d.inTx(ctx, func(tx pgx.Tx) error { return refusal(ctx, tx, p, now) })
-}
-
-// scanPerson reads a person of the register: last name, first names, birth date.
-func scanPerson(r pgx.CollectableRow) (identity.Person, error) {
-	var p identity.Person
-	err := r.Scan(&p.LastName, &p.FirstNames, &p.BirthDate)
-	p.BirthDate = p.BirthDate.UTC()
-	return p, err
-}
-
 // rekey makes every stored key again (lottery.Rekey) when the comparison has changed since they
 // were made (identity.KeyScheme, kept in key_scheme), and lists in the operators' log what the
 // operator must look at: once a change, in one transaction, under the lock of the migrations
@@ -134,7 +95,7 @@ func rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
 			return err
 		}
 		for _, a := range rk.Collisions {
-			if err := logAction(ctx, tx, a); err != nil {
+			if err := sqlstore.LogAction(ctx, pgxQ{tx}, sqlstore.PostgreSQL, a); err != nil {
 				return err
 			}
 		}
@@ -149,15 +110,4 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// logAction appends a line to the operators' log, in a transaction (until the keys are written once).
-func logAction(ctx context.Context, tx pgx.Tx, a lottery.OperatorAction) error {
-	var op *int64
-	if a.OperatorID > 0 {
-		op = &a.OperatorID
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		op, a.Name, a.Action, a.Detail, a.Remote, a.CreatedAt)
-	return err
 }

@@ -35,7 +35,7 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(`+registerLock+`)`); err != nil {
 				return err
 			}
-			if err := refusal(ctx, tx, *person, now); err != nil {
+			if err := sqlstore.Refusal(ctx, pgxQ{tx}, sqlstore.PostgreSQL, *person, now); err != nil {
 				return err
 			}
 		}

@@ -25,7 +25,7 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 		}
 		account, _ := res.LastInsertId()
 		if person != nil {
-			if err := t.refusal(*person, now); err != nil {
+			if err := sqlstore.Refusal(t.ctx, txQ{t}, sqlstore.SQLite, *person, now); err != nil {
 				return err
 			}
 		}
