@@ -26,6 +26,7 @@ func (d *DB) shared() *sqlstore.DB {
 			return d.inTx(ctx, func(tx pgx.Tx) error { return fn(pgxQ{tx}) })
 		},
 		Fault:  asFault,
+		Health: &d.health,
 		Unique: func(err error) bool { return isCode(err, "23505", "") },
 	})
 }

@@ -32,6 +32,7 @@ func (d *DB) shared() *sqlstore.DB {
 			return d.update(ctx, func(t *tx) error { return fn(txQ{t}) })
 		},
 		Fault:  asFault,
+		Health: &d.health,
 		Unique: func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
 	})
 }

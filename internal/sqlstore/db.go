@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"starcolor/internal/fault"
 )
 
 // DB is the part of a store written once for both dialects: its methods run the statements the
@@ -19,6 +21,7 @@ type DB struct {
 	write    func(ctx context.Context, fn func(Querier) error) error
 	fault    func(error) error
 	unique   func(error) bool
+	health   *fault.WriteHealth
 }
 
 // Config is how a store reads and writes, for the statements written once.
@@ -41,11 +44,13 @@ type Config struct {
 	Fault func(error) error
 	// Unique tells an error for a unique constraint broken.
 	Unique func(error) bool
+	// Health keeps the store's failed writes, for CheckWrite.
+	Health *fault.WriteHealth
 }
 
 // New makes the shared part of a store.
 func New(c Config) *DB {
-	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique}
+	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique, health: c.Health}
 }
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at
@@ -138,4 +143,15 @@ func (d Dialect) forUpdate(table string) string {
 		return ""
 	}
 	return " FOR UPDATE OF " + table
+}
+
+// CheckWrite says whether the store can write now: it fails if a write has failed for the
+// store's sake in the last few seconds, or if a write of its own fails (made at most once a
+// second, through SQLite's writer as every write, as its row costs a page of the WAL:
+// fault.WriteHealth).
+func (s *DB) CheckWrite(ctx context.Context) error {
+	return s.health.Check(ctx, func(ctx context.Context) error {
+		_, err := s.once.Exec(ctx, `INSERT INTO health (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
+		return err
+	})
 }
