@@ -15,10 +15,6 @@ import (
 // The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
 // up for who they are: as the SQLite store's keys.go, in PostgreSQL's terms.
 
-// identityLock is the advisory lock of the persons of one LookupKey: a sign-up and an exclusion
-// of whoever may be the same person (identity.SamePerson) wait for each other.
-const identityLock = `SELECT pg_advisory_xact_lock(hashtextextended('identity:' || $1, 0))`
-
 // rekey makes every stored key again (lottery.Rekey) when the comparison has changed since they
 // were made (identity.KeyScheme, kept in key_scheme), and lists in the operators' log what the
 // operator must look at: once a change, in one transaction, under the lock of the migrations

@@ -9,6 +9,7 @@ import (
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
@@ -65,7 +66,7 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			if p.Person == nil || !listed.Lists(*p.Person) {
 				continue
 			}
-			paid, err := payOut(ctx, tx, p.ID, nil, lottery.PaidAtRegister, imp.At)
+			paid, err := sqlstore.PayOut(ctx, pgxQ{tx}, sqlstore.PostgreSQL, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // ImportRegister replaces the list of excluded persons with persons, and closes every open
@@ -62,7 +63,7 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			return err
 		}
 		for _, p := range open {
-			paid, err := t.payOut(p.ID, nil, lottery.PaidAtRegister, imp.At)
+			paid, err := sqlstore.PayOut(t.ctx, txQ{t}, sqlstore.SQLite, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
 			}

@@ -127,6 +127,21 @@ func (d Dialect) lock(ctx context.Context, q Querier, name string) error {
 	return err
 }
 
+// lockShared takes a lock of the transaction named name, shared with the other transactions
+// that take it shared, and held until it ends; see lock.
+func (d Dialect) lockShared(ctx context.Context, q Querier, name string) error {
+	if d == SQLite {
+		return nil
+	}
+	_, err := q.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))`, name)
+	return err
+}
+
+// registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
+// alone (lock), each sign-up shared (lockShared), so that no account opens unseen while a list is
+// imported (the import would not find it to close it).
+const registerLock = "starcolor:register"
+
 // forShare locks for share the rows of a table read in a transaction, where the dialect has
 // writes at once (PostgreSQL: " FOR SHARE OF p").
 func (d Dialect) forShare(table string) string {
