@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,35 +28,7 @@ func rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
 		if _, err := tx.Exec(ctx, `LOCK TABLE players, register IN EXCLUSIVE MODE`); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT p.id, p.username, w.player_id IS NOT NULL, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'),
-			p.excluded_until, p.closed_at, p.name_key, coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
-			FROM players p LEFT JOIN wallet_players w ON w.player_id = p.id ORDER BY p.id`)
-		if err != nil {
-			return err
-		}
-		players, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.KeyedPlayer, error) {
-			var p lottery.KeyedPlayer
-			var last, first, birth sql.NullString
-			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, sqlstore.ScanTime(&p.ExcludedUntil), sqlstore.ScanTime(&p.ClosedAt),
-				&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
-			if err == nil {
-				p.Person, err = sqlstore.StoredPerson(last, first, birth)
-			}
-			return p, err
-		})
-		if err != nil {
-			return err
-		}
-		rows, err = tx.Query(ctx, `SELECT last_name, first_names, birth_date, import_id FROM register ORDER BY identity_key COLLATE "C"`)
-		if err != nil {
-			return err
-		}
-		register, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.RegisterEntry, error) {
-			var e lottery.RegisterEntry
-			err := r.Scan(&e.Person.LastName, &e.Person.FirstNames, &e.Person.BirthDate, &e.ImportID)
-			e.Person.BirthDate = e.Person.BirthDate.UTC()
-			return e, err
-		})
+		players, register, err := sqlstore.ReadKeyed(ctx, pgxQ{tx}, sqlstore.PostgreSQL)
 		if err != nil {
 			return err
 		}

@@ -25,33 +25,8 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 		if err := t.queryRow(`SELECT scheme FROM key_scheme`).Scan(&scheme); err != nil || scheme == identity.KeyScheme() {
 			return err
 		}
-		var players []lottery.KeyedPlayer
-		if err := t.rows(func(r *sql.Rows) error {
-			var p lottery.KeyedPlayer
-			var last, first, birth sql.NullString
-			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, sqlstore.ScanTime(&p.ExcludedUntil), sqlstore.ScanTime(&p.ClosedAt),
-				&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
-			if err == nil {
-				p.Person, err = sqlstore.StoredPerson(last, first, birth)
-			}
-			players = append(players, p)
-			return err
-		}, `SELECT p.id, p.username, w.player_id IS NOT NULL, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at,
-			p.name_key, coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
-			FROM players p LEFT JOIN wallet_players w ON w.player_id = p.id ORDER BY p.id`); err != nil {
-			return err
-		}
-		var register []lottery.RegisterEntry
-		if err := t.rows(func(r *sql.Rows) error {
-			var e lottery.RegisterEntry
-			var birth string
-			err := r.Scan(&e.Person.LastName, &e.Person.FirstNames, &birth, &e.ImportID)
-			if err == nil {
-				e.Person.BirthDate, err = time.Parse(identity.DateLayout, birth)
-			}
-			register = append(register, e)
-			return err
-		}, `SELECT last_name, first_names, birth_date, import_id FROM register ORDER BY identity_key`); err != nil {
+		players, register, err := sqlstore.ReadKeyed(t.ctx, txQ{t}, sqlstore.SQLite)
+		if err != nil {
 			return err
 		}
 		rk := lottery.Rekey(players, register, now)
@@ -82,7 +57,7 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 				return err
 			}
 		}
-		_, err := t.exec(`UPDATE key_scheme SET scheme = ?`, identity.KeyScheme())
+		_, err = t.exec(`UPDATE key_scheme SET scheme = ?`, identity.KeyScheme())
 		return err
 	})
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"time"
 
@@ -106,4 +107,38 @@ func (s *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]id
 		return nil, 0, s.fault(err)
 	}
 	return out, n, nil
+}
+
+// ReadKeyed reads, in a write, what the keys of names and identities are made from
+// (lottery.Rekey): every player with their keys as they stand, and the register in the order of
+// its keys. The keys are written again by each store's rekey, all at once in its own way.
+func ReadKeyed(ctx context.Context, q Querier, d Dialect) ([]lottery.KeyedPlayer, []lottery.RegisterEntry, error) {
+	var players []lottery.KeyedPlayer
+	if err := each(q.Query(ctx, `SELECT p.id, p.username, w.player_id IS NOT NULL, p.last_name, p.first_names, `+d.date("p.birth_date")+`,
+			p.excluded_until, p.closed_at, p.name_key, coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
+		FROM players p LEFT JOIN wallet_players w ON w.player_id = p.id ORDER BY p.id`))(func(r Rows) error {
+		var p lottery.KeyedPlayer
+		var last, first, birth sql.NullString
+		err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, ScanTime(&p.ExcludedUntil), ScanTime(&p.ClosedAt),
+			&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
+		if err == nil {
+			p.Person, err = StoredPerson(last, first, birth)
+		}
+		players = append(players, p)
+		return err
+	}); err != nil {
+		return nil, nil, err
+	}
+	var register []lottery.RegisterEntry
+	err := each(q.Query(ctx, `SELECT last_name, first_names, `+d.date("birth_date")+`, import_id FROM register ORDER BY `+d.binary("identity_key")))(func(r Rows) error {
+		var e lottery.RegisterEntry
+		var birth string
+		err := r.Scan(&e.Person.LastName, &e.Person.FirstNames, &birth, &e.ImportID)
+		if err == nil {
+			e.Person.BirthDate, err = time.Parse(identity.DateLayout, birth)
+		}
+		register = append(register, e)
+		return err
+	})
+	return players, register, err
 }

@@ -3,14 +3,16 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+
+	"starcolor/internal/identity"
 
 	"starcolor/internal/lottery"
 )
 
 // The back office's reads: sales over time, what the open blocks still hold, players and their
-// transfers. They read committed data only and never wait for a write. (FindPlayers stays each
-// store's: SQLite finds a name's start as LIKE compares it, PostgreSQL as the names' keys do.)
+// transfers. They read committed data only and never wait for a write.
 
 // SalesOver groups the games sold since a time by period and price, oldest period first. It
 // reads the hourly totals the sales keep (sales_hourly), not the games.
@@ -158,6 +160,34 @@ func (s *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, b
 		var t lottery.Transfer
 		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
 		out = append(out, t)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}
+
+// nameStarts is how the dialect finds the players whose name starts with start, as it always
+// has: SQLite's LIKE on the name (ASCII case does not matter), PostgreSQL's on the name's key
+// (identity.UsernameKey), names sorted byte by byte. It returns the condition and order, and the
+// pattern for $1.
+func (d Dialect) nameStarts(start string) (where, pattern string) {
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	if d == SQLite {
+		return `p.username LIKE $1 ESCAPE '\' ORDER BY p.username`, esc.Replace(start) + "%"
+	}
+	return `p.name_key LIKE $1 ESCAPE '\' ORDER BY p.username COLLATE "C"`, esc.Replace(identity.UsernameKey(start)) + "%"
+}
+
+// FindPlayers lists up to limit players whose name starts with start, in name order.
+func (s *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error) {
+	where, pattern := s.d.nameStarts(start)
+	var out []lottery.Player
+	err := each(s.read.Query(ctx, `SELECT `+PlayerColumns(s.d)+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE `+where+` LIMIT $2`, pattern, limit))(func(r Rows) error {
+		p, err := ScanPlayer(r)
+		out = append(out, p)
 		return err
 	})
 	if err != nil {
