@@ -151,15 +151,6 @@ func (d Dialect) forShare(table string) string {
 	return " FOR SHARE OF " + table
 }
 
-// forUpdate locks for update the rows of a table read in a transaction, where the dialect has
-// writes at once (PostgreSQL: " FOR UPDATE OF a").
-func (d Dialect) forUpdate(table string) string {
-	if d == SQLite {
-		return ""
-	}
-	return " FOR UPDATE OF " + table
-}
-
 // CheckWrite says whether the store can write now: it fails if a write has failed for the
 // store's sake in the last few seconds, or if a write of its own fails (made at most once a
 // second, through SQLite's writer as every write, as its row costs a page of the WAL:
