@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"starcolor/internal/chart"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -72,7 +73,7 @@ report as an SVG picture. The exit status is 1 when the units differ from the pr
 	elapsed := time.Since(start)
 	printReport(stdout, e, rep, elapsed)
 	if *plot != "" {
-		if err := writeAtomically(*plot, rep.WriteSVG); err != nil {
+		if err := writeAtomically(*plot, func(w io.Writer) error { return chart.WriteReport(w, rep, chart.Words{}) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)

@@ -336,7 +336,7 @@ var french = map[string]string{
 	"Charts":                  "Graphiques",
 	"The emission's report drawn: tiers against the table, return and hit rate per block, amounts revealed, features": "Le rapport de l'émission en graphiques : rangs face au tableau, retour et taux de gain par bloc, sommes révélées, éléments de présentation",
 
-	// The emission's report chart (emission.WriteSVGIn): its labels sit in columns and cards of a
+	// The emission's report chart (chart.WriteReport): its labels sit in columns and cards of a
 	// fixed width, so the French is kept short enough to fit (a browser test measures them).
 	"Star Color — emission %s report":                                                                                            "Star Color — rapport de l'émission %s",
 	"%d block(s), %d units at %s: prizes %s, return to player %s, hit rate %s.":                                                  "%d bloc(s), %d unités à %s : lots %s, retour aux joueurs %s, taux de gain %s.",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"starcolor/internal/chart"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
 )
@@ -69,9 +70,9 @@ func usedTexts(t *testing.T) []string {
 	// the wallet's calls and their statuses, the limits and who changed them, who imported.
 	texts = append(texts, "deposit", "withdrawal", "stake", "prize", "manual", "auto", "choose_color", "playing", "finished",
 		"credit", "rollback", "pending", "disputed", "deposit_weekly", "stake_weekly", "player", "server")
-	// The report chart's texts (emission.WriteSVGIn): those it asks for on a small emission, and
+	// The report chart's texts (chart.WriteReport): those it asks for on a small emission, and
 	// those its source names, some only for other tables.
-	b, err := os.ReadFile("../emission/chart.go")
+	b, err := os.ReadFile("../chart/report.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +112,7 @@ func chartTexts(t *testing.T) []string {
 	words := chartWords("fr")
 	inner := words.T
 	words.T = func(s string) string { asked = append(asked, s); return inner(s) }
-	if err := rep.WriteSVGIn(io.Discard, words); err != nil {
+	if err := chart.WriteReport(io.Discard, rep, words); err != nil {
 		t.Fatal(err)
 	}
 	return asked
@@ -188,7 +189,7 @@ func TestChartInFrench(t *testing.T) {
 		return inner(s)
 	}
 	var b strings.Builder
-	if err := rep.WriteSVGIn(&b, words); err != nil {
+	if err := chart.WriteReport(&b, rep, words); err != nil {
 		t.Fatal(err)
 	}
 	if asked < 30 || !strings.Contains(b.String(), "Sommes révélées par unité") {
