@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -56,15 +55,13 @@ only for the copy (about 0.5 s a block).`, stderr)
 	if *blocks <= 0 {
 		return usageError(fs, "--blocks %d: an emission has at least one block", *blocks)
 	}
-	var seed [emission.SeedSize]byte
+	seed := emission.NewSeed()
 	if *seedHex != "" {
 		raw, err := hex.DecodeString(*seedHex)
 		if err != nil || len(raw) != emission.SeedSize {
 			return usageError(fs, "--seed must be %d hex digits", 2*emission.SeedSize)
 		}
 		copy(seed[:], raw)
-	} else {
-		rand.Read(seed[:])
 	}
 	if *seedOut != "" {
 		if err := writeNew(*seedOut, hex.EncodeToString(seed[:])+"\n"); err != nil {
@@ -77,17 +74,14 @@ only for the copy (about 0.5 s a block).`, stderr)
 		return err
 	}
 	defer store.Close()
-	table, _ := def.Table(cents)
-	e := &emission.Emission{ID: *id, Price: cents, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
 	bar := newProgressBar(stderr, "emission "+*id)
 	start := time.Now()
-	create := store.CreateEmissionStaged
+	write := store.CreateEmissionStaged
 	if *direct {
-		create = store.CreateEmission
+		write = store.CreateEmission
 	}
-	err = create(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: cents, Blocks: *blocks, Seed: seed}, put, bar.Update)
-	})
+	e, err := emission.Create(ctx, write, emission.Order{ID: *id, Definition: def, Price: cents, Blocks: *blocks, Seed: seed,
+		CreatedAt: time.Now().UTC(), Progress: bar.Update})
 	bar.Done()
 	if err != nil {
 		if *seedOut != "" {

@@ -66,9 +66,7 @@ exports on their own.`, stderr)
 
 	// What to rebuild: the committed emission, or the parameters given.
 	var committed *emission.Emission
-	e := &emission.Emission{ID: *id, CreatedAt: time.Now().UTC()}
-	n := *blocks
-	var def *gamedef.Definition
+	order := emission.Order{ID: *id, Blocks: *blocks, Seed: seed, CreatedAt: time.Now().UTC()}
 	if *price == "" {
 		store, err := openExisting(ctx, *db)
 		if err != nil {
@@ -79,23 +77,21 @@ exports on their own.`, stderr)
 		if err != nil {
 			return err
 		}
-		e.Price, e.CreatedAt, n = committed.Price, committed.CreatedAt, len(committed.Blocks)
-		if def, err = gamedef.Lookup(committed.Definition); err != nil {
+		order.Price, order.CreatedAt, order.Blocks = committed.Price, committed.CreatedAt, len(committed.Blocks)
+		if order.Definition, err = gamedef.Lookup(committed.Definition); err != nil {
 			return err
 		}
 	} else {
-		if e.Price, err = parseEUR(*price); err != nil {
+		if order.Price, err = parseEUR(*price); err != nil {
 			return usageError(fs, "--price: %v", err)
 		}
-		if def, err = gamedef.Lookup(*version); err != nil {
+		if order.Definition, err = gamedef.Lookup(*version); err != nil {
 			return err
 		}
 	}
-	table, err := def.Table(e.Price)
-	if err != nil {
+	if _, err := order.Definition.Table(order.Price); err != nil {
 		return err
 	}
-	e.Definition, e.Table = def.Version, *table
 
 	scratchDir, err := os.MkdirTemp(*out, ".derive-")
 	if err != nil {
@@ -108,9 +104,8 @@ exports on their own.`, stderr)
 	}
 	defer scratch.Close()
 	bar := newProgressBar(stderr, "rebuilding "+*id)
-	err = scratch.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: e.Price, Blocks: n, Seed: seed}, put, bar.Update)
-	})
+	order.Progress = bar.Update
+	e, err := emission.Create(ctx, scratch.CreateEmission, order)
 	bar.Done()
 	if err != nil {
 		return err

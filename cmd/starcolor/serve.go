@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	crand "crypto/rand"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -317,13 +316,9 @@ func ensureEmissions(ctx context.Context, store app.Store, stderr io.Writer, log
 				continue
 			}
 			id := fmt.Sprintf("%s-%deur", time.Now().UTC().Format("20060102-150405"), t.Price/100)
-			var seed [emission.SeedSize]byte
-			crand.Read(seed[:])
-			e := &emission.Emission{ID: id, Price: t.Price, Definition: def.Version, Table: t, CreatedAt: time.Now().UTC()}
 			bar := newProgressBar(stderr, "emission "+id)
-			err := store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-				return emission.Build(ctx, emission.Plan{Definition: def, Price: t.Price, Blocks: 1, Seed: seed}, put, bar.Update)
-			})
+			e, err := emission.Create(ctx, store.CreateEmission, emission.Order{ID: id, Definition: def, Price: t.Price, Blocks: 1,
+				Seed: emission.NewSeed(), CreatedAt: time.Now().UTC(), Progress: bar.Update})
 			bar.Done()
 			if err != nil {
 				return fmt.Errorf("creating an emission at %s: %w", gamedef.FormatEUR(t.Price), err)
