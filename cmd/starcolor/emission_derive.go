@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -40,21 +41,21 @@ exports on their own.`, stderr)
 	price := fs.String("price", "", "without the database: the price in `euros`")
 	blocks := fs.Int("blocks", 0, "without the database: the `number` of blocks")
 	version := fs.String("definition", gamedef.Default, "without the database: the game definition `version`")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	case *seedFile == "":
-		return usageError(fs, "--seed-file is required")
+		return cmdline.UsageError(fs, "--seed-file is required")
 	case *out == "":
-		return usageError(fs, "--out is required")
+		return cmdline.UsageError(fs, "--out is required")
 	case (*price == "") != (*blocks == 0):
-		return usageError(fs, "--price and --blocks go together (without them, the database says)")
+		return cmdline.UsageError(fs, "--price and --blocks go together (without them, the database says)")
 	}
 	if err := emission.CheckID(*id); err != nil {
-		return usageError(fs, "%v", err)
+		return cmdline.UsageError(fs, "%v", err)
 	}
 	seed, err := readSeed(*seedFile)
 	if err != nil {
@@ -82,8 +83,8 @@ exports on their own.`, stderr)
 			return err
 		}
 	} else {
-		if order.Price, err = parseEUR(*price); err != nil {
-			return usageError(fs, "--price: %v", err)
+		if order.Price, err = cmdline.ParseEUR(*price); err != nil {
+			return cmdline.UsageError(fs, "--price: %v", err)
 		}
 		if order.Definition, err = gamedef.Lookup(*version); err != nil {
 			return err

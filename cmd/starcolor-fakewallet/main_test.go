@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,14 +13,33 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/fakewallet/fakewallettest"
 	"starcolor/internal/wallet"
 )
 
-// TestFakewallet runs the fake wallet as a real process: signed calls, a fault, a clean stop,
-// then its books and its listing read from its file.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	fakewallettest.Remove()
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// cli runs a command line in-process.
+func cli(args ...string) result {
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, &out, &errOut)
+	return result{out.String(), errOut.String(), code}
+}
+
+// TestFakewallet runs the fake wallet as a real process, built as integrators build it: signed
+// calls, a fault, a clean stop, then its books and its listing read from its file.
 func TestFakewallet(t *testing.T) {
-	w := startFakewallet(t, []byte("s3cret shared"), "--initial-balance", "5000")
-	base, secret, db, cmd, logs := w.url, w.secret, w.db, w.cmd, w.logs
+	w := fakewallettest.Start(t, []byte("s3cret shared"), "--initial-balance", "5000")
+	base, secret, db, cmd := w.URL, w.Secret, w.DB, w.Cmd
 
 	key := wallet.NewKey(secret)
 	// call sends a call stamped at, signed (sig "": its own signature).
@@ -66,13 +86,13 @@ func TestFakewallet(t *testing.T) {
 	// Stopped with SIGTERM, it exits cleanly.
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("stopped: %v\n%s", err, logs)
+		t.Fatalf("stopped: %v\n%s", err, w.Logs())
 	}
-	if !strings.Contains(logs.String(), "transaction_id=d1") {
-		t.Errorf("no log line of the calls:\n%s", logs)
+	if !strings.Contains(w.Logs(), "transaction_id=d1") {
+		t.Errorf("no log line of the calls:\n%s", w.Logs())
 	}
 
-	r := cli("fakewallet", "books", "--db", db)
+	r := cli("books", "--db", db)
 	if r.code != 0 {
 		t.Fatalf("books: exit %d %s %s", r.code, r.stdout, r.stderr)
 	}
@@ -89,7 +109,7 @@ func TestFakewallet(t *testing.T) {
 			t.Fatalf("books:\n%s\nline %d, want %q", r.stdout, i, want)
 		}
 	}
-	r = cli("fakewallet", "transactions", "--db", db, "--after", "1", "--limit", "3")
+	r = cli("transactions", "--db", db, "--after", "1", "--limit", "3")
 	var kinds []string
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
 		var tr struct {
@@ -107,6 +127,7 @@ func TestFakewallet(t *testing.T) {
 	}
 }
 
+// Bad command lines are refused with their reason and change nothing; the help is the command's.
 func TestFakewalletUsage(t *testing.T) {
 	dir := t.TempDir()
 	secretFile := filepath.Join(dir, "secret")
@@ -116,13 +137,16 @@ func TestFakewalletUsage(t *testing.T) {
 		code int
 		says string
 	}{
-		{[]string{"fakewallet"}, 2, "want --secret-file"},
-		{[]string{"fakewallet", "--secret-file", secretFile, "--drop", "1.5"}, 2, "probability from 0 to 1"},
-		{[]string{"fakewallet", "--secret-file", secretFile, "--fail", "NaN"}, 2, "probability from 0 to 1"},
-		{[]string{"fakewallet", "--secret-file", secretFile, "--initial-balance", "-1"}, 2, "0 or more cents"},
-		{[]string{"fakewallet", "--secret-file", filepath.Join(dir, "none")}, 1, "no such file"},
-		{[]string{"fakewallet", "books", "--db", filepath.Join(dir, "none.db")}, 1, "no fake wallet's database"},
-		{[]string{"fakewallet", "-h"}, 0, "GET  /transactions?after=SEQ&limit=N"},
+		{nil, 2, "want --secret-file"},
+		{[]string{"--secret-file", secretFile, "--drop", "1.5"}, 2, "probability from 0 to 1"},
+		{[]string{"--secret-file", secretFile, "--fail", "NaN"}, 2, "probability from 0 to 1"},
+		{[]string{"--secret-file", secretFile, "--initial-balance", "-1"}, 2, "0 or more cents"},
+		{[]string{"--secret-file", filepath.Join(dir, "none")}, 1, "starcolor-fakewallet: open " + filepath.Join(dir, "none") + ": no such file"},
+		{[]string{"books", "--db", filepath.Join(dir, "none.db")}, 1, "no fake wallet's database"},
+		{[]string{"transactions", "--db", filepath.Join(dir, "none.db"), "--limit", "-1"}, 2, "Usage: starcolor-fakewallet transactions"},
+		{[]string{"-h"}, 0, "Usage: starcolor-fakewallet --secret-file FILE"},
+		{[]string{"-h"}, 0, "GET  /transactions?after=SEQ&limit=N"},
+		{[]string{"books", "-h"}, 0, "Usage: starcolor-fakewallet books [--db FILE] [--json]"},
 	} {
 		r := cli(c.args...)
 		if r.code != c.code || !strings.Contains(r.stderr, c.says) {
@@ -132,9 +156,8 @@ func TestFakewalletUsage(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
 		t.Error("books made a database")
 	}
-	var help bytes.Buffer
-	run(t.Context(), []string{"help"}, &help, &help)
-	if !strings.Contains(help.String(), "fakewallet") {
-		t.Error("the command is not listed")
+	// The built command answers as run does.
+	if r := fakewallettest.Run(t, "books", "--db", filepath.Join(dir, "none.db")); r.Code != 1 || !strings.Contains(r.Stderr, "starcolor-fakewallet: no fake wallet's database") {
+		t.Errorf("the command: %+v", r)
 	}
 }
