@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -21,18 +19,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	fakewallettest.Remove()
 	os.Exit(code)
-}
-
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
-// cli runs a command line in-process.
-func cli(args ...string) result {
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut)
-	return result{out.String(), errOut.String(), code}
 }
 
 // TestFakewallet runs the fake wallet as a real process, built as integrators build it: signed
@@ -92,12 +78,12 @@ func TestFakewallet(t *testing.T) {
 		t.Errorf("no log line of the calls:\n%s", w.Logs())
 	}
 
-	r := cli("books", "--db", db)
-	if r.code != 0 {
-		t.Fatalf("books: exit %d %s %s", r.code, r.stdout, r.stderr)
+	r := fakewallettest.Run(t, "books", "--db", db)
+	if r.Code != 0 {
+		t.Fatalf("books: exit %d %s %s", r.Code, r.Stdout, r.Stderr)
 	}
 	fields := func(line string) string { return strings.Join(strings.Fields(line), " ") }
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
 	for i, want := range []string{
 		"player initial adjusted debits debited rollbacks given back credits credited staked refused balance",
 		"ann 5000 0 1 1200 0 0 1 300 1200 1 4100 ok",
@@ -106,28 +92,29 @@ func TestFakewallet(t *testing.T) {
 		"credits whose debit is unknown, refused or rolled back: 0",
 	} {
 		if i >= len(lines) || fields(lines[i]) != want {
-			t.Fatalf("books:\n%s\nline %d, want %q", r.stdout, i, want)
+			t.Fatalf("books:\n%s\nline %d, want %q", r.Stdout, i, want)
 		}
 	}
-	r = cli("transactions", "--db", db, "--after", "1", "--limit", "3")
+	r = fakewallettest.Run(t, "transactions", "--db", db, "--after", "1", "--limit", "3")
 	var kinds []string
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
 		var tr struct {
 			Seq  int64
 			Kind string
 			ID   string `json:"transaction_id"`
 		}
 		if err := json.Unmarshal([]byte(line), &tr); err != nil {
-			t.Fatalf("transactions: %v in %q", err, r.stdout)
+			t.Fatalf("transactions: %v in %q", err, r.Stdout)
 		}
 		kinds = append(kinds, tr.Kind+" "+tr.ID)
 	}
-	if got := strings.Join(kinds, ", "); r.code != 0 || got != "debit d3, credit c1, rollback r4" {
-		t.Fatalf("transactions: exit %d, %s", r.code, got)
+	if got := strings.Join(kinds, ", "); r.Code != 0 || got != "debit d3, credit c1, rollback r4" {
+		t.Fatalf("transactions: exit %d, %s", r.Code, got)
 	}
 }
 
 // Bad command lines are refused with their reason and change nothing; the help is the command's.
+// Each runs the command built as integrators build it.
 func TestFakewalletUsage(t *testing.T) {
 	dir := t.TempDir()
 	secretFile := filepath.Join(dir, "secret")
@@ -142,22 +129,18 @@ func TestFakewalletUsage(t *testing.T) {
 		{[]string{"--secret-file", secretFile, "--fail", "NaN"}, 2, "probability from 0 to 1"},
 		{[]string{"--secret-file", secretFile, "--initial-balance", "-1"}, 2, "0 or more cents"},
 		{[]string{"--secret-file", filepath.Join(dir, "none")}, 1, "starcolor-fakewallet: open " + filepath.Join(dir, "none") + ": no such file"},
-		{[]string{"books", "--db", filepath.Join(dir, "none.db")}, 1, "no fake wallet's database"},
+		{[]string{"books", "--db", filepath.Join(dir, "none.db")}, 1, "starcolor-fakewallet: no fake wallet's database"},
 		{[]string{"transactions", "--db", filepath.Join(dir, "none.db"), "--limit", "-1"}, 2, "Usage: starcolor-fakewallet transactions"},
 		{[]string{"-h"}, 0, "Usage: starcolor-fakewallet --secret-file FILE"},
 		{[]string{"-h"}, 0, "GET  /transactions?after=SEQ&limit=N"},
 		{[]string{"books", "-h"}, 0, "Usage: starcolor-fakewallet books [--db FILE] [--json]"},
 	} {
-		r := cli(c.args...)
-		if r.code != c.code || !strings.Contains(r.stderr, c.says) {
-			t.Errorf("%v: exit %d, %s", c.args, r.code, r.stderr)
+		r := fakewallettest.Run(t, c.args...)
+		if r.Code != c.code || !strings.Contains(r.Stderr, c.says) {
+			t.Errorf("%v: exit %d, %s", c.args, r.Code, r.Stderr)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
 		t.Error("books made a database")
-	}
-	// The built command answers as run does.
-	if r := fakewallettest.Run(t, "books", "--db", filepath.Join(dir, "none.db")); r.Code != 1 || !strings.Contains(r.Stderr, "starcolor-fakewallet: no fake wallet's database") {
-		t.Errorf("the command: %+v", r)
 	}
 }

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"starcolor/internal/chart"
 	"starcolor/internal/emission"
+	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef/gamedeftest"
 )
 
@@ -85,23 +85,8 @@ func usedTexts(t *testing.T) []string {
 // miniReport is the report of a block of the test definition.
 func miniReport(t *testing.T) *emission.Report {
 	t.Helper()
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	pages := &emission.MemoryPages{}
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 1}, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "C", Price: 100, Definition: def.Version, Table: *table, Blocks: bs}
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	e, pages := emissiontest.Build(t, gamedeftest.Mini(t), 100, 1, 0)
+	return emissiontest.Report(t, e, pages)
 }
 
 // chartTexts are the texts the emission's report chart asks for.

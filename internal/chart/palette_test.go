@@ -2,14 +2,12 @@ package chart
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"regexp"
 	"sort"
 	"testing"
 
-	"starcolor/internal/emission"
-	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/emission/emissiontest"
 )
 
 // palette is every colour a picture may use.
@@ -40,22 +38,8 @@ func offPalette(svg []byte) []string {
 // The report and the sales draw with one palette: a colour means the same in both (the sales
 // picture had a purple, a teal and a grey of its own).
 func TestOnePalette(t *testing.T) {
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	pages := &emission.MemoryPages{}
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 2}, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "P", Price: 100, Definition: def.Version, Table: *table, Blocks: bs}
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, pages := mini(t, 2, 1)
+	rep := emissiontest.Report(t, e, pages)
 	var report, sales bytes.Buffer
 	if err := WriteReport(&report, rep, Words{}); err != nil {
 		t.Fatal(err)

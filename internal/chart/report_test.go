@@ -1,9 +1,7 @@
-package chart_test
+package chart
 
 import (
 	"bytes"
-	"context"
-	"encoding/binary"
 	"encoding/xml"
 	"flag"
 	"io"
@@ -11,76 +9,33 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"starcolor/internal/chart"
 	"starcolor/internal/emission"
+	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
 )
 
 var update = flag.Bool("update", false, "write the golden pictures of testdata/ again")
 
-// miniEmission builds an emission of the mini definition in memory, blocks of 1,000 units at 1 €.
-func miniEmission(t *testing.T, blocks int, seed byte) (*emission.Emission, *emission.MemoryPages) {
+// mini builds an emission of the mini definition in memory: blocks of 1,000 units at 1 €.
+func mini(t *testing.T, blocks int, seed byte) (*emission.Emission, *emission.MemoryPages) {
 	t.Helper()
-	def := gamedeftest.Mini(t)
-	table, err := def.Table(100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages := &emission.MemoryPages{}
-	var s [emission.SeedSize]byte
-	s[0] = seed
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: blocks, Seed: s}, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "T1", Price: 100, Definition: def.Version, Table: *table, Blocks: bs,
-		CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return e, pages
-}
-
-func reportOf(t *testing.T, e *emission.Emission, pages emission.Pages) *emission.Report {
-	t.Helper()
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return emissiontest.Build(t, gamedeftest.Mini(t), 100, blocks, seed)
 }
 
 // mismatched is a report of two blocks in which one losing unit of block 1 was turned into a
 // 1 € one and committed as such: a generator that wrote a wrong tier.
 func mismatched(t *testing.T) *emission.Report {
 	t.Helper()
-	e, pages := miniEmission(t, 2, 5)
-	losing, one := -1, -1
-	for i, tr := range e.Table.Tiers {
-		switch tr.Amount {
-		case 0:
-			losing = i
-		case 100:
-			one = i
-		}
-	}
-	// The first byte of a unit's record is its tier.
-	data := pages.Raw(1, 0)
-	for j := range emission.PageUnits {
-		off := int(binary.LittleEndian.Uint16(data[2*j:]))
-		if int(data[off]) == losing {
-			data[off] = byte(one)
-			break
-		}
+	e, pages := mini(t, 2, 5)
+	if err := pages.Retier(e, 1, 0, 100); err != nil {
+		t.Fatal(err)
 	}
 	if err := pages.Recommit(e, 1); err != nil {
 		t.Fatal(err)
 	}
-	return reportOf(t, e, pages)
+	return emissiontest.Report(t, e, pages)
 }
 
 // goldenReports are the reports the golden pictures draw: one block, a few (each labelled),
@@ -88,21 +43,21 @@ func mismatched(t *testing.T) *emission.Report {
 func goldenReports(t *testing.T) map[string]*emission.Report {
 	out := map[string]*emission.Report{}
 	for name, n := range map[string]int{"1-block": 1, "3-blocks": 3, "8-blocks": 8} {
-		e, pages := miniEmission(t, n, 7)
-		out[name] = reportOf(t, e, pages)
+		e, pages := mini(t, n, 7)
+		out[name] = emissiontest.Report(t, e, pages)
 	}
 	out["mismatch"] = mismatched(t)
-	e, pages := miniEmission(t, 1, 11)
+	e, pages := mini(t, 1, 11)
 	e.Definition = `<script>&"x"</script>`
-	out["escapes"] = reportOf(t, e, pages)
+	out["escapes"] = emissiontest.Report(t, e, pages)
 	return out
 }
 
 // draw draws a report's picture in a language.
-func draw(t *testing.T, rep *emission.Report, words chart.Words) []byte {
+func draw(t *testing.T, rep *emission.Report, words Words) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := chart.WriteReport(&buf, rep, words); err != nil {
+	if err := WriteReport(&buf, rep, words); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -138,8 +93,8 @@ func golden(t *testing.T, name string, got []byte) {
 // with decimal commas.
 func TestReportGolden(t *testing.T) {
 	for name, rep := range goldenReports(t) {
-		golden(t, "report-"+name+".svg", draw(t, rep, chart.Words{}))
-		golden(t, "report-"+name+"-comma.svg", draw(t, rep, chart.Words{T: strings.ToUpper, Comma: true}))
+		golden(t, "report-"+name+".svg", draw(t, rep, Words{}))
+		golden(t, "report-"+name+"-comma.svg", draw(t, rep, Words{T: strings.ToUpper, Comma: true}))
 	}
 }
 
@@ -148,7 +103,7 @@ func TestReportGolden(t *testing.T) {
 func TestReportPicture(t *testing.T) {
 	reports := goldenReports(t)
 	for name, rep := range reports {
-		svg := checkSVG(t, name, draw(t, rep, chart.Words{}))
+		svg := checkSVG(t, name, draw(t, rep, Words{}))
 		for _, figure := range []string{
 			"RETURN TO PLAYER",
 			gamedef.FormatEUR(rep.Total.Prizes),
@@ -161,17 +116,17 @@ func TestReportPicture(t *testing.T) {
 			t.Errorf("%s: a mismatch shown: %v", name, mismatch)
 		}
 	}
-	if svg := string(draw(t, reports["escapes"], chart.Words{})); strings.Contains(svg, "<script>") || !strings.Contains(svg, "&lt;script&gt;&amp;") {
+	if svg := string(draw(t, reports["escapes"], Words{})); strings.Contains(svg, "<script>") || !strings.Contains(svg, "&lt;script&gt;&amp;") {
 		t.Error("the definition is not escaped in the picture")
 	}
 }
 
 // The picture does not depend on the report's workers' timing.
 func TestReportPictureDeterministic(t *testing.T) {
-	e, pages := miniEmission(t, 2, 3)
-	first := draw(t, reportOf(t, e, pages), chart.Words{})
+	e, pages := mini(t, 2, 3)
+	first := draw(t, emissiontest.Report(t, e, pages), Words{})
 	for range 3 {
-		if !bytes.Equal(first, draw(t, reportOf(t, e, pages), chart.Words{})) {
+		if !bytes.Equal(first, draw(t, emissiontest.Report(t, e, pages), Words{})) {
 			t.Fatal("two reports of the same emission draw different pictures")
 		}
 	}

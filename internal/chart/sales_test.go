@@ -1,4 +1,4 @@
-package chart_test
+package chart
 
 import (
 	"bytes"
@@ -6,21 +6,19 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"starcolor/internal/chart"
 )
 
 // hours is a window of 48 hourly periods as the back office makes them: some with no sale, one
 // returning more than the picture's 200 %, the cumulative return from the first sale on.
-func hours() *chart.Sales {
-	s := &chart.Sales{
+func hours() *Sales {
+	s := &Sales{
 		Target: 0.7, Name: "Return to players and units sold per hour", ReturnTitle: "Return to players per hour",
 		UnitsTitle: "Units sold per hour", Each: "each hour", Cumulative: "cumulative", Table: "table 70%",
 		Most: func(units int64) string { return fmt.Sprintf("most %d", units) },
 	}
 	var stakes, prizes int64
 	for i := range 48 {
-		p := chart.SalesPeriod{Label: fmt.Sprintf("%02d Dec %02dh", 1+(10+i)/24, (10+i)%24), RTP: math.NaN(), Cum: math.NaN()}
+		p := SalesPeriod{Label: fmt.Sprintf("%02d Dec %02dh", 1+(10+i)/24, (10+i)%24), RTP: math.NaN(), Cum: math.NaN()}
 		if i >= 3 && i%7 != 5 {
 			p.Units = int64(40 + 13*(i%9))
 			stake, prize := 100*p.Units, 100*p.Units*int64(20+(37*i)%120)/100
@@ -40,10 +38,10 @@ func hours() *chart.Sales {
 	return s
 }
 
-func drawSales(t *testing.T, s *chart.Sales) []byte {
+func drawSales(t *testing.T, s *Sales) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := chart.WriteSales(&b, s); err != nil {
+	if err := WriteSales(&b, s); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -2,7 +2,6 @@ package emission_test
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"starcolor/internal/emission"
+	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef"
 )
 
@@ -25,25 +25,6 @@ func (w withoutPage) Page(ctx context.Context, id string, block, page int) ([]by
 		return nil, fmt.Errorf("%w: block %d page %d", emission.ErrNotFound, block, page)
 	}
 	return w.MemoryPages.Page(ctx, id, block, page)
-}
-
-// build makes an emission of the given definition in memory.
-func build(t testing.TB, def *gamedef.Definition, price int64, blocks int, seed byte) (*emission.Emission, *emission.MemoryPages) {
-	t.Helper()
-	table, err := def.Table(price)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages := &emission.MemoryPages{}
-	var s [emission.SeedSize]byte
-	s[0] = seed
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: s}, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "T1", Price: price, Definition: def.Version, Table: *table, Blocks: bs,
-		CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return e, pages
 }
 
 // smallDefinition is the default definition with blocks of 1,000 units, the tiers scaled down
@@ -80,19 +61,6 @@ func smallDefinition(t testing.TB) *gamedef.Definition {
 		t.Fatal(err)
 	}
 	return &small
-}
-
-func report(t testing.TB, e *emission.Emission, pages emission.Pages) *emission.Report {
-	t.Helper()
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
 }
 
 // checkExact asserts that stats hold exactly blocks × the table.
@@ -179,9 +147,9 @@ func TestReportFullBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, pages := build(t, def, 100, 1, 7)
+	e, pages := emissiontest.Build(t, def, 100, 1, 7)
 	start := time.Now()
-	rep := report(t, e, pages)
+	rep := emissiontest.Report(t, e, pages)
 	t.Logf("report of %d units in %s", rep.Total.Units, time.Since(start))
 	table, _ := def.Table(100)
 	checkExact(t, "block 0", &rep.Blocks[0].Stats, table, def.BlockUnits, 1)
@@ -223,8 +191,8 @@ func TestReportFullBlock(t *testing.T) {
 func TestReportSmallBlocks(t *testing.T) {
 	def := smallDefinition(t)
 	for _, price := range []int64{100, 300} {
-		e, pages := build(t, def, price, 3, 1)
-		rep := report(t, e, pages)
+		e, pages := emissiontest.Build(t, def, price, 3, 1)
+		rep := emissiontest.Report(t, e, pages)
 		table, _ := def.Table(price)
 		if len(rep.Blocks) != 3 {
 			t.Fatalf("%d blocks reported, want 3", len(rep.Blocks))
@@ -249,10 +217,10 @@ func TestReportSmallBlocks(t *testing.T) {
 // TestReportDeterministic: the report does not depend on the workers' timing (its picture,
 // internal/chart, neither: TestReportPictureDeterministic).
 func TestReportDeterministic(t *testing.T) {
-	e, pages := build(t, smallDefinition(t), 200, 2, 3)
-	first := report(t, e, pages)
+	e, pages := emissiontest.Build(t, smallDefinition(t), 200, 2, 3)
+	first := emissiontest.Report(t, e, pages)
 	for range 3 {
-		if again := report(t, e, pages); !reflect.DeepEqual(first, again) {
+		if again := emissiontest.Report(t, e, pages); !reflect.DeepEqual(first, again) {
 			t.Fatalf("two reports of the same emission differ:\n%+v\n%+v", first, again)
 		}
 	}
@@ -262,25 +230,10 @@ func TestReportDeterministic(t *testing.T) {
 // units whose boards reveal another prize.
 func TestReportMismatch(t *testing.T) {
 	def := smallDefinition(t)
-	e, pages := build(t, def, 100, 2, 5)
-	table, _ := def.Table(100)
-	losing, one := -1, -1
-	for i, tr := range table.Tiers {
-		switch tr.Amount {
-		case 0:
-			losing = i
-		case 100:
-			one = i
-		}
-	}
-	// The first byte of a unit's record is its tier: turn the first losing unit of block 1 into 1 €.
-	data := pages.Raw(1, 0)
-	for j := range emission.PageUnits {
-		off := int(binary.LittleEndian.Uint16(data[2*j:]))
-		if int(data[off]) == losing {
-			data[off] = byte(one)
-			break
-		}
+	e, pages := emissiontest.Build(t, def, 100, 2, 5)
+	// The first losing unit of block 1 turned into a 1 € one.
+	if err := pages.Retier(e, 1, 0, 100); err != nil {
+		t.Fatal(err)
 	}
 	// Read as stored, the changed page is refused: it does not match the block's commitment.
 	r, err := emission.NewReader(e, pages)
@@ -294,7 +247,7 @@ func TestReportMismatch(t *testing.T) {
 	if err := pages.Recommit(e, 1); err != nil {
 		t.Fatal(err)
 	}
-	rep := report(t, e, pages)
+	rep := emissiontest.Report(t, e, pages)
 	if rep.OK() || rep.Total.OK() || rep.Blocks[1].OK() || rep.Total.TiersMatch() {
 		t.Error("a unit moved to another tier is reported OK")
 	}
@@ -324,7 +277,7 @@ func TestReportMismatch(t *testing.T) {
 
 // TestReportErrors: a missing page is an error, and so is a cancelled context.
 func TestReportErrors(t *testing.T) {
-	e, pages := build(t, smallDefinition(t), 100, 1, 9)
+	e, pages := emissiontest.Build(t, smallDefinition(t), 100, 1, 9)
 	r, err := emission.NewReader(e, withoutPage{pages, 0, 2})
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +297,7 @@ func BenchmarkReportBlock(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, pages := build(b, def, 100, 1, 7)
+	e, pages := emissiontest.Build(b, def, 100, 1, 7)
 	r, err := emission.NewReader(e, pages)
 	if err != nil {
 		b.Fatal(err)
