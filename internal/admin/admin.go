@@ -17,64 +17,29 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
-	"starcolor/internal/identity"
 	"starcolor/internal/login"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/session"
+	"starcolor/internal/store"
 	"starcolor/internal/throttle"
 )
 
-// Store is what the back office needs of a store. Every method is one transaction of its own;
-// the store turns its own errors into faults.
+// Store is what the back office needs of a store: the roles of internal/store it uses. Every
+// method is one transaction of its own; the store turns its own errors into faults.
 type Store interface {
-	login.Store
-	session.Store
-	emission.Pages
-
-	OperatorByName(ctx context.Context, name string) (lottery.Operator, error)
-	OperatorByID(ctx context.Context, id int64) (lottery.Operator, error)
-	CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error)
-	LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error
-	OperatorLog(ctx context.Context, limit int, before int64) ([]lottery.OperatorAction, error)
-	ClearLogin(ctx context.Context, subject, address string) error
-	LoginFailures(ctx context.Context, subject string, now time.Time) (failures, lockedAddresses int, err error)
-
-	Emissions(ctx context.Context) ([]*emission.Emission, error)
-	Emission(ctx context.Context, id string) (*emission.Emission, error)
-	// CreateEmissionStaged creates an emission while the game sells: sales pause only for the
-	// short copy of its units, if at all.
-	CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
-		build func(put func(emission.Page) error) ([]emission.Block, error)) error
-	CreateJob(ctx context.Context, j lottery.Job) (int64, error)
-	UpdateJob(ctx context.Context, j lottery.Job) error
-	Job(ctx context.Context, id int64) (lottery.Job, error)
-	RunningJob(ctx context.Context) (lottery.Job, bool, error)
-	TryLease(ctx context.Context, name, holder string, now, until time.Time) (bool, error)
-	ReleaseLease(ctx context.Context, name, holder string) error
-
-	SalesOver(ctx context.Context, p lottery.Period, since time.Time) ([]lottery.Sales, error)
-	SalesBetween(ctx context.Context, p lottery.Period, from, until time.Time) ([]lottery.Sales, error)
-	SalesTotals(ctx context.Context) ([]lottery.Sales, error)
-	OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error)
-
-	FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error)
-	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
-	PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTotals, error)
-	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
-	LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitChange, error)
-	ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error)
-	RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error)
-	RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error)
-	OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error)
-	// WalletCalls lists up to limit calls to the wallet in a status, the longest kept first.
-	WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error)
-	PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error)
-	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
-	GameByID(ctx context.Context, id int64) (lottery.Game, error)
-
-	// OneServer tells that this process is the only server of the store.
-	OneServer() bool
+	store.Players
+	store.Sessions
+	store.Logins
+	store.Games
+	store.Emissions
+	store.Operators
+	store.Jobs
+	store.Reports
+	store.Register
+	store.Limits
+	store.WalletBooks
+	store.Health
 }
 
 // CookieName is the operators' session cookie, apart from the players' (Path=/admin).

@@ -15,6 +15,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
+	"starcolor/internal/store"
 	"starcolor/internal/throttle"
 )
 
@@ -25,9 +26,7 @@ const MinPassword = 10
 
 // CreateOperator registers an operator of the back office, and logs it. A name already taken is
 // fault.UsernameTaken; a name or password that does not qualify is fault.Invalid.
-func CreateOperator(ctx context.Context, db interface {
-	CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error)
-}, name, password string, a passhash.Argon2, now time.Time) error {
+func CreateOperator(ctx context.Context, db store.Operators, name, password string, a passhash.Argon2, now time.Time) error {
 	if !namePattern.MatchString(name) {
 		return fault.Errorf(fault.Invalid, "an operator's name is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -17,46 +16,18 @@ import (
 	"time"
 
 	"starcolor/internal/admin"
-	"starcolor/internal/emission"
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/httpapi"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 	"starcolor/internal/wallet"
 	"starcolor/internal/web"
 )
 
-// Store is a whole store, as `starcolor` opens one (OpenStore): what each part of the
-// application asks of it, and what the commands use.
-type Store interface {
-	game.Store
-	game.DemoStore
-	admin.Store
-	httpapi.Store
-	httpapi.StoreStats
-	io.Closer
-
-	// For the commands: the books, the start-up emissions, the demo player.
-	CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error)
-	SoldUnits(ctx context.Context) ([]lottery.Game, error)
-	OpenEmissionPrices(ctx context.Context) (map[int64]bool, error)
-	CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
-		build func(put func(emission.Page) error) ([]emission.Block, error)) error
-	// WithLock runs fn while no other section of the same name runs, on any server of the store.
-	WithLock(ctx context.Context, name string, fn func() error) error
-
-	// The wallet's outbox (seamless wallet mode, docs/spec/WALLET.md): the calls owed to the wallet.
-	wallet.OutboxStore
-	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
-	// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID).
-	ReserveGameID(ctx context.Context) (int64, error)
-	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
-	DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error
-	ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error)
-	WalletRounds(ctx context.Context) ([]wallet.Round, error)
-	game.WalletStore
-	OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error)
-}
+// Store is a whole store, as `starcolor` opens one (OpenStore): store.Store, named here for the
+// commands and the end-to-end tests that hold one.
+type Store = store.Store
 
 // Config is the application's policy and its surroundings.
 type Config struct {

@@ -57,9 +57,14 @@ type Summary struct {
 }
 
 // Verify re-checks a whole export on its own, against the rules and the game definition the
-// header names: every unit evaluated (prize, composite tiers, amounts allowed, nothing outside
-// what the rules reveal, the Extra rules, the same outcome whatever the colour), the exact tier
-// counts and payout, and the block root. It returns the first defect in file order, as a *Defect.
+// header names:
+//
+//  1. every unit, evaluated: its prize, composite tiers, amounts allowed, nothing outside what the
+//     rules reveal, the Extra rules, the same outcome whatever the colour;
+//  2. the exact tier counts and the payout;
+//  3. the block root.
+//
+// It returns the first defect in file order, as a *Defect.
 func Verify(r io.Reader) (*Summary, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	magic, err := br.Peek(2)

@@ -1,6 +1,6 @@
 // Package filelock holds advisory locks on files that the system releases when their process
-// ends, even killed: how a process says that a file is still its own (a server's database, an
-// emission's staging file) without leaving a stale claim behind when it dies.
+// ends, even killed. With one, a process says that a file is still its own (a server's database,
+// an emission's staging file), and leaves no stale claim behind when it dies.
 package filelock
 
 import (

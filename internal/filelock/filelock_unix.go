@@ -9,9 +9,9 @@ import (
 	"syscall"
 )
 
-// tryLock takes flock's exclusive lock: it belongs to the open file, so a second open of the same
-// file, even in the same process, is refused, and it never interferes with SQLite's own locks
-// (fcntl's, which are apart from flock's on a local file system).
+// tryLock takes flock's exclusive lock. It belongs to the open file, so a second open of the same
+// file, even in the same process, is refused. It never interferes with SQLite's own locks:
+// those are fcntl's, which are apart from flock's on a local file system.
 func tryLock(f *os.File) error {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {

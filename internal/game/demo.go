@@ -16,6 +16,7 @@ import (
 	"starcolor/internal/rules"
 	"starcolor/internal/scenario"
 	"starcolor/internal/session"
+	"starcolor/internal/store"
 	"starcolor/internal/throttle"
 )
 
@@ -38,15 +39,7 @@ import (
 
 // DemoStore is what demo play needs of a store (lottery.DemoSale and its kin).
 type DemoStore interface {
-	CreateDemoSession(ctx context.Context, s lottery.DemoSession, max int) error
-	// DemoSession finds a demo session by its token's hash; none is fault.NotLoggedIn.
-	DemoSession(ctx context.Context, hash []byte) (lottery.DemoSession, error)
-	EndDemoSession(ctx context.Context, hash []byte) error
-	ForgetDemoSessions(ctx context.Context, idleBefore, createdBefore time.Time) (int64, error)
-	SellDemo(ctx context.Context, s lottery.DemoSale, now time.Time) (lottery.DemoGame, bool, error)
-	DemoGame(ctx context.Context, session []byte, id int64) (lottery.DemoGame, error)
-	DemoGames(ctx context.Context, session []byte, limit int, before int64) ([]lottery.DemoGame, error)
-	SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, alive lottery.DemoAlive, now time.Time) error
+	store.Demo
 }
 
 // DemoConfig is the policy of demo play.

@@ -20,68 +20,26 @@ import (
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
-	"starcolor/internal/identity"
 	"starcolor/internal/login"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/rules"
 	"starcolor/internal/session"
+	"starcolor/internal/store"
 	"starcolor/internal/throttle"
 )
 
-// Store is what the game server needs of a store. Every method is one transaction of its own;
-// the store turns its own errors into faults.
+// Store is what the game server needs of a store: the roles of internal/store it uses. Every
+// method is one transaction of its own; the store turns its own errors into faults.
 type Store interface {
-	login.Store
-	session.Store
-	emission.Pages
-
-	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
-	// CheckIdentity says whether a person may open an account, as CreatePlayer would refuse
-	// them (fault.RegistrationRefused), without opening one.
-	CheckIdentity(ctx context.Context, p identity.Person, now time.Time) error
-	// ExcludePlayer and ClosePlayer shut a player's account in one transaction: the session
-	// checked (nil: not checked), the whole balance paid out to the bank, the exclusion (never
-	// shortened) or the closure, and every session of the player ended; no money reaches the
-	// account afterwards. They return what was paid out (and the exclusion's end in force).
-	ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error)
-	ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error)
-	// ChangePassword replaces a player's password hash in one transaction: the session checked
-	// (nil: not checked), the account required open, every session of the player ended, and
-	// fresh opened in their place.
-	ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error
-	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
-	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
-	ClearLogin(ctx context.Context, subject, address string) error
-	ForgetLogins(ctx context.Context, before time.Time) (int64, error)
-
-	// Limits reads a player's weekly limits as they hold at now, with the sums they bound;
-	// SetLimits changes them in one write, keeping each change of a limit.
-	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
-	SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error)
-	// PlaySession reads a player's play session, begun at their earliest session live (last
-	// seen at or after idleBefore, opened at or after createdBefore; none is
-	// fault.NotLoggedIn); AnswerRealityCheck records the reality check answered in it.
-	PlaySession(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time) (lottery.PlaySession, error)
-	AnswerRealityCheck(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time, minutes int) (lottery.PlaySession, error)
-
-	Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error)
-	Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error)
-	KeptAnswer(ctx context.Context, playerID int64, key string) (lottery.KeptAnswer, bool, error)
-	OldKeys(ctx context.Context, after lottery.KeyRef, limit int, before time.Time) (old []lottery.KeyRef, last lottery.KeyRef, done bool, err error)
-	ForgetKeys(ctx context.Context, keys []lottery.KeyRef) (int64, error)
-
-	Game(ctx context.Context, playerID, id int64) (lottery.Game, error)
-	Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error)
-	SaveMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error
-	Abandoned(ctx context.Context, before time.Time, limit int) ([]lottery.Game, error)
-
-	Emission(ctx context.Context, id string) (*emission.Emission, error)
-	Emissions(ctx context.Context) ([]*emission.Emission, error)
-	CheckFile(ctx context.Context) ([]string, error)
-	// OneServer tells that this process is the only server of the store, so that a copy of its
-	// sessions in memory stays exact.
-	OneServer() bool
+	store.Players
+	store.Sessions
+	store.Logins
+	store.Sales
+	store.Games
+	store.Emissions
+	store.Limits
+	store.Health
 }
 
 // Config holds the server's policies.

@@ -15,6 +15,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 	"starcolor/internal/session"
+	"starcolor/internal/store"
 	"starcolor/internal/wallet"
 )
 
@@ -26,13 +27,8 @@ import (
 
 // WalletStore is what wallet mode needs of a store, beyond Store.
 type WalletStore interface {
-	ReserveGameID(ctx context.Context) (int64, error)
-	HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error)
-	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
-	DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error
-	LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) (lottery.Player, error)
-	UseLaunch(ctx context.Context, tokenHash, sessionHash []byte, now time.Time) (int64, error)
-	WalletPlayerOf(ctx context.Context, playerID int64, sessionHash []byte) (walletPlayer, operatorSession string, err error)
+	store.WalletSales
+	store.Launches
 }
 
 // Wallet is the game's wallet mode: the store's side, the wallet's client, and the sender of the

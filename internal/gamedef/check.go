@@ -7,10 +7,13 @@ import (
 	"starcolor/internal/rules"
 )
 
-// CheckUnit verifies a canonical unit against the table: every rule of rules.Unit.Check, the
-// claimed prize equal to what the boards reveal and a tier of the table, a composite tier reached
-// by at least two gains, and every amount shown one that the table allows under a star (so never
-// a composite tier's value).
+// CheckUnit verifies a canonical unit against the table. It checks:
+//
+//  1. every rule of rules.Unit.Check;
+//  2. that the claimed prize is what the boards reveal, and a tier of the table;
+//  3. that a composite tier is reached by at least two gains;
+//  4. that every amount shown is one the table allows under a star, so never a composite tier's
+//     value.
 func (t *Table) CheckUnit(u *rules.Unit, prize int64) (rules.UnitOutcome, error) {
 	o, err := u.Check()
 	if err != nil {

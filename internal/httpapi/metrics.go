@@ -11,9 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"starcolor/internal/emission"
 	"starcolor/internal/game"
-	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 func hexOf(b []byte) string { return hex.EncodeToString(b) }
@@ -28,11 +27,12 @@ type Metrics struct {
 	requests *prometheus.HistogramVec
 }
 
-// StoreStats is what the metrics read of a store at each scrape.
+// StoreStats is what the metrics read of a store at each scrape: the open blocks, the write
+// batches, the outbox.
 type StoreStats interface {
-	Emissions(ctx context.Context) ([]*emission.Emission, error)
-	WriteStats() lottery.WriteStats
-	OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error)
+	store.Emissions
+	store.Health
+	store.WalletBooks
 }
 
 // NewMetrics registers the metrics; the open blocks' remaining units and the write batches are

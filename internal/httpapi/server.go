@@ -16,18 +16,18 @@ import (
 	"strings"
 	"time"
 
-	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
+	"starcolor/internal/store"
 	"starcolor/internal/strictjson"
 	"starcolor/internal/wallet"
 )
 
-// Store is what the API reads of a store itself; the rest goes through the game service.
+// Store is what the API reads of a store itself (its emissions, and whether it can write, for
+// /healthz); the rest goes through the game service.
 type Store interface {
-	Emissions(ctx context.Context) ([]*emission.Emission, error)
-	// CheckWrite says whether the store can write now (for /healthz).
-	CheckWrite(ctx context.Context) error
+	store.Emissions
+	store.Health
 }
 
 // CookieName is the session cookie.

@@ -14,12 +14,14 @@ import (
 	"golang.org/x/text/unicode/runenames"
 )
 
-// Names and usernames are compared as a person reads them (docs/spec/API.md 1.2): two strings that look
-// alike are one. fold is that comparison: case, accents, compatibility forms (NFKC: ﬁ, ｄ,
-// superscripts), punctuation and spaces, and confusable letters (Unicode TR39 skeletons: the
-// Cyrillic а is the Latin a) are all folded away. What TR39 leaves out is added: Latin small
-// capitals (ʙ, ᴅ) are their letter, since a reader takes "Boʙ" for "Bob", and TR39 keeps them
-// as prototypes of their own.
+// Names and usernames are compared as a person reads them (docs/spec/API.md 1.2): two strings
+// that look alike are one. fold is that comparison. It folds away:
+//   - case and accents;
+//   - compatibility forms (NFKC: ﬁ, ｄ, superscripts);
+//   - punctuation and spaces;
+//   - confusable letters (Unicode TR39 skeletons: the Cyrillic а is the Latin a);
+//   - the Latin small capitals (ʙ, ᴅ), which TR39 keeps as prototypes of their own, though a
+//     reader takes "Boʙ" for "Bob".
 //
 // The skeletons come from go.mau.fi/util/confusable, generated from Unicode's confusables.txt;
 // the small capitals from the Unicode names of the Latin script (golang.org/x/text's runenames):
@@ -29,10 +31,10 @@ import (
 const keyVersion = 2
 
 // KeyScheme names the comparison stored keys are made with: this code's version, the Unicode
-// versions of Go's and golang.org/x/text's tables, and a digest of the confusables' (their
-// library says no version of its own at run time; its table is read whole, in about 20 ms, once
-// a process). A store keeps it beside its keys and makes them again when it changes: a new
-// version of Go, of golang.org/x/text or of the confusables may move a letter.
+// versions of Go's and golang.org/x/text's tables, and a digest of the confusables' table. That
+// library says no version of its own at run time, so its table is read whole, in about 20 ms,
+// once a process. A store keeps KeyScheme beside its keys and makes them again when it changes:
+// a new version of Go, of golang.org/x/text or of the confusables may move a letter.
 var KeyScheme = sync.OnceValue(func() string {
 	h := sha256.New()
 	for r := rune(0); r <= unicode.MaxRune; r++ {
@@ -71,9 +73,9 @@ var smallCapitals = sync.OnceValue(func() map[rune]rune {
 })
 
 // maxFoldRounds bounds the rounds of foldOnce. Case folding and skeletons are each stable, but
-// not together: some prototypes are capitals ("0" is "O") or letters that fold again ("ᛖ" is
-// "m", which is "rn"), so fold goes on until nothing changes: two or three rounds for Unicode's
-// data (FuzzFold checks that the result folds to itself).
+// not together. Some prototypes are capitals ("0" is "O"), or letters that fold again ("ᛖ" is
+// "m", which is "rn"). So fold goes on until nothing changes: two or three rounds for Unicode's
+// data. FuzzFold checks that the result folds to itself.
 const maxFoldRounds = 4
 
 // fold is s as a reader compares it: letters and digits only, each the prototype of what looks

@@ -70,10 +70,15 @@ func CaseSkeleton(s string) string {
 }
 
 // PickUsername chooses, among the usernames that share the key of a name typed at a login
-// (UsernameKey), the one it names: the only one, else the one that is the typed name as names
-// were compared before RFC 8265 (composed, case-folded; two accounts made before it never shared
-// that), else the first. Several share a key only when accounts made before RFC 8265 became
-// alike under it (full-width "ｄｅｍｏ" beside "demo"); each still logs in with its own name.
+// (UsernameKey), the one it names:
+//
+//  1. the only one;
+//  2. else the one that is the typed name as names were compared before RFC 8265 (composed,
+//     case-folded): two accounts made before it never shared that;
+//  3. else the first.
+//
+// Several share a key only when accounts made before RFC 8265 became alike under it (full-width
+// "ｄｅｍｏ" beside "demo"). Each still logs in with its own name.
 func PickUsername(typed string, usernames []string) int {
 	if len(usernames) > 1 {
 		t := caseFolded(typed)

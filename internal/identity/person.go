@@ -61,10 +61,10 @@ func ParsePerson(lastName, firstNames, birthDate string, today time.Time) (Perso
 	return p, nil
 }
 
-// cleanName is a name in its composed form with its spaces trimmed and runs of spaces made one,
-// if it is one: letters with marks, spaces, hyphens, apostrophes and periods, that read as
-// letters (fold keeps some: "ǃ" is a Latin letter that reads as "!"). Letters of another
-// script than Latin make it ErrScript.
+// cleanName is a name in its composed form, its spaces trimmed and runs of spaces made one, if it
+// is one. A name is letters with marks, spaces, hyphens, apostrophes and periods, that read as
+// letters (fold keeps some: "ǃ" is a Latin letter that reads as "!"). Letters of another script
+// than Latin make it ErrScript.
 func cleanName(s string) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", ErrName
@@ -154,11 +154,13 @@ func givenNames(s string) []string {
 }
 
 // givenNamesMatch says whether two persons of one last name and birth date may be one by their
-// first names, a and b (givenNames). They match when one's begin with all of the other's, ending
-// where a name ends ("Bob Marie", "B ob Marie" and "Bob-Marie" are "Bob"; "Jeanne" is not
-// "Jean"), or when a name of one, whole and of two letters or more, is also one of the other's,
-// whole or split by spaces ("Marie Bob" is "Bob": first names are declared in another order, or
-// one left out).
+// first names, a and b (givenNames). They match by either of two rules:
+//
+//  1. One's begin with all of the other's, ending where a name ends: "Bob Marie", "B ob Marie"
+//     and "Bob-Marie" are "Bob"; "Jeanne" is not "Jean".
+//  2. A name of one, whole and of two letters or more, is also one of the other's, whole or split
+//     by spaces: "Marie Bob" is "Bob". First names are declared in another order, or one is left
+//     out.
 //
 // The second rule refuses twins who share a first name (Jean Pierre and Jean Paul Durand, born
 // the same day): one of them cannot sign up while the other is excluded. It is kept because a

@@ -14,15 +14,14 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
+	"starcolor/internal/store"
 	"starcolor/internal/throttle"
 )
 
 // Store is what the guard needs of a store: the counts it keeps of failed logins and of each
 // address's requests, each read, decided and written in one step.
 type Store interface {
-	ReserveLogin(ctx context.Context, subject, address string,
-		reserve func(lottery.LoginFailures) (lottery.LoginFailures, time.Duration)) (time.Duration, error)
-	Throttle(ctx context.Context, key string, take func(tat int64) (next int64, wait time.Duration)) (time.Duration, error)
+	store.Attempts
 }
 
 // Guard checks and hashes passwords for one server.

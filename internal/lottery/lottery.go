@@ -5,8 +5,8 @@
 //
 // The stores (internal/sqlite, internal/postgres) read and write these types and nothing else
 // crosses their boundary: their own errors are turned into faults (internal/fault) inside them.
-// The game server (internal/game), the API (internal/httpapi) and the back office
-// (internal/admin) each say, in a small interface of their own, what they need of a store.
+// What a store does is declared once, in internal/store, as small roles that the game server
+// (internal/game), the API (internal/httpapi) and the back office (internal/admin) compose.
 package lottery
 
 import (

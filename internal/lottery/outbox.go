@@ -15,6 +15,17 @@ const (
 	CallDisputed = "disputed" // refused with a 4xx other than 401: to settle by hand
 )
 
+// Round is what Star Color holds of a round of seamless wallet mode: its game's stake and prize,
+// and whether the credit of the prize is acknowledged yet (wallet.Reconcile compares it with what
+// the wallet lists).
+type Round struct {
+	ID       string
+	Player   string
+	Stake    int64
+	Prize    int64
+	Credited bool // the wallet acknowledged the credit
+}
+
 // WalletCall is a call kept in the outbox.
 type WalletCall struct {
 	ID            int64

@@ -10,9 +10,9 @@ import (
 // ErrBusy is a hash that could not start in time: too many are running or waiting.
 var ErrBusy = errors.New("too many passwords are being checked right now")
 
-// Gate bounds the hashes running at once, and so the memory they take (each argon2id hash
-// holds its whole cost in memory, 64 MiB by default, for its duration): the others wait their
-// turn in a queue of bounded length, for a bounded time, or are refused at once.
+// Gate bounds the hashes running at once, and so the memory they take: each argon2id hash holds
+// its whole cost in memory, 64 MiB by default, for its duration. The others wait their turn in a
+// queue of bounded length, for a bounded time, or are refused at once.
 type Gate struct {
 	slots   chan struct{}
 	waiting chan struct{}

@@ -28,10 +28,14 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
+
+// DB is the whole store of internal/store.
+var _ store.Store = (*DB)(nil)
 
 // DB is an open PostgreSQL store.
 type DB struct {

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"starcolor/internal/lottery"
-	"starcolor/internal/wallet"
 )
 
 // The wallet's outbox (migration 0007): credits and rollbacks kept until the wallet acknowledges
@@ -165,15 +164,15 @@ func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 
 // WalletRounds lists the rounds of the operator's players: each game's stake and prize, and
 // whether the wallet acknowledged its credit.
-func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
+func (d *DB) WalletRounds(ctx context.Context) ([]lottery.Round, error) {
 	rows, err := d.pool.Query(ctx, `SELECT g.id::text, wp.wallet_player, g.stake, g.prize, coalesce(c.status = 'acked', false)
 		FROM games g JOIN wallet_players wp ON wp.player_id = g.player_id
 		LEFT JOIN wallet_calls c ON c.round_id = g.id::text AND c.call = 'credit' ORDER BY g.id`)
 	if err != nil {
 		return nil, asFault(err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (wallet.Round, error) {
-		var w wallet.Round
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Round, error) {
+		var w lottery.Round
 		err := r.Scan(&w.ID, &w.Player, &w.Stake, &w.Prize, &w.Credited)
 		return w, err
 	})

@@ -57,9 +57,13 @@ func (s Stage) String() string {
 	return [...]string{"choose_color", "playing", "finished"}[s]
 }
 
-// Play is the manual play of one unit (4.3–4.6): choose a colour, click the stars of that colour
-// in any order, each click revealing its cascade; once board 1 is finished, board 2 plays by itself
-// when an Extra was revealed. It holds the boards as shown for the chosen colour.
+// Play is the manual play of one unit (4.3–4.6):
+//
+//  1. choose a colour;
+//  2. click the stars of that colour, in any order, each click revealing its cascade;
+//  3. once board 1 is finished, board 2 plays by itself when an Extra was revealed.
+//
+// It holds the boards as shown for the chosen colour.
 type Play struct {
 	canonical Unit
 	stage     Stage

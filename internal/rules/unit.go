@@ -68,9 +68,14 @@ func (u *Unit) RelabelInto(dst *Unit, c Color) {
 }
 
 // Check verifies that a canonical unit obeys every rule that does not depend on a prize table
-// (docs/spec/RULES.md §3–§5): both boards well formed, nothing hidden outside what colour 0 reveals, at most one
-// Extra on board 1, board 2 present exactly when board 1 reveals an Extra, and no Extra on board 2.
-// It returns the outcome for colour 0 so that callers need not evaluate twice.
+// (docs/spec/RULES.md §3–§5):
+//
+//  1. both boards are well formed;
+//  2. nothing is hidden outside what colour 0 reveals;
+//  3. board 1 holds at most one Extra;
+//  4. board 2 is present exactly when board 1 reveals an Extra, and holds no Extra.
+//
+// It returns the outcome for colour 0, so that callers need not evaluate twice.
 func (u *Unit) Check() (UnitOutcome, error) {
 	var o UnitOutcome
 	var err error

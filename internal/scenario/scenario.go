@@ -1,8 +1,9 @@
-// Package scenario is the generator of game units: from a unit's predetermined prize and a stream
-// of randomness it builds the boards that reveal exactly that prize under every rule of docs/spec/RULES.md §2–§6,
-// with the variety of §6 (every symbol kind, chains, Extra stages, explosions on losing units,
-// several combinations of amounts for the same total). Every unit it returns has been evaluated and
-// checked against the table; a unit that fails is never returned.
+// Package scenario is the generator of game units. From a unit's predetermined prize and a stream
+// of randomness, it builds the boards that reveal exactly that prize under every rule of
+// docs/spec/RULES.md §2–§6. They have the variety §6 asks for: every symbol kind, chains, Extra
+// stages, explosions on losing units, several combinations of amounts for the same total. Every
+// unit it returns has been evaluated and checked against the table; a unit that fails is never
+// returned.
 package scenario
 
 import (
@@ -135,10 +136,14 @@ func (g *Generator) build(u *rules.Unit, gains []int64, rng *Stream) error {
 	return nil
 }
 
-// board lays out one board for colour 0: a random arrangement of the colours, explosion symbols
-// placed only on stars already revealed (so every symbol is revealed and each one widens what the
-// board reveals), then the Extra and the amounts on revealed stars that hold nothing yet. Stars
-// outside the revealed set stay empty (docs/spec/RULES.md §5).
+// board lays out one board for colour 0:
+//
+//  1. a random arrangement of the colours;
+//  2. explosion symbols, placed only on stars already revealed, so that every symbol is revealed
+//     and each one widens what the board reveals;
+//  3. the Extra and the amounts, on revealed stars that hold nothing yet.
+//
+// Stars outside the revealed set stay empty (docs/spec/RULES.md §5).
 func (g *Generator) board(b *rules.Board, gains []int64, extra bool, rng *Stream) error {
 	colors := [rules.Cells]rules.Color{}
 	for i := range colors {

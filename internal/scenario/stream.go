@@ -49,12 +49,16 @@ func (s *Stream) IntN(n int) int {
 // maxBatch bounds how many indexes one 64-bit draw gives in Shuffle.
 const maxBatch = 16
 
-// Shuffle permutes n elements uniformly (Fisher–Yates) with batched bounded draws (Brackett-
-// Rozinsky and Lemire, "Batched ranged random integer generation", 2024): one 64-bit draw z gives
-// the indexes for bounds n₁…n_k whose product P fits in 64 bits, by successive multiply-shifts
-// (index = high word of z·nᵢ, z = low word); the batch is redrawn when the final low word falls
-// below 2⁶⁴ mod P, which makes every index exactly uniform. A board's 42 stars take four draws
-// instead of forty-one.
+// Shuffle permutes n elements uniformly (Fisher–Yates). It draws its indexes in batches
+// (Brackett-Rozinsky and Lemire, "Batched ranged random integer generation", 2024), so a board's
+// 42 stars take four draws instead of forty-one. One batch:
+//
+//  1. takes the next bounds n₁…n_k whose product P fits in 64 bits;
+//  2. draws one 64-bit z;
+//  3. for each bound in turn, multiplies z by nᵢ: the high word is the index, the low word the
+//     next z;
+//  4. draws the batch again when the last low word falls below 2⁶⁴ mod P. That makes every index
+//     exactly uniform.
 func Shuffle[T any](s *Stream, p []T) {
 	var idx [maxBatch]int
 	for i := len(p) - 1; i > 0; {

@@ -22,16 +22,12 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // Store is what sessions need of a store.
 type Store interface {
-	CreateSession(ctx context.Context, s lottery.Session) error
-	// Session finds a session by its token's hash; none is fault.NotLoggedIn.
-	Session(ctx context.Context, hash []byte) (lottery.Session, error)
-	TouchSession(ctx context.Context, hash []byte, now time.Time) error
-	DeleteSession(ctx context.Context, hash []byte) error
-	DeleteExpiredSessions(ctx context.Context, kind string, idleBefore, createdBefore time.Time) error
+	store.Sessions
 }
 
 // Config is a kind of session's policy.

@@ -27,6 +27,7 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // isConstraint reports whether err is SQLite's report of the given constraint failing.
@@ -37,6 +38,9 @@ func isConstraint(err error, code int) bool {
 
 //go:embed migrations/*.sql
 var migrations embed.FS
+
+// DB is the whole store of internal/store.
+var _ store.Store = (*DB)(nil)
 
 // DB is an open database file.
 type DB struct {

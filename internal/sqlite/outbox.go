@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"starcolor/internal/lottery"
-	"starcolor/internal/wallet"
 )
 
 // The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
@@ -223,7 +222,7 @@ func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 // whether the wallet acknowledged its credit. The credits acknowledged are read in one pass and
 // matched here: the outbox keeps no index of every call by round (a sale would pay for it), and
 // a join without one would read the calls once for each game.
-func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
+func (d *DB) WalletRounds(ctx context.Context) ([]lottery.Round, error) {
 	acked := map[string]bool{}
 	rows, err := d.db.QueryContext(ctx, `SELECT round_id FROM wallet_calls WHERE call = 'credit' AND status = 'acked'`)
 	if err != nil {
@@ -247,9 +246,9 @@ func (d *DB) WalletRounds(ctx context.Context) ([]wallet.Round, error) {
 		return nil, asFault(err)
 	}
 	defer rows.Close()
-	var out []wallet.Round
+	var out []lottery.Round
 	for rows.Next() {
-		var r wallet.Round
+		var r lottery.Round
 		if err := rows.Scan(&r.ID, &r.Player, &r.Stake, &r.Prize); err != nil {
 			return nil, asFault(err)
 		}

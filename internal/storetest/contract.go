@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // The contract every store keeps, run on each of them (litestream's replica client suite and
@@ -20,7 +20,7 @@ import (
 // Store is a store as the contract suite drives it: a whole store, and a way to hold its writer
 // of batches, so that sales sent meanwhile meet in one batch.
 type Store interface {
-	app.Store
+	store.Store
 	Hold() (release func())
 }
 

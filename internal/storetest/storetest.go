@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/store"
 )
 
 // Kind is the store the tests of the API, the page and the back office run on: $STARCOLOR_TEST_STORE.
@@ -32,7 +32,7 @@ func Kind() string {
 }
 
 // Open opens a new, empty store of the Kind the tests run on; it is closed when the test ends.
-func Open(t testing.TB) app.Store {
+func Open(t testing.TB) store.Store {
 	t.Helper()
 	switch k := Kind(); k {
 	case "sqlite":
@@ -49,9 +49,9 @@ func Open(t testing.TB) app.Store {
 // on its database in all, each a server of its own (its connections, its batches of sales), as n
 // serve processes of one game are: on PostgreSQL. A SQLite file has one server: its n are the
 // one store.
-func OpenServers(t testing.TB, n int) []app.Store {
+func OpenServers(t testing.TB, n int) []store.Store {
 	t.Helper()
-	out := make([]app.Store, n)
+	out := make([]store.Store, n)
 	if Kind() != "postgres" {
 		s := Open(t)
 		for i := range out {
@@ -79,10 +79,7 @@ func OpenSQLite(t testing.TB) *sqlite.DB {
 
 // CreateEmission stores an emission of the definition at a price, of the given blocks, built
 // from a seed whose first byte is seed (so the same units every run).
-func CreateEmission(t testing.TB, db interface {
-	CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
-		build func(put func(emission.Page) error) ([]emission.Block, error)) error
-}, def *gamedef.Definition, id string, price int64, blocks int, seed byte) *emission.Emission {
+func CreateEmission(t testing.TB, db store.Emissions, def *gamedef.Definition, id string, price int64, blocks int, seed byte) *emission.Emission {
 	t.Helper()
 	ctx := context.Background()
 	table, err := def.Table(price)

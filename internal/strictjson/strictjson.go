@@ -2,13 +2,16 @@
 // call, the wallet's messages) one way, strictly (docs/spec/API.md 1.2: "every request body is strict
 // JSON").
 //
-// A lenient decoder lets a proxy and the server read two different requests from one body: Go's
-// encoding/json keeps the last of two keys of one name ({"amount":-5,"amount":50} deposits 50),
-// matches names without case ({"AMOUNT":7}, and even {"ſtake":100} by Unicode folding), and names
-// Go types in its errors. This package refuses duplicate names, names that are not exactly a
-// field's, unknown fields, invalid UTF-8 and trailing data, and says what is wrong in words. It
-// runs on github.com/go-json-experiment/json, the implementation of encoding/json/v2, whose
-// defaults are exactly these semantics.
+// A lenient decoder lets a proxy and the server read two different requests from one body. Go's
+// encoding/json:
+//   - keeps the last of two keys of one name: {"amount":-5,"amount":50} deposits 50;
+//   - matches names without case: {"AMOUNT":7}, and even {"ſtake":100} by Unicode folding;
+//   - names Go types in its errors.
+//
+// This package refuses duplicate names, names that are not exactly a field's, unknown fields,
+// invalid UTF-8 and trailing data, and says what is wrong in words. It runs on
+// github.com/go-json-experiment/json, the implementation of encoding/json/v2, whose defaults are
+// exactly these semantics.
 package strictjson
 
 import (

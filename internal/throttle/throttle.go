@@ -70,11 +70,13 @@ func PerMinute(n int) Rate {
 // Limited tells whether the rate limits anything.
 func (r Rate) Limited() bool { return r.Burst > 0 && r.Every > 0 }
 
-// Take decides one request of an address by the generic cell rate algorithm, from tat, the
-// theoretical arrival time kept for the address (unix nanoseconds; 0 for an address never seen):
-// the request goes through if tat is no further ahead of now than the burst allows, and then
-// moves tat on by Every. It returns the tat to keep, or how long the request must wait (and
-// then tat is to be kept as it was).
+// Take decides one request of an address by the generic cell rate algorithm. tat is the
+// theoretical arrival time kept for the address, in unix nanoseconds (0 for an address never
+// seen).
+//
+//  1. The request goes through if tat is no further ahead of now than the burst allows.
+//  2. It then moves tat on by Every, and Take returns the tat to keep.
+//  3. Otherwise Take returns how long the request must wait; tat is to be kept as it was.
 func (r Rate) Take(tat int64, now time.Time) (next int64, wait time.Duration) {
 	n := now.UnixNano()
 	tat = max(tat, n)
@@ -84,10 +86,10 @@ func (r Rate) Take(tat int64, now time.Time) (next int64, wait time.Duration) {
 	return tat + int64(r.Every), 0
 }
 
-// Local is a Rate counted in this process's memory, per key: for a limit that protects this
-// server's own work (the moves of demo games, which move no money), where each server counting
-// its own requests is enough and a write of the store per request would cost more than the
-// request. It keeps at most maxLocal keys.
+// Local is a Rate counted in this process's memory, per key. It is for a limit that protects this
+// server's own work, such as the moves of demo games, which move no money. There each server
+// counting its own requests is enough, and a write of the store per request would cost more than
+// the request. It keeps at most maxLocal keys.
 type Local struct {
 	rate Rate
 	now  func() time.Time

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // OutboxStore is what the sender needs of a store: the calls due, and what became of them.
 type OutboxStore interface {
-	ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error)
-	SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error
+	store.Outbox
 }
 
 // Sender sends the outbox's calls until the wallet acknowledges each: many at once, each again

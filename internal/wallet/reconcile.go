@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+
+	"starcolor/internal/lottery"
 )
 
 // Reconciliation (issue 13, item 4): what Star Color holds of each round, compared with what the
@@ -70,21 +72,11 @@ func (c *Client) Transactions(ctx context.Context) ([]Listed, error) {
 	}
 }
 
-// Round is what Star Color holds of a round: its game's stake and prize, and whether the credit
-// of the prize is acknowledged yet.
-type Round struct {
-	ID       string
-	Player   string
-	Stake    int64
-	Prize    int64
-	Credited bool // the wallet acknowledged the credit
-}
-
 // Reconcile compares, round by round, what Star Color holds and what the wallet lists: each
 // game's debit must stand at the wallet with its stake, and its acknowledged credit with its
 // prize; no debit may stand, nor credit be, for a round Star Color has no game of. It returns the
 // differences, each a sentence, in the order of the rounds.
-func Reconcile(ours []Round, listed []Listed) []string {
+func Reconcile(ours []lottery.Round, listed []Listed) []string {
 	type held struct{ debits, credits int64 }
 	theirs := map[string]*held{}
 	for _, t := range listed {
