@@ -7,19 +7,23 @@ import (
 	"time"
 
 	"starcolor/internal/lottery"
-	"starcolor/internal/web"
 )
 
 // The back office speaks French by default, as the player's page does, and English on the same
-// switch (the same cookie, web.LangCookie). Its texts are written in English, which is their key:
+// switch (the same cookie, langCookie). Its texts are written in English, which is their key:
 // french holds their French. A text missing from it shows in English (a test finds them).
+
+// langCookie remembers the reader's language. It is the player's page's cookie (web.LangCookie),
+// so that a language chosen on either is kept on both; the tests set the page's and read the
+// back office in it. Named here, the back office need not import the page for one name.
+const langCookie = "starcolor_lang"
 
 // languages are the back office's languages, the default first.
 var languages = []string{"fr", "en"}
 
 // langOf is the request's language: the cookie's, else French.
 func langOf(r *http.Request) string {
-	if c, err := r.Cookie(web.LangCookie); err == nil && c.Value == "en" {
+	if c, err := r.Cookie(langCookie); err == nil && c.Value == "en" {
 		return "en"
 	}
 	return "fr"
@@ -108,7 +112,7 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
 	if lang != "fr" && lang != "en" {
 		lang = "fr"
 	}
-	http.SetCookie(w, &http.Cookie{Name: web.LangCookie, Value: lang, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+	http.SetCookie(w, &http.Cookie{Name: langCookie, Value: lang, Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
 }
 
@@ -336,7 +340,7 @@ var french = map[string]string{
 	"Charts":                  "Graphiques",
 	"The emission's report drawn: tiers against the table, return and hit rate per block, amounts revealed, features": "Le rapport de l'émission en graphiques : rangs face au tableau, retour et taux de gain par bloc, sommes révélées, éléments de présentation",
 
-	// The emission's report chart (emission.WriteSVGIn): its labels sit in columns and cards of a
+	// The emission's report chart (chart.WriteReport): its labels sit in columns and cards of a
 	// fixed width, so the French is kept short enough to fit (a browser test measures them).
 	"Star Color — emission %s report":                                                                                            "Star Color — rapport de l'émission %s",
 	"%d block(s), %d units at %s: prizes %s, return to player %s, hit rate %s.":                                                  "%d bloc(s), %d unités à %s : lots %s, retour aux joueurs %s, taux de gain %s.",
