@@ -7,18 +7,12 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"html/template"
-	"io/fs"
-	"mime"
 	"net/http"
-	"path"
-	"strings"
 
+	"starcolor/internal/assets"
 	"starcolor/internal/gamedef"
 )
 
@@ -31,17 +25,11 @@ var Languages = []string{"fr", "en"}
 // LangCookie remembers the player's language, so that the page is served in it at once.
 const LangCookie = "starcolor_lang"
 
-// asset is one embedded file, ready to serve.
-type asset struct {
-	name, ctype, etag string
-	raw, gz           []byte
-}
-
 // Site is the player's page and its assets.
 type Site struct {
-	assets map[string]*asset
-	pages  map[string]*asset // the index page per language
-	lost   map[string]*asset // the page of unknown addresses per language
+	assets *assets.Set
+	pages  map[string]*assets.File // the index page per language
+	lost   map[string]*assets.File // the page of unknown addresses per language
 	mux    *http.ServeMux
 }
 
@@ -70,28 +58,16 @@ func Default(o Options) *Site {
 
 // New builds the page for a game definition: its prize tables are the ones the rules page shows.
 func New(def *gamedef.Definition, o Options) (*Site, error) {
-	s := &Site{assets: map[string]*asset{}, pages: map[string]*asset{}, lost: map[string]*asset{}, mux: http.NewServeMux()}
-	names, err := fs.Glob(files, "static/*")
+	s := &Site{pages: map[string]*assets.File{}, lost: map[string]*assets.File{}, mux: http.NewServeMux()}
+	static, err := assets.Dir(files, "static")
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range names {
-		data, err := files.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		a := newAsset(path.Base(n), data)
-		s.assets[a.name] = a
+	if s.assets, err = assets.New("/static/", static); err != nil {
+		return nil, err
 	}
-	tmpl, err := template.New("index.html").Funcs(template.FuncMap{
-		"asset": func(name string) (string, error) {
-			a, ok := s.assets[name]
-			if !ok {
-				return "", fmt.Errorf("no asset %q", name)
-			}
-			return "/static/" + a.name + "?v=" + a.etag, nil
-		},
-	}).ParseFS(files, "templates/index.html", "templates/notfound.html")
+	tmpl, err := template.New("index.html").Funcs(template.FuncMap{"asset": s.assets.URL}).
+		ParseFS(files, "templates/index.html", "templates/notfound.html")
 	if err != nil {
 		return nil, err
 	}
@@ -101,36 +77,19 @@ func New(def *gamedef.Definition, o Options) (*Site, error) {
 		if err := tmpl.Execute(&b, map[string]any{"Lang": lang, "Rules": rules, "Wallet": o.Wallet}); err != nil {
 			return nil, err
 		}
-		a := newAsset("index.html", b.Bytes())
-		a.etag = lang + "-" + a.etag
+		a := assets.NewFile("index.html", b.Bytes())
+		a.ETag = lang + "-" + a.ETag
 		s.pages[lang] = a
 		var lost bytes.Buffer // a buffer of its own: the asset keeps the bytes
 		if err := tmpl.ExecuteTemplate(&lost, "notfound.html", map[string]any{"Lang": lang}); err != nil {
 			return nil, err
 		}
-		s.lost[lang] = newAsset("notfound.html", lost.Bytes())
+		s.lost[lang] = assets.NewFile("notfound.html", lost.Bytes())
 	}
 	s.mux.HandleFunc("GET /{$}", s.index)
-	s.mux.HandleFunc("GET /static/{name}", s.static)
+	s.mux.Handle("GET /static/{name}", s.assets)
 	s.mux.HandleFunc("/", s.notFound)
 	return s, nil
-}
-
-func newAsset(name string, data []byte) *asset {
-	sum := sha256.Sum256(data)
-	a := &asset{name: name, raw: data, etag: hex.EncodeToString(sum[:8])}
-	a.ctype = mime.TypeByExtension(path.Ext(name))
-	if a.ctype == "" {
-		a.ctype = "application/octet-stream"
-	}
-	var gz bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	w.Write(data)
-	w.Close()
-	if gz.Len() < len(data) {
-		a.gz = gz.Bytes()
-	}
-	return a
 }
 
 // ServeHTTP serves the page, its assets, and 404 for everything else under "/".
@@ -146,12 +105,9 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Site) Weight() int {
 	n := 0
 	for _, p := range s.pages {
-		n = max(n, len(p.raw))
+		n = max(n, len(p.Raw))
 	}
-	for _, a := range s.assets {
-		n += len(a.raw)
-	}
-	return n
+	return n + s.assets.Weight()
 }
 
 // lang is the language the player chose (the cookie), or French.
@@ -169,7 +125,7 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Vary", "Cookie, Accept-Encoding")
-	serve(w, r, s.pages[lang])
+	assets.Serve(w, r, s.pages[lang])
 }
 
 // notFound answers any other address with a page in the player's language that leads back to
@@ -183,50 +139,11 @@ func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
 	a := s.lost[s.lang(r)]
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	h.Set("Content-Type", a.ctype)
+	h.Set("Content-Type", a.Type)
 	h.Set("Cache-Control", "no-cache")
-	h.Set("Content-Length", fmt.Sprint(len(a.raw)))
+	h.Set("Content-Length", fmt.Sprint(len(a.Raw)))
 	w.WriteHeader(http.StatusNotFound)
 	if r.Method != http.MethodHead {
-		w.Write(a.raw)
-	}
-}
-
-func (s *Site) static(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.assets[r.PathValue("name")]
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	h := w.Header()
-	h.Set("Vary", "Accept-Encoding")
-	if r.URL.Query().Get("v") == a.etag {
-		// The address names the content: it never changes.
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "no-cache")
-	}
-	serve(w, r, a)
-}
-
-// serve writes an asset with its ETag, answering 304 to a browser that has it already, and
-// gzip-compressed to a browser that accepts it.
-func serve(w http.ResponseWriter, r *http.Request, a *asset) {
-	h := w.Header()
-	etag := `"` + a.etag + `"`
-	h.Set("ETag", etag)
-	h.Set("Content-Type", a.ctype)
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	body := a.raw
-	if a.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
-		body = a.gz
-	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	if r.Method != http.MethodHead {
-		w.Write(body)
+		w.Write(a.Raw)
 	}
 }
