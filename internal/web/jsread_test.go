@@ -7,7 +7,7 @@ import (
 	"unicode"
 )
 
-// What the page's tests read of app.js without a browser: its tokens (enough of JavaScript's
+// What the page's tests read of its modules without a browser: its tokens (enough of JavaScript's
 // lexical grammar for the page's own source: comments, strings and template literals with their
 // escapes decoded, regular expressions, words and punctuation), and the message dictionary T as
 // nested objects of keys, each with the text of the strings of its value.
@@ -293,7 +293,7 @@ func jsObjectAt(tokens []jsToken, i int) (*jsObject, int, error) {
 	return nil, i, fmt.Errorf("an object never closed")
 }
 
-// pageDictionary reads the dictionary T of app.js: `const T = { fr: {…}, en: {…} }`.
+// pageDictionary reads the dictionary T of i18n.js: `const T = { fr: {…}, en: {…} }`.
 func pageDictionary(src string) (*jsObject, []jsToken, error) {
 	tokens, err := jsTokens(src)
 	if err != nil {
@@ -305,7 +305,7 @@ func pageDictionary(src string) (*jsObject, []jsToken, error) {
 			return o, tokens, err
 		}
 	}
-	return nil, nil, fmt.Errorf("app.js has no `const T = {…}`")
+	return nil, nil, fmt.Errorf("i18n.js has no `const T = {…}`")
 }
 
 // allTexts is every text an object's values hold, nested objects included.

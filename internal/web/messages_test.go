@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -59,7 +60,7 @@ func faultCodes(t *testing.T) []string {
 	return codes
 }
 
-// usedKeys are the keys app.js asks of t(…): the strings its first argument may be (a string
+// usedKeys are the keys the page's modules ask of t(…): the strings its first argument may be (a string
 // alone, or the branches of a condition).
 func usedKeys(tokens []jsToken) []string {
 	var keys []string
@@ -89,12 +90,31 @@ func usedKeys(tokens []jsToken) []string {
 	return keys
 }
 
+// scriptTokens are the tokens of every module of the page.
+func scriptTokens(t *testing.T) []jsToken {
+	t.Helper()
+	names, err := filepath.Glob("static/*.js")
+	if err != nil || len(names) < 10 {
+		t.Fatalf("the page's modules: %v %v", names, err)
+	}
+	var all []jsToken
+	for _, n := range names {
+		tokens, err := jsTokens(readFile(t, n))
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		all = append(all, tokens...)
+	}
+	return all
+}
+
 // Item 6: no message of the page is missing in either language.
 func TestMessagesInBothLanguages(t *testing.T) {
-	T, tokens, err := pageDictionary(readFile(t, "static/app.js"))
+	T, _, err := pageDictionary(readFile(t, "static/i18n.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	tokens := scriptTokens(t)
 	fr, en := T.objects["fr"], T.objects["en"]
 	if fr == nil || en == nil {
 		t.Fatalf("T has no fr or en: keys %v", T.keys)
@@ -119,12 +139,12 @@ func TestMessagesInBothLanguages(t *testing.T) {
 
 	used := usedKeys(tokens)
 	if len(used) < 40 {
-		t.Fatalf("found %d uses of t('…') in app.js: the test no longer reads them", len(used))
+		t.Fatalf("found %d uses of t('…') in the page's modules: the test no longer reads them", len(used))
 	}
 	for _, k := range used {
 		for lang, o := range map[string]*jsObject{"fr": fr, "en": en} {
 			if !slices.Contains(o.keys, k) {
-				t.Errorf("app.js asks t(%q), which T.%s lacks", k, lang)
+				t.Errorf("a module asks t(%q), which T.%s lacks", k, lang)
 			}
 		}
 	}
@@ -240,7 +260,7 @@ func TestFrenchTypography(t *testing.T) {
 			t.Errorf("index.html: %s", f)
 		}
 	}
-	T, _, err := pageDictionary(readFile(t, "static/app.js"))
+	T, _, err := pageDictionary(readFile(t, "static/i18n.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +275,7 @@ func TestFrenchTypography(t *testing.T) {
 		}
 		for _, s := range texts {
 			for _, f := range typography(s, lang == "fr") {
-				t.Errorf("app.js T.%s: %s", lang, f)
+				t.Errorf("i18n.js T.%s: %s", lang, f)
 			}
 		}
 	}
