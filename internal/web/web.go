@@ -8,25 +8,29 @@ package web
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"net/http"
+	"strings"
 
 	"starcolor/internal/assets"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/i18n"
 )
 
 //go:embed static templates
 var files embed.FS
 
 // Languages are the page's languages, French first: the regulation's own words.
-var Languages = []string{"fr", "en"}
+var Languages = i18n.Languages
 
 // LangCookie remembers the player's language, so that the page is served in it at once.
 const LangCookie = "starcolor_lang"
 
 // Site is the player's page and its assets.
 type Site struct {
+	words  *i18n.Catalog
 	assets *assets.Set
 	pages  map[string]*assets.File // the index page per language
 	lost   map[string]*assets.File // the page of unknown addresses per language
@@ -59,15 +63,27 @@ func Default(o Options) *Site {
 // New builds the page for a game definition: its prize tables are the ones the rules page shows.
 func New(def *gamedef.Definition, o Options) (*Site, error) {
 	s := &Site{pages: map[string]*assets.File{}, lost: map[string]*assets.File{}, mux: http.NewServeMux()}
+	words, err := i18n.Page()
+	if err != nil {
+		return nil, err
+	}
+	s.words = words
 	static, err := assets.Dir(files, "static")
 	if err != nil {
+		return nil, err
+	}
+	if static["messages.js"], err = messages(words); err != nil {
 		return nil, err
 	}
 	if s.assets, err = assets.New("/static/", static); err != nil {
 		return nil, err
 	}
-	tmpl, err := template.New("index.html").Funcs(template.FuncMap{"asset": s.assets.URL}).
-		ParseFS(files, "templates/index.html", "templates/notfound.html")
+	tmpl, err := template.New("index.html").Funcs(template.FuncMap{
+		"asset": s.assets.URL,
+		"t":     s.both,
+		"text":  s.text,
+		"langs": func() []string { return Languages },
+	}).ParseFS(files, "templates/index.html", "templates/notfound.html")
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +107,68 @@ func New(def *gamedef.Definition, o Options) (*Site, error) {
 	s.mux.HandleFunc("/", s.notFound)
 	return s, nil
 }
+
+// messages is the page's catalogue as a module for its script, both languages: the page
+// switches language at once, without asking the server.
+func messages(words *i18n.Catalog) ([]byte, error) {
+	all := map[string]map[string]string{}
+	for _, lang := range Languages {
+		all[lang] = words.Texts(lang)
+	}
+	b, err := json.Marshal(all)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, "// The page's texts (internal/i18n/page.*.json), written by the server.\nexport default %s;\n", b), nil
+}
+
+// text writes the text of key in lang for an element's content, its placeholders filled with
+// args (name, value, …). A key ending in _html holds markup of the catalogue's own (<b>,
+// <strong>): it is written as it is, and only the values are escaped.
+func (s *Site) text(lang, key string, args ...any) (template.HTML, error) {
+	text, ok := s.words.Text(lang, key)
+	if !ok {
+		return "", fmt.Errorf("web: no text %q", key)
+	}
+	if len(args)%2 != 0 {
+		return "", fmt.Errorf("web: the values of %q are not in pairs: %v", key, args)
+	}
+	markup := strings.HasSuffix(key, "_html")
+	values := map[string]string{}
+	for i := 0; i < len(args); i += 2 {
+		v := fmt.Sprint(args[i+1])
+		if markup {
+			v = escapeText(v)
+		}
+		values[fmt.Sprint(args[i])] = v
+	}
+	out, err := i18n.Format(text, values)
+	if err != nil {
+		return "", err
+	}
+	if !markup {
+		out = escapeText(out)
+	}
+	return template.HTML(out), nil
+}
+
+// both writes the text of key in every language, each in a span of its language's class: the
+// style sheet shows the page's language only (html[lang=fr] .en is not displayed).
+func (s *Site) both(key string, args ...any) (template.HTML, error) {
+	var b strings.Builder
+	for _, lang := range Languages {
+		text, err := s.text(lang, key, args...)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(`<span class="` + lang + `">` + string(text) + `</span>`)
+	}
+	return template.HTML(b.String()), nil
+}
+
+// escapeText escapes what would be read as markup in an element's content; quotes need no
+// escape there, and are left as the texts write them.
+var escapeText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
 
 // ServeHTTP serves the page, its assets, and 404 for everything else under "/".
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -36,7 +36,7 @@ export async function onLogin(me, fresh) {
   drawSleeping();
   S.unfinished = list.games.find(g => g.status !== 'finished') || null;
   controls();
-  status(wallet ? t('ready') : t('welcome', me.username));
+  status(wallet ? t('ready') : t('welcome', { user: me.username }));
   renderBalance();
   route();
   // The page was revealing a game when it reloaded: it says the game was played, its result
@@ -46,9 +46,9 @@ export async function onLogin(me, fresh) {
 async function showPlayed(id) {
   const g = await api('GET', `/games/${id}`);
   if (g.status !== 'finished') return;
-  const res = g.prize > 0 ? t('won', money(g.prize)) : t('lost');
+  const res = g.prize > 0 ? t('won', { amount: money(g.prize) }) : t('lost');
   const p = $('#played-text');
-  p.textContent = t('played', g.id, res);
+  p.textContent = t('played', { game: g.id, result: res });
   p.className = g.prize > 0 ? 'won' : '';
   const box = $('#played');
   box.dataset.game = String(g.id);
@@ -125,7 +125,7 @@ function authForm(form, signUp) {
 export function exclusionText() {
   const n = Number($('#exclusion-days').value);
   const ok = Number.isInteger(n) && n >= 1 && n <= 365;
-  $('#exclusion-text').textContent = ok ? t('exclText', n, when(Date.now() + n * 86400000)) : t('badDays');
+  $('#exclusion-text').textContent = ok ? t(n > 1 ? 'exclText.other' : 'exclText.one', { n, until: when(Date.now() + n * 86400000) }) : t('badDays');
   return ok ? n : 0;
 }
 // Each opens in place of the limits screen; closed, the focus goes back to « Mes limites ».
@@ -162,7 +162,7 @@ async function exclude() {
   const r = await api('POST', '/me/exclusion', { days });
   $('#auth-msg').dataset.until = r.until;
   // What was paid out (docs/spec/API.md 1.2), said only when there was something.
-  return () => t('excludedUntil', when(r.until), r.paid_out > 0 ? money(r.paid_out) : '');
+  return () => (r.paid_out > 0 ? t('excludedUntilPaid', { until: when(r.until), paid: money(r.paid_out) }) : t('excludedUntil', { until: when(r.until) }));
 }
 async function closeAccount() {
   await api('DELETE', '/me');
@@ -185,7 +185,7 @@ async function withdraw(e) {
     return;
   }
   if (c > shown) {
-    err.textContent = t('overBalance', money(shown));
+    err.textContent = t('overBalance', { balance: money(shown) });
     input.focus();
     return;
   }
@@ -196,7 +196,7 @@ async function withdraw(e) {
     S.balance = r.balance;
     renderBalance();
     input.value = '';
-    msg.textContent = t('withdrawn', money(c), money(S.balance - S.hold));
+    msg.textContent = t('withdrawn', { amount: money(c), balance: money(S.balance - S.hold) });
   } catch (e2) {
     err.textContent = errText(e2);
     if (e2.code === 'insufficient_funds') refreshBalance(); // moved elsewhere: read it again
@@ -256,7 +256,7 @@ export async function onDemo(me, fresh) {
   renderDemo();
   await onLogin(Object.assign({}, me, { username: DEMO_USER }), fresh);
   $('#user').textContent = '';
-  if (S.mode === 'idle') status(t('demoWelcome', money(me.balance)));
+  if (S.mode === 'idle') status(t('demoWelcome', { amount: money(me.balance) }));
 }
 async function startDemo() {
   const b = $('#demo-start');
@@ -289,7 +289,7 @@ export function wireAccount() {
     await api('DELETE', '/session').catch(() => {});
     // The session's cookie is the browser's: every tab is logged out, and says why.
     tell({ type: 'logout', stopped: [m, net] });
-    onLogout(() => t('stopped', duration(m), signed(net)));
+    onLogout(() => t('stopped', { time: duration(m), result: signed(net) }));
   });
   // In wallet mode the page has neither: the operator keeps its players' exclusions and accounts.
   if (!wallet) {
@@ -299,7 +299,7 @@ export function wireAccount() {
       fromLimits($('#exclusion'), $('#exclusion-days'));
     });
     $('#closure-open').addEventListener('click', () => {
-      $('#closure-text').textContent = t('closeText', money(S.balance));
+      $('#closure-text').textContent = t('closeText', { balance: money(S.balance) });
       fromLimits($('#closure'), $('#closure-confirm'));
     });
     accountForm($('#exclusion-form'), exclude);
@@ -340,7 +340,7 @@ export function wireAccount() {
         const r = await apiMoney('POST', '/deposits', { amount: euros * 100 });
         S.balance = r.balance;
         renderBalance();
-        msg.textContent = t('deposited', money(euros * 100));
+        msg.textContent = t('deposited', { amount: money(euros * 100) });
       } catch (e2) {
         msg.textContent = await refused(e2, 'deposit_weekly');
       } finally {

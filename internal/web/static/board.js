@@ -27,8 +27,8 @@ export const rowCol = i => [Math.floor(i / 7), i % 7];
 function contentLabel(cell) {
   switch (cell.kind) {
     case 'amount': return money(cell.amount);
-    case 'supernova': return t('supernova', colorName(cell.color));
-    case 'shooting_star': return t('shooting_star', cell.direction);
+    case 'supernova': return t('supernova', { color: colorName(cell.color) });
+    case 'shooting_star': return t(cell.direction === 'rising' ? 'shooting_star.rising' : 'shooting_star.falling');
     default: return t(cell.kind);
   }
 }
@@ -101,7 +101,7 @@ export function label(i, board, g) {
   el.tabIndex = can ? 0 : -1;
   const name = color === null ? t('sleeping') : colorName(color);
   const what = el.dataset.state === 'revealed' && cell ? contentLabel(cell) : can ? t('toClick') : t('hidden');
-  el.setAttribute('aria-label', t('star', i + 1, name, what));
+  el.setAttribute('aria-label', t('star', { n: i + 1, color: name, what }));
 }
 function board(g) {
   return g && g.boards[S.shownBoard - 1];
@@ -158,7 +158,7 @@ export function renderResult() {
     el.className = 'result';
     return;
   }
-  el.textContent = S.result.prize > 0 ? t('won', money(S.result.prize)) : t('lost');
+  el.textContent = S.result.prize > 0 ? t('won', { amount: money(S.result.prize) }) : t('lost');
   el.className = 'result ' + (S.result.prize > 0 ? 'won' : 'lost');
 }
 // setResult keeps the result shown, and the state of the result line.

@@ -5,7 +5,7 @@
 // prize.
 import { $, announce } from './page.js';
 import { S } from './state.js';
-import { lang, money, t } from './i18n.js';
+import { money, t } from './i18n.js';
 import { Sound } from './sound.js';
 import { motionless, winTier } from './effects.js';
 
@@ -35,8 +35,8 @@ export function renderCard() {
   const g = c.game;
   const level = winTier(g);
   $('#card-level').textContent = level ? t({ small: 'level_small', good: 'level_good', big: 'level_big', top: 'level_top' }[level]) : '';
-  $('#card-title').textContent = g.prize > 0 ? t('won', money(g.prize)) : t('cardLost');
-  $('#card-stake').textContent = t('cardStake', money(c.again.stake));
+  $('#card-title').textContent = g.prize > 0 ? t('won', { amount: money(g.prize) }) : t('cardLost');
+  $('#card-stake').textContent = t('cardStake', { stake: money(c.again.stake) });
   const box = $('#card-gains');
   box.textContent = '';
   box.dataset.cents = '';
@@ -58,7 +58,7 @@ export function renderCard() {
     r.className = 'rrow ' + cls;
     const l = document.createElement('span');
     l.className = 'rlbl';
-    l.textContent = label + (lang() === 'fr' ? '\u00a0: ' : ': ');
+    l.textContent = t('cardRow', { label });
     r.appendChild(l);
     box.appendChild(r);
     return r;

@@ -63,7 +63,7 @@ async function effect(g, bn, i) {
       d.remove();
     }
   } else if (cell.kind === 'supernova') {
-    status(t('nova', colorName(cell.color)));
+    status(t('nova', { color: colorName(cell.color) }));
     if (dur(520) > 0) {
       const d = spark('flash', 0, 0, cell.color);
       const same = cells.filter((c, j) => g.boards[bn - 1].colors[j] === cell.color);
@@ -212,7 +212,7 @@ export function celebrate(g, withBanner) {
     const b = $('#banner');
     b.classList.remove('good', 'big');
     if (tier !== 'small') b.classList.add(tier);
-    banner(tier === 'big' ? t('bigWin') + ' ' + money(g.prize) : tier === 'good' ? t('goodWin') + ' ' + money(g.prize) : t('won', money(g.prize)));
+    banner(tier === 'big' ? t('bigWin') + ' ' + money(g.prize) : tier === 'good' ? t('goodWin') + ' ' + money(g.prize) : t('won', { amount: money(g.prize) }));
   }
 }
 

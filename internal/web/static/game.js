@@ -137,7 +137,7 @@ async function chooseColor(c) {
     S.mode = 'play';
     controls();
     drawBoard(g, 1, false);
-    status(t('click', colorName(g.color)));
+    status(t('click', { color: colorName(g.color) }));
     const first = cells.find(el => el.classList.contains('playable'));
     if (first) first.focus();
   } catch (e) {
@@ -165,7 +165,7 @@ function clickStar(i) {
       await animate(next, before, next.events.length);
       if (next.status === 'finished') await finishShow(next);
       else {
-        status(t('click', colorName(next.color)));
+        status(t('click', { color: colorName(next.color) }));
         relabel();
         // The keyboard goes on from a star still to click.
         const f = document.activeElement;
@@ -212,7 +212,7 @@ async function runAuto(g) {
   busy(1);
   try {
     drawBoard(g, 1, true);
-    status(t('auto', colorName(g.color)));
+    status(t('auto', { color: colorName(g.color) }));
     await wait(500);
     if (await animate(g, 0, g.events.length)) await finishShow(g);
   } finally {
@@ -233,7 +233,7 @@ function resume(g) {
     status(t('choose'));
     return;
   }
-  playOn(g, t('resumed') + ' ' + t('click', colorName(g.color)));
+  playOn(g, t('resumed') + ' ' + t('click', { color: colorName(g.color) }));
 }
 // playOn shows a game in play as it stands (resumed, or moved elsewhere), saying msg.
 function playOn(g, msg) {
@@ -265,7 +265,7 @@ export async function openReplay(id) {
   drawBoard(g, 1, true);
   route();
   boardIntoView();
-  status(t('replay', g.id, colorName(g.color)));
+  status(t('replay', { game: g.id, color: colorName(g.color) }));
   $('#replayctl').dataset.step = '0';
   $('#step').disabled = false;
   $('#replay-all').disabled = false;
@@ -361,7 +361,7 @@ export function adopt(g) {
     changed();
     return;
   }
-  playOn(g, t('click', colorName(g.color)));
+  playOn(g, t('click', { color: colorName(g.color) }));
 }
 // resync reads a game this tab's move was refused for (409: another tab moved first) and
 // shows it as it stands; false if it could not be read.
@@ -401,7 +401,7 @@ function renderUnfinished() {
   box.hidden = !show;
   if (!show) return;
   box.dataset.game = String(g.id);
-  $('#unfinished-text').textContent = t('unfinished', g.id);
+  $('#unfinished-text').textContent = t('unfinished', { game: g.id });
 }
 
 // playAgain buys a game at the stake and in the mode of the one on the card (a replay closes

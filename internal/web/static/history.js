@@ -48,12 +48,12 @@ export function renderHistory() {
     // on screen. Any other game shows its result, finished or not [4.1].
     const onShow = S.showing === g.id;
     const cls = onShow ? 'open' : g.prize > 0 ? 'won' : 'lost';
-    const res = onShow ? t('open') : g.prize > 0 ? t('won', money(g.prize)) : t('lost');
+    const res = onShow ? t('open') : g.prize > 0 ? t('won', { amount: money(g.prize) }) : t('lost');
     li.dataset.state = onShow ? 'showing' : g.status;
     li.innerHTML =
       `<span class="hid"></span><span class="hdate"></span><span class="hstake"></span><span class="hmode"></span>` +
       `<span class="hres ${cls}"></span><span class="hact"></span>`;
-    li.querySelector('.hid').textContent = t('game', g.id);
+    li.querySelector('.hid').textContent = t('game', { game: g.id });
     li.querySelector('.hdate').textContent = fmt.format(new Date(g.created_at));
     li.querySelector('.hstake').textContent = money(g.stake);
     li.querySelector('.hmode').textContent = g.mode === 'auto' ? t('autoMode') : t('manual');
@@ -65,7 +65,7 @@ export function renderHistory() {
       b.className = cls;
       b.textContent = text;
       b.disabled = !!disabled;
-      b.setAttribute('aria-label', `${text} — ${t('game', g.id)}`);
+      b.setAttribute('aria-label', `${text} — ${t('game', { game: g.id })}`);
       b.addEventListener('click', fn);
       act.appendChild(b);
     };

@@ -87,7 +87,7 @@ export function tick() {
 // renderReality writes the reality check's words.
 export function renderReality() {
   const box = $('#reality-check');
-  $('#reality-text').textContent = t('realityText', duration(minutes()), signed(Number(box.dataset.net)));
+  $('#reality-text').textContent = t('realityText', { time: duration(minutes()), result: signed(Number(box.dataset.net)) });
 }
 // closeReality closes the check once a choice is made (here, or in another tab or device).
 export function closeReality() {
@@ -142,11 +142,11 @@ export function renderLimits() {
     const li = document.createElement('li');
     li.dataset.limit = p.limit;
     li.dataset.effectiveAt = p.effective_at;
-    li.textContent = t('pendingRaise', kindOf(p.limit), money(p.amount), when(p.effective_at));
+    li.textContent = t('pendingRaise', { kind: kindOf(p.limit), amount: money(p.amount), when: when(p.effective_at) });
     ul.appendChild(li);
   }
   const rc = L.reality_check_minutes;
-  $('#lim-reality').textContent = t('realityIs', rc ? t('every', rc) : t('never'));
+  $('#lim-reality').textContent = t('realityIs', { every: rc ? t('every', { minutes: rc }) : t('never') });
   $('#limit-reality option[value=""]').textContent = t('never');
 }
 // fillLimits puts the limits in force in the form: a field left as it is changes nothing.
@@ -210,7 +210,7 @@ async function saveLimits(e) {
     for (const key of ['deposit_weekly', 'stake_weekly']) {
       if (!(key in change)) continue;
       const p = S.limits.pending.find(x => x.limit === key && x.amount === change[key]);
-      said.push(p ? t('savedLater', kindOf(key), money(p.amount), when(p.effective_at)) : t('savedNow', kindOf(key), money(S.limits[key])));
+      said.push(p ? t('savedLater', { kind: kindOf(key), amount: money(p.amount), when: when(p.effective_at) }) : t('savedNow', { kind: kindOf(key), amount: money(S.limits[key]) }));
     }
     if ('reality_check_minutes' in change) said.push($('#lim-reality').textContent);
     limitsSay(said.join(' '), false);
@@ -235,7 +235,7 @@ export async function refused(e, kind) {
   try {
     const L = await loadLimits();
     const lim = L[kind], sum = kind === 'deposit_weekly' ? L.deposited_7d : L.staked_7d;
-    return t('reached', kindOf(kind), money(lim), money(sum), money(Math.max(0, lim - sum)));
+    return t('reached', { kind: kindOf(kind), limit: money(lim), sum: money(sum), left: money(Math.max(0, lim - sum)) });
   } catch (e2) {
     return errText(e);
   }

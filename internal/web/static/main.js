@@ -34,11 +34,11 @@ function setLang(l) {
   renderDemo();
   if (!wallet) {
     if ($('#exclusion').open) exclusionText();
-    if ($('#closure').open) $('#closure-text').textContent = t('closeText', money(S.balance));
+    if ($('#closure').open) $('#closure-text').textContent = t('closeText', { balance: money(S.balance) });
     if (!$('#limits-why').hidden) $('#limits-why').textContent = t($('#limits-why').dataset.why);
   }
   if (S.mode === 'choose') status(t('choose'));
-  else if (S.mode === 'play' && S.game) status(t('click', colorName(S.game.color)));
+  else if (S.mode === 'play' && S.game) status(t('click', { color: colorName(S.game.color) }));
   else if (S.mode === 'idle') status(S.user ? t('ready') : '');
 }
 

@@ -40,7 +40,7 @@ export function wireSync() {
       if (!m || !S.user || m.user !== S.user) return;
       if (m.type === 'game') follow(m.game);
       else if (m.type === 'checked') answered(m.minutes);
-      else if (m.type === 'logout') onLogout(m.stopped ? () => t('stopped', duration(m.stopped[0]), signed(m.stopped[1])) : undefined);
+      else if (m.type === 'logout') onLogout(m.stopped ? () => t('stopped', { time: duration(m.stopped[0]), result: signed(m.stopped[1]) }) : undefined);
     });
   }
   setInterval(() => poll().catch(() => {}), 4000);
