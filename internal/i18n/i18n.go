@@ -6,6 +6,13 @@
 // renders the page's HTML from them and serves both languages to its script, which switches
 // language without a reload.
 //
+// The back office has office.fr.json, on gettext's model: each key is the English text that the
+// back office's code, its templates and the report's chart write, with its fmt verbs, and the
+// value is its French. English needs no file of its own: it is the key. The keys stay the
+// English texts, rather than names, because the report's chart (internal/emission) asks for its
+// words in English through a func(string) string; every text is still in both languages, by
+// construction in English and by test in French (internal/admin).
+//
 // A catalogue that breaks its rules (a key missing in one language, a text empty, a key not
 // named as keys are, placeholders that differ between the languages, a name twice in a file) is
 // refused when it is read, so that it cannot ship.
@@ -22,7 +29,7 @@ import (
 	"starcolor/internal/strictjson"
 )
 
-//go:embed page.fr.json page.en.json
+//go:embed page.fr.json page.en.json office.fr.json
 var files embed.FS
 
 // Languages are the languages of the page and the back office, French first: the regulation's
@@ -77,10 +84,17 @@ func (c *Catalog) other() string {
 	return ""
 }
 
-var page = sync.OnceValues(func() (*Catalog, error) { return load("page", "") })
+var (
+	page   = sync.OnceValues(func() (*Catalog, error) { return load("page", "") })
+	office = sync.OnceValues(func() (*Catalog, error) { return load("office", "en") })
+)
 
 // Page is the player's page's catalogue, named keys in both languages.
 func Page() (*Catalog, error) { return page() }
+
+// Office is the back office's catalogue: its keys are its English texts, and its file holds
+// their French.
+func Office() (*Catalog, error) { return office() }
 
 // load reads the files of a part, one a language but the source language's.
 func load(part, source string) (*Catalog, error) {

@@ -93,3 +93,27 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+// The back office's catalogue as embedded: its keys are English texts, the English of each is
+// its key, and each has its French.
+func TestOfficeCatalog(t *testing.T) {
+	c, err := Office()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(c.Keys()); n < 400 {
+		t.Fatalf("%d texts: the file is not read", n)
+	}
+	for _, w := range []struct{ lang, key, want string }{
+		{"fr", "Sales", "Ventes"}, {"en", "Sales", "Sales"}, {"fr", "%d block at %s, asked by %s.", "%d bloc à %s, demandé par %s."},
+	} {
+		if s, found := c.Text(w.lang, w.key); !found || s != w.want {
+			t.Errorf("%q in %s: %q %v, want %q", w.key, w.lang, s, found, w.want)
+		}
+	}
+	if s, ok := c.Text("en", "Nothing of the back office"); ok || s != "Nothing of the back office" {
+		t.Errorf("an English text the catalogue lacks: %q %v", s, ok)
+	}
+	if texts := c.Texts("en"); texts["Sales"] != "Sales" || len(texts) != len(c.Keys()) {
+		t.Errorf("the English texts: %d, Sales %q", len(texts), texts["Sales"])
+	}
+}
