@@ -1,8 +1,10 @@
-// Package web serves the player's page of « Star Color » at "/": one HTML page rendered once from
-// html/template (the prize tables of the game definition are written into it), and its script and
-// style sheet, embedded in the binary and named by their checksum so that browsers may keep them
-// forever. The page plays on the player API of docs/spec/API.md (internal/httpapi, mounted under /api/);
-// this package holds no game logic and no access to the store.
+// Package web serves the player's page of « Star Color » at "/": one HTML page rendered once per
+// language from html/template (the prize tables of the game definition are written into it, its
+// words come from internal/i18n), and its style sheet and script, ES modules by concern
+// (static/*.js, wired by main.js) with the catalogue as one more, messages.js. They are embedded
+// in the binary and served by internal/assets, named by their checksum so that browsers may keep
+// them forever. The page plays on the player API of docs/spec/API.md (internal/httpapi, mounted
+// under /api/); this package holds no game logic and no access to the store.
 package web
 
 import (

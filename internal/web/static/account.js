@@ -162,7 +162,8 @@ async function exclude() {
   const r = await api('POST', '/me/exclusion', { days });
   $('#auth-msg').dataset.until = r.until;
   // What was paid out (docs/spec/API.md 1.2), said only when there was something.
-  return () => (r.paid_out > 0 ? t('excludedUntilPaid', { until: when(r.until), paid: money(r.paid_out) }) : t('excludedUntil', { until: when(r.until) }));
+  return () =>
+    r.paid_out > 0 ? t('excludedUntilPaid', { until: when(r.until), paid: money(r.paid_out) }) : t('excludedUntil', { until: when(r.until) });
 }
 async function closeAccount() {
   await api('DELETE', '/me');
