@@ -10,10 +10,11 @@ export const T = messages;
 
 // lang is the page's language.
 export const lang = () => (html.lang === 'en' ? 'en' : 'fr');
-// t is the message k in the page's language, its {placeholders} filled from values by name.
+// t is the message k in the page's language, its {placeholders} filled from values by name (a
+// placeholder is a name that starts with a small letter, as internal/i18n reads them).
 export const t = (k, values) => {
   const v = T[lang()][k];
-  return values && v ? v.replace(/\{(\w+)\}/g, (m, name) => (name in values ? String(values[name]) : m)) : v;
+  return values && v ? v.replace(/\{([a-z]\w*)\}/g, (m, name) => (name in values ? String(values[name]) : m)) : v;
 };
 // colorName is the name of a colour (0 to 5).
 export const colorName = c => t('color.' + c);
