@@ -114,13 +114,13 @@ func TestEveryTextInBothLanguages(t *testing.T) {
 	used := map[string]bool{}
 	for _, s := range texts {
 		used[s] = true
-		if f, ok := french[s]; !ok || strings.TrimSpace(f) == "" {
+		if f, ok := office.Text("fr", s); !ok || strings.TrimSpace(f) == "" {
 			t.Errorf("no French for %q", s)
 		} else if strings.Count(f, "%") != strings.Count(s, "%") {
 			t.Errorf("the French of %q has other verbs: %q", s, f)
 		}
 	}
-	for k := range french {
+	for _, k := range office.Keys() {
 		if !used[k] {
 			t.Errorf("French for %q, which nothing shows", k)
 		}
@@ -149,7 +149,7 @@ func TestEveryActionInBothLanguages(t *testing.T) {
 			t.Errorf("the action %q has no name", a)
 			continue
 		}
-		if f := french[l]; f == "" || f == l {
+		if f, _ := office.Text("fr", l); f == "" || f == l {
 			t.Errorf("the action %q (%q) has no French", a, l)
 		}
 	}
@@ -168,7 +168,7 @@ func TestChartInFrench(t *testing.T) {
 	inner := words.T
 	words.T = func(s string) string {
 		asked++
-		if _, ok := french[s]; !ok {
+		if _, ok := office.Text("fr", s); !ok {
 			t.Errorf("the chart asks for %q, which has no French", s)
 		}
 		return inner(s)
