@@ -2,132 +2,14 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"starcolor/internal/fault"
-	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
-
-// CreatePlayer registers a player with an empty account. A name that reads like one taken
-// (identity.UsernameSkeleton, unique in the table, so that two sign-ups at once cannot both
-// take it) is fault.UsernameTaken; a person who may not open an account (self-excluded, on the
-// register, or alike: lottery.Refusal) is fault.RegistrationRefused.
-func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error) {
-	var p lottery.Player
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		var account int64
-		if err := tx.QueryRow(ctx, `INSERT INTO accounts (kind) VALUES ('player') RETURNING id`).Scan(&account); err != nil {
-			return err
-		}
-		var id int64
-		k := lottery.KeysOf(username, false, person)
-		if person != nil {
-			// The persons of one LookupKey one at a time: an exclusion of whoever may be the same
-			// person waits for this sign-up, or this sign-up for it (ExcludePlayer takes the same
-			// lock); and an import of the register waits for it, or it for the import.
-			if _, err := tx.Exec(ctx, identityLock, k.LookupKey); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(`+registerLock+`)`); err != nil {
-				return err
-			}
-			if err := refusal(ctx, tx, *person, now); err != nil {
-				return err
-			}
-		}
-		last, first, birth := personColumns(person)
-		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key, lookup_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-			username, k.NameKey, k.NameSkeleton, passwordHash, account, now, last, first, birth, nullable(k.IdentityKey), nullable(k.LookupKey)).Scan(&id)
-		if isCode(err, "23505", "players_by_name_skeleton") {
-			return fault.Errorf(fault.UsernameTaken, "the username %q is already taken, or one that reads like it", username)
-		}
-		p = lottery.Player{ID: id, Username: username, AccountID: account, PasswordHash: passwordHash, Person: person}
-		return err
-	})
-	return p, err
-}
-
-// personColumns is a person as the players table keeps them (all NULL for none).
-func personColumns(p *identity.Person) (last, first, birth *string) {
-	if p == nil {
-		return nil, nil, nil
-	}
-	b := p.BirthDate.Format(identity.DateLayout)
-	return &p.LastName, &p.FirstNames, &b
-}
-
-// storedPerson is a person as the players table keeps them (nil for none).
-func storedPerson(last, first, birth *string) (*identity.Person, error) {
-	if last == nil || first == nil || birth == nil {
-		return nil, nil
-	}
-	b, err := time.Parse(identity.DateLayout, *birth)
-	if err != nil {
-		return nil, err
-	}
-	return &identity.Person{LastName: *last, FirstNames: *first, BirthDate: b}, nil
-}
-
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until, p.closed_at, p.closed_by`
-
-func scanPlayer(row pgx.Row) (lottery.Player, error) {
-	var p lottery.Player
-	var last, first, birth *string
-	var excluded, closed *time.Time
-	var closedBy *string
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed, &closedBy)
-	if closedBy != nil {
-		p.ClosedBy = *closedBy
-	}
-	if excluded != nil {
-		p.ExcludedUntil = excluded.UTC()
-	}
-	if closed != nil {
-		p.ClosedAt = closed.UTC()
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return p, fault.Errorf(fault.NotFound, "no such player")
-	}
-	if err == nil {
-		if p.Person, err = storedPerson(last, first, birth); err != nil {
-			return p, err
-		}
-	}
-	return p, asFault(err)
-}
-
-// PlayerByName finds a player by username, compared by identity.UsernameKey (case and widths do
-// not matter, in any alphabet); of the accounts made before RFC 8265 that came to share a key,
-// the one of that name (identity.PickUsername).
-func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player, error) {
-	rows, err := d.pool.Query(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE p.name_key = $1 ORDER BY p.name_twin, p.id`, identity.UsernameKey(username))
-	if err != nil {
-		return lottery.Player{}, asFault(err)
-	}
-	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) { return scanPlayer(r) })
-	if err != nil {
-		return lottery.Player{}, asFault(err)
-	}
-	if len(found) == 0 {
-		return lottery.Player{}, fault.Errorf(fault.NotFound, "no such player")
-	}
-	names := make([]string, len(found))
-	for i, p := range found {
-		names[i] = p.Username
-	}
-	return found[identity.PickUsername(username, names)], nil
-}
-
-// PlayerByID finds a player by id.
-func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
-	return scanPlayer(d.pool.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`, id))
-}
 
 // Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
 // the key, in one transaction. A deposit to an account closed or self-excluded is refused
@@ -206,139 +88,22 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 	return ans, err
 }
 
-// notFound is a row not found as a fault.NotFound saying what.
-func notFound(err error, what string) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return fault.Errorf(fault.NotFound, "%s", what)
-	}
-	return err
+// playerColumns are the columns scanPlayer reads (sqlstore.PlayerColumns).
+var playerColumns = sqlstore.PlayerColumns(sqlstore.PostgreSQL)
+
+// scanPlayer reads a player's playerColumns (sqlstore.ScanPlayer), its error a fault.
+func scanPlayer(row pgx.Row) (lottery.Player, error) {
+	p, err := sqlstore.ScanPlayer(row)
+	return p, asFault(err)
 }
 
-// ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
-// never shortened), in one transaction: the session checked (nil: not checked), the whole
-// balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and
-// every session of the player ended. It returns the end of the exclusion in force and what was
-// paid. A sign-up of the same identity waits for it (CreatePlayer).
-func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
-	var end time.Time
-	var paid int64
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		var key *string
-		if err := tx.QueryRow(ctx, `SELECT lookup_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
-			return notFound(err, "no such player")
-		}
-		if key != nil {
-			if _, err := tx.Exec(ctx, identityLock, *key); err != nil {
-				return err
-			}
-		}
-		var err error
-		if paid, err = payOut(ctx, tx, playerID, session, lottery.PaidAtExclusion, now); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `UPDATE players SET excluded_until = greatest(excluded_until, $1) WHERE id = $2 RETURNING excluded_until`,
-			until, playerID).Scan(&end)
-	})
-	if err != nil {
-		return time.Time{}, 0, err
-	}
-	return end.UTC(), paid, nil
+// requireSession checks a player's session in the transaction (sqlstore.RequireSession).
+func requireSession(ctx context.Context, tx pgx.Tx, hash []byte) error {
+	return sqlstore.RequireSession(ctx, pgxQ{tx}, hash)
 }
 
-// ClosePlayer closes a player's account in one transaction: the session checked (nil: not
-// checked), the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure),
-// the account closed, and every session of the player ended. It returns what was paid.
-func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error) {
-	var paid int64
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		if paid, err = payOut(ctx, tx, playerID, session, lottery.PaidAtClosure, now); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, $2) WHERE id = $3`,
-			now, lottery.ClosedByPlayer, playerID)
-		return err
-	})
-	if err != nil {
-		return 0, err
-	}
-	return paid, nil
-}
-
-// payOut is what a self-exclusion and a closure do in their transaction besides marking the
-// player: the player's account row locked as a batch of sales locks it, and the player's row
-// with it; the session checked; the whole balance paid out to the bank as a withdrawal that says
-// why; and every session of the player deleted. It returns the amount paid.
-//
-// No money reaches the account after it, by construction, on any server. Every read below is a
-// statement of its own, so with a snapshot taken once the locks are held, and so are those of
-// the writes that wait for them:
-//   - a batch of sales locks its buyers' accounts before it reads their sessions: a batch that
-//     locked the account first commits before this reads the balance, which pays its prizes out
-//     with the rest; one that waits for this transaction reads the sessions once it has
-//     committed, finds them gone, and refuses the sale (lottery.Decide);
-//   - a deposit locks the account and then reads whether it is shut, refused if so (Pay);
-//   - a new session locks the player's row for share before it reads whether it is shut
-//     (CreateSession): one that locked it first is committed, and deleted here; one that waits
-//     sees the account shut. (Deleting the sessions before the player's row is locked would miss
-//     a session committed between the two: a login racing the exclusion, answered 200.)
-//
-// A game finished later moves no money: its prize was credited at its sale. (Wallet mode, where
-// a prize is credited at the finish, has no exclusion nor closure here: they are the operator's.)
-func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reason string, now time.Time) (int64, error) {
-	var account, balance int64
-	if err := tx.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR NO KEY UPDATE OF a, p`,
-		playerID).Scan(&account, &balance); err != nil {
-		return 0, notFound(err, "no such player")
-	}
-	if err := requireSession(ctx, tx, session); err != nil {
-		return 0, err
-	}
-	if balance > 0 {
-		b := &pgx.Batch{}
-		b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2`, balance, account)
-		b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2`, balance, lottery.BankAccount)
-		b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-			account, lottery.BankAccount, balance, lottery.Withdrawal, reason, now)
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return 0, err
-		}
-	}
-	_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
-	return balance, err
-}
-
-// requireOpen refuses, in the transaction, a player whose account is shut at now: closed, or
-// self-excluded until later (lottery.Player.Shut). lock is the row lock it takes on the player
-// ("" for none), so that an exclusion or a closure waits for the transaction, or it for them.
-// It returns the player as it read them.
+// requireOpen refuses in the transaction a player whose account is shut (sqlstore.RequireOpen),
+// with a row lock on the player (lock: "" for none).
 func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) (lottery.Player, error) {
-	p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+lock, playerID))
-	if err != nil {
-		return p, err
-	}
-	return p, p.Shut(now)
-}
-
-// ChangePassword sets a player's password hash in one transaction: the player's row locked as an
-// exclusion locks it (so that a session opened meanwhile waits, and is ended here, or sees the
-// change), the session checked (nil: not checked), the account required open, the hash replaced,
-// every session of the player ended, and fresh, the session the change opens in their place,
-// created. A password that may have leaked stops serving every device that used it, on every
-// server, while the device that changed it stays in.
-func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error {
-	return d.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := requireOpen(ctx, tx, playerID, time.Unix(fresh.CreatedAt, 0), ` FOR NO KEY UPDATE OF p`); err != nil {
-			return err
-		}
-		if err := requireSession(ctx, tx, session); err != nil {
-			return err
-		}
-		b := &pgx.Batch{}
-		b.Queue(`UPDATE players SET password_hash = $1 WHERE id = $2`, passwordHash, playerID)
-		b.Queue(`DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
-		b.Queue(`INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`,
-			fresh.Hash, lottery.PlayerSession, playerID, fresh.CreatedAt, fresh.LastSeen)
-		return tx.SendBatch(ctx, b).Close()
-	})
+	return sqlstore.RequireOpen(ctx, pgxQ{tx}, sqlstore.PostgreSQL, playerID, now, lock)
 }
