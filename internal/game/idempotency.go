@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
@@ -14,11 +12,6 @@ import (
 // Idempotency (docs/spec/API.md): a money-moving request binds its Idempotency-Key to its call
 // and its body. Its first success is kept under the key with its effects, and a retry gets that
 // answer back; the same key with another request is refused.
-
-// gameRef prefixes the answer stored for a sale: a reference ("game:ID") rendered again from
-// the game, which is much smaller to write at every sale than the answer itself, and renders to
-// the same bytes.
-const gameRef = "game:"
 
 // GameAnswer is the answer to the sale of a game.
 func GameAnswer(v *View) (lottery.Answer, error) {
@@ -71,8 +64,7 @@ func (s *Service) keptAnswer(ctx context.Context, p Player, stored lottery.KeptA
 	if string(stored.RequestHash) != string(hash) {
 		return lottery.Answer{}, fault.Errorf(fault.IdempotencyMismatch, "this Idempotency-Key was used for another request (another call, or another body)")
 	}
-	if ref, ok := strings.CutPrefix(string(stored.Body), gameRef); ok {
-		id, err := strconv.ParseInt(ref, 10, 64)
+	if id, ok, err := lottery.SoldGame(stored.Answer); ok {
 		if err != nil {
 			return lottery.Answer{}, fmt.Errorf("stored answer %q: %w", stored.Body, err)
 		}

@@ -2,7 +2,6 @@ package game
 
 import (
 	"context"
-	"fmt"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
@@ -57,14 +56,9 @@ func (s *Service) pay(ctx context.Context, p Player, req Request, kind string, a
 	// under the key; if the key is taken already, the store undoes the payment. Only then, or
 	// when the payment fails, is the kept answer looked up.
 	ans, err := s.db.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Kind: kind, Amount: amount,
-		Key: req.Key, RequestHash: hash[:], Answer: balanceAnswer}, s.now())
+		Key: req.Key, RequestHash: hash[:]}, s.now())
 	if err == nil {
 		return ans, nil
 	}
 	return s.storedAnswer(ctx, p, req.Key, hash[:], err)
-}
-
-// balanceAnswer is the answer to a payment: the player's balance after it.
-func balanceAnswer(balance int64) (lottery.Answer, error) {
-	return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, `{"balance":%d}`, balance)}, nil
 }

@@ -38,9 +38,6 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	req := lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: lottery.ChooseColor,
 		Key: r.Key, RequestHash: hash[:],
-		Answer: func(g *lottery.Game) lottery.Answer {
-			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, "%s%d", gameRef, g.ID)}
-		},
 		PrizeOf: func(ctx context.Context, e string, block, unit int) (int64, error) {
 			rec, err := s.unit(ctx, e, block, unit)
 			return rec.Prize, err

@@ -35,9 +35,7 @@ type SaleRequest struct {
 	Wallet *WalletSale
 
 	Key         string // the request's Idempotency-Key
-	RequestHash []byte // SHA-256 of the request's call and body
-	// Answer is the answer kept under the key for the sold game (docs/spec/API.md: a retry gets it back).
-	Answer func(g *Game) Answer
+	RequestHash []byte // SHA-256 of the request's call and body, kept under the key with SoldAnswer
 
 	// PrizeOf reads the prize of a unit from its emission, checked against its commitment. It
 	// runs in the store's turn, with the store's context: never the request's, whose end (a
@@ -268,7 +266,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			rows.Moves[r.AccountID] += g.Prize - g.Stake
 		}
 		rows.Moves[PrizeFundAccount] += g.Stake - g.Prize
-		s.Answer = r.Answer(g)
+		s.Answer = SoldAnswer(g.ID)
 
 		rows.Games = append(rows.Games, g)
 		rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer, From: r.AccountID, To: PrizeFundAccount,

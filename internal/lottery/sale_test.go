@@ -50,7 +50,6 @@ func newBook(units int, balances map[int64]int64) *book {
 func sale(account, price int64, key string, prizes ...int64) *Sale {
 	return &Sale{Time: time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC), Request: SaleRequest{
 		PlayerID: account, AccountID: account, Price: price, Mode: Auto, Status: Finished, Key: key,
-		Answer: func(g *Game) Answer { return Answer{Status: 201, Body: fmt.Appendf(nil, "game:%d", g.ID)} },
 		PrizeOf: func(_ context.Context, _ string, _, unit int) (int64, error) {
 			if len(prizes) == 0 {
 				return 0, nil
