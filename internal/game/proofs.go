@@ -31,7 +31,7 @@ func (s *Service) Prove(ctx context.Context, p Player, id int64) (*Proof, error)
 	if g.Status != lottery.Finished {
 		return nil, fault.Errorf(fault.InvalidMove, "the proof is given once the game is finished")
 	}
-	r, err := s.readerOf(ctx, g.Emission)
+	r, err := s.units.reader(ctx, g.Emission)
 	if err != nil {
 		return nil, err
 	}

@@ -38,10 +38,7 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 	req := lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: lottery.ChooseColor,
 		Key: r.Key, RequestHash: hash[:],
-		PrizeOf: func(ctx context.Context, e string, block, unit int) (int64, error) {
-			rec, err := s.unit(ctx, e, block, unit)
-			return rec.Prize, err
-		},
+		Prizes: s.units,
 	}
 	if mode == lottery.Auto {
 		req.Color, req.Status = randomColor(), lottery.Finished // drawn before the store's turn: it costs a system call

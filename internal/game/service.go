@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"starcolor/internal/emission"
 	"starcolor/internal/login"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
@@ -65,8 +64,7 @@ type Service struct {
 	now      func() time.Time
 	log      *slog.Logger
 	integ    integrity
-	mu       sync.Mutex
-	reader   map[string]*emission.Reader
+	units    *units // the unit cache (units.go)
 
 	// players keeps who each player is (their name, their account), which never changes: a
 	// request knows its player from its session without reading the store again.
@@ -82,9 +80,11 @@ func New(db Store, cfg Config, now func() time.Time, log *slog.Logger) *Service 
 	if cfg.Hashes == nil {
 		cfg.Hashes = passhash.DefaultGate()
 	}
-	return &Service{db: db, cfg: cfg, now: now, log: log, reader: map[string]*emission.Reader{}, players: map[int64]Player{},
+	s := &Service{db: db, cfg: cfg, now: now, log: log, players: map[int64]Player{},
 		sessions: session.New(db, lottery.PlayerSession, session.Config{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime, Now: now, Cache: db.OneServer()}),
 		guard:    &login.Guard{Store: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rate: cfg.AuthRate, Now: now}}
+	s.units = newUnits(db, s.onCorrupt)
+	return s
 }
 
 // Config is the service's policy.

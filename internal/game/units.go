@@ -3,18 +3,40 @@ package game
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
+	"starcolor/internal/store"
 )
 
 // The unit cache: one reader per emission for the server's life. Every page of units it reads is
-// checked against the emission's commitment.
+// checked against the emission's commitment; what fails is told to the integrity record.
+
+// units is the unit cache. It is also the reader of the prizes a sale asks for in the store's turn
+// (lottery.Prizes).
+type units struct {
+	db        store.Emissions
+	onCorrupt func(*emission.Corrupt) // told once of each page found corrupt (integrity.go)
+
+	mu      sync.Mutex
+	readers map[string]*emission.Reader
+}
+
+func newUnits(db store.Emissions, onCorrupt func(*emission.Corrupt)) *units {
+	return &units{db: db, onCorrupt: onCorrupt, readers: map[string]*emission.Reader{}}
+}
+
+// Prize reads the prize of a unit, checked against its emission's commitment.
+func (u *units) Prize(ctx context.Context, emission string, block, unit int) (int64, error) {
+	rec, err := u.unit(ctx, emission, block, unit)
+	return rec.Prize, err
+}
 
 // unit reads a unit of an emission, checked against its commitment; a unit that fails its
 // check is a 503, never a prize.
-func (s *Service) unit(ctx context.Context, id string, block, index int) (audit.Record, error) {
-	r, err := s.readerOf(ctx, id)
+func (u *units) unit(ctx context.Context, id string, block, index int) (audit.Record, error) {
+	r, err := u.reader(ctx, id)
 	if err != nil {
 		return audit.Record{}, err
 	}
@@ -25,27 +47,27 @@ func (s *Service) unit(ctx context.Context, id string, block, index int) (audit.
 	return rec, err
 }
 
-// readerOf is the reader of an emission's units: one per emission for the server's life, its
-// checked pages cached (64: sales read a page once for its 256 units, replays find recent ones).
-func (s *Service) readerOf(ctx context.Context, id string) (*emission.Reader, error) {
-	s.mu.Lock()
-	r := s.reader[id]
-	s.mu.Unlock()
+// reader is the reader of an emission's units, made at its first use. Its checked pages are
+// cached (64: sales read a page once for its 256 units, replays find recent ones).
+func (u *units) reader(ctx context.Context, id string) (*emission.Reader, error) {
+	u.mu.Lock()
+	r := u.readers[id]
+	u.mu.Unlock()
 	if r != nil {
 		return r, nil
 	}
-	e, err := s.db.Emission(ctx, id)
+	e, err := u.db.Emission(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if r, err = emission.NewReaderWith(e, s.db, emission.ReaderConfig{CachePages: 64, OnCorrupt: s.onCorrupt}); err != nil {
+	if r, err = emission.NewReaderWith(e, u.db, emission.ReaderConfig{CachePages: 64, OnCorrupt: u.onCorrupt}); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if first := s.reader[id]; first != nil {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if first := u.readers[id]; first != nil {
 		return first, nil // another request made it meanwhile
 	}
-	s.reader[id] = r
+	u.readers[id] = r
 	return r, nil
 }

@@ -36,11 +36,15 @@ type SaleRequest struct {
 
 	Key         string // the request's Idempotency-Key
 	RequestHash []byte // SHA-256 of the request's call and body, kept under the key with SoldAnswer
+	// Prizes reads the prize of the unit the sale is given.
+	Prizes Prizes
+}
 
-	// PrizeOf reads the prize of a unit from its emission, checked against its commitment. It
-	// runs in the store's turn, with the store's context: never the request's, whose end (a
-	// client hanging up) would otherwise fail every sale of the batch.
-	PrizeOf func(ctx context.Context, emission string, block, unit int) (int64, error)
+// Prizes reads the prizes of units, each checked against its emission's commitment (the game
+// server's unit cache). Decide asks it in the store's turn, with the store's context: never the
+// request's, whose end (a client hanging up) would otherwise fail every sale of the batch.
+type Prizes interface {
+	Prize(ctx context.Context, emission string, block, unit int) (int64, error)
 }
 
 // Sale is a sale being decided: its request and its time, and once decided, its game and the
@@ -231,7 +235,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, Unit: c.Sold, Stake: r.Price,
 			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: at, UpdatedAt: s.Time.Unix()}
-		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
+		if g.Prize, err = r.Prizes.Prize(ctx, g.Emission, g.Block, g.Unit); err != nil {
 			// This unit cannot be read (or failed its check against the commitment): the sales at
 			// this price fail, and it stays unsold; the others go on.
 			s.Err, unread[r.Price] = err, err

@@ -50,12 +50,28 @@ func newBook(units int, balances map[int64]int64) *book {
 func sale(account, price int64, key string, prizes ...int64) *Sale {
 	return &Sale{Time: time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC), Request: SaleRequest{
 		PlayerID: account, AccountID: account, Price: price, Mode: Auto, Status: Finished, Key: key,
-		PrizeOf: func(_ context.Context, _ string, _, unit int) (int64, error) {
-			if len(prizes) == 0 {
-				return 0, nil
-			}
-			return prizes[unit%len(prizes)], nil
-		}}}
+		Prizes: prizeCycle(prizes)}}
+}
+
+// prizeCycle is units whose unit u wins prizes[u % len(prizes)], or nothing (lottery.Prizes).
+type prizeCycle []int64
+
+func (p prizeCycle) Prize(_ context.Context, _ string, _, unit int) (int64, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return p[unit%len(p)], nil
+}
+
+// brokenUnits fails every read of a prize with err, and counts the reads.
+type brokenUnits struct {
+	err   error
+	reads int
+}
+
+func (b *brokenUnits) Prize(context.Context, string, int, int) (int64, error) {
+	b.reads++
+	return 0, b.err
 }
 
 // A player runs out of money exactly when the stakes exceed what they hold, the prizes of the
@@ -159,10 +175,10 @@ func TestDecideRefusals(t *testing.T) {
 func TestDecideUnreadableUnit(t *testing.T) {
 	b := newBook(1000, map[int64]int64{1: 10_000})
 	broken := errors.New("broken page")
-	reads := 0
+	units := &brokenUnits{err: broken}
 	bad := func(price int64, key string) *Sale {
 		s := sale(1, price, key)
-		s.Request.PrizeOf = func(context.Context, string, int, int) (int64, error) { reads++; return 0, broken }
+		s.Request.Prizes = units
 		return s
 	}
 	s := []*Sale{bad(200, "a"), sale(1, 100, "b"), bad(200, "c")}
@@ -170,8 +186,8 @@ func TestDecideUnreadableUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !errors.Is(s[0].Err, broken) || s[1].Err != nil || !errors.Is(s[2].Err, broken) || reads != 1 {
-		t.Fatalf("errors %v %v %v, reads %d", s[0].Err, s[1].Err, s[2].Err, reads)
+	if !errors.Is(s[0].Err, broken) || s[1].Err != nil || !errors.Is(s[2].Err, broken) || units.reads != 1 {
+		t.Fatalf("errors %v %v %v, reads %d", s[0].Err, s[1].Err, s[2].Err, units.reads)
 	}
 	if b.cursors[200].Sold != 0 || len(rows.Games) != 1 {
 		t.Fatalf("the unreadable unit moved the cursor: %+v", b.cursors[200])

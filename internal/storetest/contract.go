@@ -234,12 +234,22 @@ func (f *fixture) saleOf(p lottery.Player, key string, price int64, r *emission.
 	return lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: lottery.Auto, Color: 3, Status: lottery.Finished,
 		Key: key, RequestHash: []byte("body"),
-		PrizeOf: func(ctx context.Context, _ string, block, unit int) (int64, error) {
-			rec, err := r.Unit(ctx, block, unit)
-			return rec.Prize, err
-		},
+		Prizes: readerPrizes{r},
 	}
 }
+
+// readerPrizes reads the prizes of a sale's units from its emission's reader (lottery.Prizes).
+type readerPrizes struct{ r *emission.Reader }
+
+func (p readerPrizes) Prize(ctx context.Context, _ string, block, unit int) (int64, error) {
+	rec, err := p.r.Unit(ctx, block, unit)
+	return rec.Prize, err
+}
+
+// failedPrizes reads every unit's prize as nothing, with its error (nil: a unit that wins nothing).
+type failedPrizes struct{ err error }
+
+func (p failedPrizes) Prize(context.Context, string, int, int) (int64, error) { return 0, p.err }
 
 func (f *fixture) sell(p lottery.Player, key string) (lottery.Game, error) {
 	return f.s.Sell(f.ctx, f.sale(p, key), f.now)

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -123,7 +122,7 @@ func testUnreadablePrize(t *testing.T, h Harness) {
 	sale := func(key string, price int64, prizeErr error) (lottery.Game, error) {
 		r := f.sale(p, key)
 		r.Price = price
-		r.PrizeOf = func(context.Context, string, int, int) (int64, error) { return 0, prizeErr }
+		r.Prizes = failedPrizes{prizeErr}
 		return f.s.Sell(f.ctx, r, f.now)
 	}
 	release := f.s.Hold()
