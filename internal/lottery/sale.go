@@ -8,13 +8,16 @@ import (
 	"starcolor/internal/fault"
 )
 
-// The sale (docs/spec/RULES.md §7): the stake debited, the next unsold unit of the open block at that price
-// assigned, its prize credited, the game written, the answer kept under the request's key; all
-// of it or nothing. Sales come in batches, the server's hot path: a store reads once per batch
-// what they are decided against (a Book: the buyers' balances, the keys they have used, their
-// sessions, where each price's sales stand), Decide decides each sale in turn against the Book as
-// the batch's earlier sales leave it, and the store writes the Rows that come out, all in one
-// transaction.
+// The sale (docs/spec/RULES.md §7): the stake debited, the next unsold unit of the open block at
+// that price assigned, its prize credited, the game written, the answer kept under the request's
+// key; all of it or nothing. Sales come in batches, the server's hot path, one transaction each:
+//
+//  1. the store reads, once, what the batch is decided against: a Book (the buyers' balances and
+//     stakes of the week, the keys they have used, their sessions);
+//  2. Decide decides each sale in turn against the Book as the batch's earlier sales leave it. It
+//     asks the store's Stock where the sales at a price stand and the ids of the rows, and the
+//     request's Prizes the prize of the unit it gives;
+//  3. the store writes the Rows that come out.
 
 // SaleRequest is a sale with its idempotency key: what a store needs to know to sell.
 type SaleRequest struct {
@@ -88,15 +91,21 @@ type Book struct {
 	// buyer without one has set no limit (docs/spec/RULES.md §7 and docs/spec/API.md 1.1: the limit is checked in the
 	// sale's atomic step).
 	Stakes map[int64]*Staking
+}
+
+// Stock is what Decide asks of the store while it decides a batch, in the batch's transaction:
+// where the sales at a price stand, and the ids of the rows to write, which each store hands out
+// its own way.
+type Stock interface {
 	// Cursor is where the sales at a price stand, moved by the store to the next open block
 	// (oldest emission first) once its block is sold out; none left is a fault.SoldOut.
-	Cursor func(price int64) (*Cursor, error)
+	Cursor(price int64) (*Cursor, error)
 	// NextIDs gives a sold game its id and its stake transfer's; its prize transfer's, when it
 	// won, is the next.
-	NextIDs func(won bool) (game, stake int64)
+	NextIDs(won bool) (game, stake int64)
 	// TransferID gives another transfer its id (a sale in wallet mode's deposit and withdrawal),
 	// called in the order the transfers are written.
-	TransferID func() int64
+	TransferID() int64
 }
 
 // WalletSale is what a sale in wallet mode brings from the debit the wallet acknowledged: the
@@ -174,13 +183,14 @@ type Rows struct {
 	Released    []string
 }
 
-// Decide decides each sale in turn against the book: a sale whose session has ended, whose key
+// Decide decides each sale in turn against the book, its units and ids taken from the store's
+// stock: a sale whose session has ended, whose key
 // is taken, at a price sold out, that the buyer cannot afford, or whose unit cannot be read, gets
 // its error and changes nothing, and so does one past the buyer's weekly stake limit (or before
 // they set one); the others get their game, and their rows. An error returned
 // (a store that cannot say where a price's sales stand) means that none of the batch may be
 // written.
-func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
+func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, error) {
 	rows := &Rows{Moves: map[int64]int64{}, Hours: map[HourKey]*Sales{}}
 	unread := map[int64]error{} // by price: the next unit's prize could not be read
 	for _, s := range sales {
@@ -198,7 +208,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			s.Err = ErrKeyTaken
 			continue
 		}
-		c, err := b.Cursor(r.Price)
+		c, err := stock.Cursor(r.Price)
 		if err != nil {
 			if fault.CodeOf(err) != fault.SoldOut {
 				return nil, err
@@ -248,9 +258,9 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		var debit int64
 		if r.Wallet != nil {
-			debit = b.TransferID() // the deposit that stands for the debit, written first
+			debit = stock.TransferID() // the deposit that stands for the debit, written first
 		}
-		g.ID, g.StakeTransfer = b.NextIDs(g.Prize > 0)
+		g.ID, g.StakeTransfer = stock.NextIDs(g.Prize > 0)
 		if r.GameID != 0 {
 			g.ID = r.GameID
 		}
@@ -281,7 +291,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		if r.Wallet != nil {
 			if g.Prize > 0 {
-				rows.Transfers = append(rows.Transfers, Transfer{ID: b.TransferID(), From: r.AccountID, To: BankAccount,
+				rows.Transfers = append(rows.Transfers, Transfer{ID: stock.TransferID(), From: r.AccountID, To: BankAccount,
 					Amount: g.Prize, Kind: Withdrawal, CreatedAt: g.CreatedAt})
 			}
 			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit(g))

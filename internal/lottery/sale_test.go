@@ -11,38 +11,47 @@ import (
 	"starcolor/internal/fault"
 )
 
-// book is a Book over one open block per price, of units whose prizes are prizes[unit % len].
+// book is a Book over one open block per price, of units whose prizes are prizes[unit % len],
+// and its Stock.
 type book struct {
 	Book
+	units                  int
 	cursors                map[int64]*Cursor
 	nextGame, nextTransfer int64
 }
 
 func newBook(units int, balances map[int64]int64) *book {
-	b := &book{cursors: map[int64]*Cursor{}, nextGame: 1, nextTransfer: 1}
+	b := &book{units: units, cursors: map[int64]*Cursor{}, nextGame: 1, nextTransfer: 1}
 	stakes := map[int64]*Staking{}
 	for id := range balances {
 		stakes[id] = &Staking{Limit: Limit{Set: true, Amount: MaxLimit}}
 	}
-	b.Book = Book{Balances: balances, Taken: map[KeyRef]bool{}, Live: map[string]bool{"live": true}, Stakes: stakes,
-		Cursor: func(price int64) (*Cursor, error) {
-			c := b.cursors[price]
-			if c == nil {
-				c = &Cursor{Emission: fmt.Sprintf("E%d", price), Units: units}
-				b.cursors[price] = c
-			}
-			if !c.Open() {
-				return nil, fault.Errorf(fault.SoldOut, "sold out")
-			}
-			return c, nil
-		},
-		NextIDs: func(won bool) (int64, int64) {
-			g, s := b.nextGame, b.nextTransfer
-			b.nextGame++
-			b.nextTransfer += 1 + map[bool]int64{true: 1}[won]
-			return g, s
-		}}
+	b.Book = Book{Balances: balances, Taken: map[KeyRef]bool{}, Live: map[string]bool{"live": true}, Stakes: stakes}
 	return b
+}
+
+func (b *book) Cursor(price int64) (*Cursor, error) {
+	c := b.cursors[price]
+	if c == nil {
+		c = &Cursor{Emission: fmt.Sprintf("E%d", price), Units: b.units}
+		b.cursors[price] = c
+	}
+	if !c.Open() {
+		return nil, fault.Errorf(fault.SoldOut, "sold out")
+	}
+	return c, nil
+}
+
+func (b *book) NextIDs(won bool) (int64, int64) {
+	g, s := b.nextGame, b.nextTransfer
+	b.nextGame++
+	b.nextTransfer += 1 + map[bool]int64{true: 1}[won]
+	return g, s
+}
+
+func (b *book) TransferID() int64 {
+	b.nextTransfer++
+	return b.nextTransfer - 1
 }
 
 // sale is a sale by account (its player's id is the account's) at a price, whose unit u wins
@@ -82,7 +91,7 @@ func TestDecideBalances(t *testing.T) {
 		sale(10, 100, "a"), sale(10, 100, "b"), sale(10, 100, "c"), // no prizes: the third is refused
 		sale(11, 100, "a", 0, 0, 200), sale(11, 100, "b"), sale(11, 100, "c"), // its unit, 2, wins 2 €: all three sell
 	}
-	rows, err := Decide(context.Background(), sales, &b.Book)
+	rows, err := Decide(context.Background(), sales, &b.Book, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +144,7 @@ func sameErr(got, want error) bool {
 func TestDecidePrizePays(t *testing.T) {
 	b := newBook(1000, map[int64]int64{7: 100})
 	sales := []*Sale{sale(7, 100, "a", 300), sale(7, 100, "b", 300)}
-	rows, err := Decide(context.Background(), sales, &b.Book)
+	rows, err := Decide(context.Background(), sales, &b.Book, b)
 	if err != nil || sales[1].Err != nil {
 		t.Fatalf("%v, %v", err, sales[1].Err)
 	}
@@ -159,7 +168,7 @@ func TestDecideRefusals(t *testing.T) {
 	s := []*Sale{sale(1, 100, "old"), sale(1, 100, "k"), sale(1, 100, "k"), sale(1, 200, "x"), sale(1, 100, "y"), sale(1, 100, "z")}
 	s[3].Request.Session = []byte("gone")
 	s[4].Request.Session = []byte("live")
-	if _, err := Decide(context.Background(), s, &b.Book); err != nil {
+	if _, err := Decide(context.Background(), s, &b.Book, b); err != nil {
 		t.Fatal(err)
 	}
 	want := []error{ErrKeyTaken, nil, ErrKeyTaken, ErrSessionEnded, nil, fault.Errorf(fault.SoldOut, "")}
@@ -182,7 +191,7 @@ func TestDecideUnreadableUnit(t *testing.T) {
 		return s
 	}
 	s := []*Sale{bad(200, "a"), sale(1, 100, "b"), bad(200, "c")}
-	rows, err := Decide(context.Background(), s, &b.Book)
+	rows, err := Decide(context.Background(), s, &b.Book, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +223,7 @@ func TestDecideProperties(t *testing.T) {
 			a := 3 + int64(rng.IntN(len(balances)))
 			s = append(s, sale(a, int64(100*(1+rng.IntN(3))), fmt.Sprint(rng.IntN(20)), int64(rng.IntN(4))*100, 0, 0))
 		}
-		rows, err := Decide(context.Background(), s, &b.Book)
+		rows, err := Decide(context.Background(), s, &b.Book, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,7 +274,7 @@ func TestDecideStakeLimit(t *testing.T) {
 	b.Stakes[1] = &Staking{Limit: Limit{Set: true, Amount: 500}, Window: Window{Total: 900, Expired: 600, Next: t0}} // 300 staked this week
 	delete(b.Stakes, 3)
 	sales := []*Sale{sale(1, 100, "a"), sale(2, 100, "a"), sale(1, 100, "b"), sale(1, 100, "c"), sale(3, 100, "a"), sale(1, 50, "d")}
-	rows, err := Decide(context.Background(), sales, &b.Book)
+	rows, err := Decide(context.Background(), sales, &b.Book, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +296,7 @@ func TestDecideStakeLimit(t *testing.T) {
 	b = newBook(1000, map[int64]int64{1: 10_000})
 	b.Stakes[1].Limit = Limit{Set: true, Amount: 0, Pending: &Pending{Amount: 100, EffectiveAt: sales[0].Time}}
 	s := sale(1, 100, "a")
-	if _, err := Decide(context.Background(), []*Sale{s}, &b.Book); err != nil || s.Err != nil {
+	if _, err := Decide(context.Background(), []*Sale{s}, &b.Book, b); err != nil || s.Err != nil {
 		t.Errorf("a raise in force: %v %v", err, s.Err)
 	}
 }
