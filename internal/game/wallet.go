@@ -351,22 +351,33 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	s.noteBalance(p.ID, who, after)
 	next, nextHeld := s.holdAhead(ctx, who, req.Key, often)
 	req.GameID = h.game
-	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rollback, Next: next, Credit: func(g *lottery.Game) lottery.WalletCall {
-		c := wallet.CreditRequest{TransactionID: "credit-" + h.suffix, Player: who, RoundID: round, Amount: g.Prize,
-			Currency: wallet.Currency, DebitTransactionID: debit.TransactionID}
-		b, _ := json.Marshal(c)
-		call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: c.TransactionID, Player: who, RoundID: round, Amount: g.Prize, Body: b}
-		if g.Status != lottery.Finished {
-			call.Status = lottery.CallHeld // credited when the game finishes
-		}
-		return call
-	}}
+	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rollback, Next: next,
+		Credit: &credit{who: who, round: round, suffix: h.suffix, debit: debit.TransactionID}}
 	done = func(sold bool) {
 		if sold && next != nil {
 			w.ahead.keep(p.ID, nextHeld)
 		}
 	}
 	return nil, done, nil
+}
+
+// credit is the credit of a sale's round, made once the sale knows its prize
+// (lottery.WalletCredit): its transaction id is the debit's suffix after "credit-".
+type credit struct {
+	who, round    string // the player at the operator, the round
+	suffix, debit string // the round's transaction suffix, and its debit's transaction id
+}
+
+// CreditOf is the credit of a sold game's prize, held until the game finishes.
+func (c *credit) CreditOf(g *lottery.Game) lottery.WalletCall {
+	r := wallet.CreditRequest{TransactionID: "credit-" + c.suffix, Player: c.who, RoundID: c.round, Amount: g.Prize,
+		Currency: wallet.Currency, DebitTransactionID: c.debit}
+	b, _ := json.Marshal(r)
+	call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: r.TransactionID, Player: c.who, RoundID: c.round, Amount: g.Prize, Body: b}
+	if g.Status != lottery.Finished {
+		call.Status = lottery.CallHeld // credited when the game finishes
+	}
+	return call
 }
 
 // onSale refuses, before its debit, a sale at a stake found sold out, while no emission puts

@@ -115,15 +115,22 @@ type Stock interface {
 type WalletSale struct {
 	// Balance is the wallet's balance after the debit.
 	Balance int64
-	// Credit is the credit of the game's prize, to keep in the outbox with the game (held until
-	// the game finishes).
-	Credit func(g *Game) WalletCall
+	// Credit makes the credit of the game's prize, to keep in the outbox with the game (held
+	// until the game finishes).
+	Credit WalletCredit
 	// Rollback is the transaction id of the rollback kept (held) before the debit, in case the
 	// sale is not made: the sale deletes it.
 	Rollback string
 	// Next, if not nil, is the rollback to hold ahead for the player's next sale, kept with this
 	// sale's game: that sale then sends its debit without a write of its own before it.
 	Next *WalletCall
+}
+
+// WalletCredit makes the call that credits a sold game's prize at the operator's wallet, once
+// Decide knows the prize. The call's body is in the wallet's protocol (internal/wallet), which
+// the domain does not speak.
+type WalletCredit interface {
+	CreditOf(g *Game) WalletCall
 }
 
 // Staking is what a buyer's stakes are checked against: their weekly stake limit and their
@@ -294,7 +301,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 				rows.Transfers = append(rows.Transfers, Transfer{ID: stock.TransferID(), From: r.AccountID, To: BankAccount,
 					Amount: g.Prize, Kind: Withdrawal, CreatedAt: g.CreatedAt})
 			}
-			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit(g))
+			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit.CreditOf(g))
 			if r.Wallet.Next != nil {
 				rows.WalletCalls = append(rows.WalletCalls, *r.Wallet.Next)
 			}
