@@ -71,7 +71,7 @@ func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, 
 			if err != nil {
 				return nil, s.ended(p, err)
 			}
-			s.creditFinished(ctx, &g)
+			s.money.finished(ctx, &g)
 			return v, nil
 		}
 	}

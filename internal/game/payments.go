@@ -12,8 +12,8 @@ import (
 
 // Deposit moves play money from the bank to the player, once per Idempotency-Key.
 func (s *Service) Deposit(ctx context.Context, p Player, req Request, amount int64) (lottery.Answer, error) {
-	if s.wallet != nil {
-		return lottery.Answer{}, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return lottery.Answer{}, err
 	}
 	if amount <= 0 || amount > s.cfg.MaxDeposit {
 		hash, err := requestHash(req)
@@ -27,8 +27,8 @@ func (s *Service) Deposit(ctx context.Context, p Player, req Request, amount int
 
 // Withdraw moves money from the player back to the bank, once per Idempotency-Key.
 func (s *Service) Withdraw(ctx context.Context, p Player, req Request, amount int64) (lottery.Answer, error) {
-	if s.wallet != nil {
-		return lottery.Answer{}, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return lottery.Answer{}, err
 	}
 	if amount <= 0 {
 		hash, err := requestHash(req)

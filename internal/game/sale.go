@@ -14,75 +14,48 @@ import (
 // The sale of a unit (docs/spec/RULES.md §7): the request checked, the sale made in the store's
 // batched writer, and its answer rendered once it is committed.
 
-// Play sells a unit to the player (docs/spec/RULES.md §7) under an Idempotency-Key, like Idempotent: « Auto »
-// comes back finished with a colour drawn at random; « Jouer » waits for the colour. The sale is
-// the store's batched kind (Store.Sell): its answer under the key is a reference to the game,
-// rendered again for a retry.
+// Play sells a unit to the player (docs/spec/RULES.md §7) under an Idempotency-Key: « Auto »
+// comes back finished with a colour drawn at random; « Jouer » waits for the colour. The request
+// is checked here, and sold where the money is (money.sell); the store makes the sale in its
+// batched writer (Store.Sell), and keeps under the key a reference to the game, rendered again
+// for a retry.
 func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mode string) (lottery.Answer, *lottery.Game, error) {
 	hash, err := requestHash(r)
 	if err != nil {
 		return lottery.Answer{}, nil, err
 	}
-	if mode != lottery.Manual && mode != lottery.Auto {
-		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`))
-		return ans, nil, err
-	}
-	if stake != 100 && stake != 200 && stake != 300 {
-		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)"))
-		return ans, nil, err
-	}
-	if err := s.damagedStore(); err != nil {
+	if err := s.checkSale(stake, mode); err != nil {
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
 		return ans, nil, err
 	}
 	req := lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: lottery.ChooseColor,
-		Key: r.Key, RequestHash: hash[:],
-		Prizes: s.units,
+		Key: r.Key, RequestHash: hash[:], Prizes: s.units,
 	}
 	if mode == lottery.Auto {
 		req.Color, req.Status = randomColor(), lottery.Finished // drawn before the store's turn: it costs a system call
 	}
-	var walletDone func(sold bool)
-	if s.wallet != nil {
-		// A sale refused is not kept under its key (docs/spec/WALLET.md): a retry is a new attempt.
-		// A key answered already answers the same: checked before the debit, or with the sale
-		// when the player's rollback was held ahead (the debit of a copy of an older sale is
-		// then rolled back). The same key sent twice at once waits here for its first sale
-		// (saleKeys), and then answers the same; sent to two servers at once, both debit, and
-		// the second sale, refused for its key, rolls its debit back.
-		unlock, err := s.wallet.keys.lock(ctx, p.ID, r.Key)
-		if err != nil {
-			return lottery.Answer{}, nil, err
-		}
-		defer unlock()
-		kept, done, err := s.walletSale(ctx, p, &req)
-		walletDone = done
-		if err == nil && kept != nil {
-			ans, err := s.keptAnswer(ctx, p, *kept, hash[:])
-			return ans, nil, err
-		}
-		if err != nil {
-			// The debit refused, or its outcome unknown: the answer of a copy of the request
-			// sold meanwhile on another server, if there is one, else the refusal.
-			ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
-			return ans, nil, err
-		}
+	return s.money.sell(ctx, p, req)
+}
+
+// checkSale says why a sale cannot be made as asked, if it cannot: a mode or a stake not on
+// sale, or a store known to be damaged.
+func (s *Service) checkSale(stake int64, mode string) error {
+	if mode != lottery.Manual && mode != lottery.Auto {
+		return fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`)
 	}
-	g, err := s.db.Sell(ctx, req, s.now())
-	if err != nil && req.Wallet != nil {
-		s.rollBack(ctx, req.Wallet.Rollback) // the debit stands, the sale does not: rolled back
-		s.noteSale(stake, err)
+	if stake != 100 && stake != 200 && stake != 300 {
+		return fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)")
 	}
-	if walletDone != nil {
-		walletDone(err == nil)
-	}
+	return s.damagedStore()
+}
+
+// saleAnswer is the answer to a sale that the store made (g) or refused (err). A refused sale is
+// answered with what is kept under its key, if a copy of the request was sold meanwhile.
+func (s *Service) saleAnswer(ctx context.Context, p Player, req *lottery.SaleRequest, g lottery.Game, err error) (lottery.Answer, *lottery.Game, error) {
 	if err != nil {
-		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
+		ans, err := s.storedAnswer(ctx, p, req.Key, req.RequestHash, err)
 		return ans, nil, err
-	}
-	if req.Wallet != nil {
-		s.wallet.Wake() // the credit of an « Auto » game is due
 	}
 	// The reveal and the answer's JSON are made once the sale is committed, outside the writer:
 	// only what must be atomic is done in its turn.

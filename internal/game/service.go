@@ -1,6 +1,11 @@
-// Package game is the game server's logic: accounts and sessions, the wallet's movements, the
-// sale of units (docs/spec/RULES.md §7), the reveal replayed on the rules engine, the history and the proofs.
+// Package game is the game server's logic: accounts and sessions, payments, the sale of units
+// (docs/spec/RULES.md §7), the reveal replayed on the rules engine, the history and the proofs.
 // It speaks in domain terms and faults; the HTTP layer only translates.
+//
+// Where the players' money lives, in their accounts here or at the operator's wallet, is chosen
+// once at start (money.go); every call that differs between the two asks it. Each flow has its
+// file: the sale (sale.go), the answers kept under keys (idempotency.go), moves and replays
+// (moves.go), the unit cache (units.go), proofs, sweeps, payments, accounts and limits.
 package game
 
 import (
@@ -71,8 +76,8 @@ type Service struct {
 	playersMu sync.Mutex
 	players   map[int64]Player
 
-	wallet *Wallet // nil: the players' money is their accounts' here (wallet.go)
-	demo   *demo   // nil: no demo play (demo.go)
+	money money // where the players' money lives: a ledger, unless WithWallet (money.go)
+	demo  *demo // nil: no demo play (demo.go)
 }
 
 // New makes a service; now is the clock (injected so that tests control time).
@@ -84,6 +89,7 @@ func New(db Store, cfg Config, now func() time.Time, log *slog.Logger) *Service 
 		sessions: session.New(db, lottery.PlayerSession, session.Config{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime, Now: now, Cache: db.OneServer()}),
 		guard:    &login.Guard{Store: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rate: cfg.AuthRate, Now: now}}
 	s.units = newUnits(db, s.onCorrupt)
+	s.money = ledger{s}
 	return s
 }
 

@@ -71,7 +71,7 @@ func (s *Service) FinishAbandoned(ctx context.Context) (int, error) {
 		case err != nil:
 			return done, err
 		default:
-			s.creditFinished(ctx, g)
+			s.money.finished(ctx, g)
 			done++
 		}
 	}
