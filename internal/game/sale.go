@@ -5,8 +5,12 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
+	"slices"
+	"strconv"
+	"strings"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/gamedef"
 	"starcolor/internal/lottery"
 	"starcolor/internal/rules"
 )
@@ -44,10 +48,50 @@ func (s *Service) checkSale(stake int64, mode string) error {
 	if mode != lottery.Manual && mode != lottery.Auto {
 		return fault.Errorf(fault.Invalid, `mode must be "manual" or "auto"`)
 	}
-	if stake != 100 && stake != 200 && stake != 300 {
-		return fault.Errorf(fault.Invalid, "the stake is 100, 200 or 300 cents (1, 2 or 3 €)")
+	if err := s.stakes.check(stake); err != nil {
+		return err
 	}
 	return s.damagedStore()
+}
+
+// stakes are the stakes on sale: the prices of the game definition's tables. Any other stake is
+// refused with a message that names them, made once.
+type stakes struct {
+	prices  []int64 // increasing
+	refusal error
+}
+
+// stakesOf are the stakes on sale in a game definition. For the regulation's, the refusal reads
+// "the stake is 100, 200 or 300 cents (1, 2 or 3 €)".
+func stakesOf(def *gamedef.Definition) stakes {
+	var st stakes
+	for _, t := range def.Tables {
+		st.prices = append(st.prices, t.Price)
+	}
+	slices.Sort(st.prices)
+	cents, euros := make([]string, len(st.prices)), make([]string, len(st.prices))
+	for i, p := range st.prices {
+		cents[i] = strconv.FormatInt(p, 10)
+		euros[i] = strings.TrimSuffix(gamedef.FormatEUR(p), " €")
+	}
+	st.refusal = fault.Errorf(fault.Invalid, "the stake is %s cents (%s €)", orList(cents), orList(euros))
+	return st
+}
+
+// check refuses a stake not on sale.
+func (st *stakes) check(stake int64) error {
+	if slices.Contains(st.prices, stake) {
+		return nil
+	}
+	return st.refusal
+}
+
+// orList lists words as a sentence does: "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // saleAnswer is the answer to a sale that the store made (g) or refused (err). A refused sale is

@@ -9,10 +9,12 @@
 package game
 
 import (
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
+	"starcolor/internal/gamedef"
 	"starcolor/internal/login"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
@@ -48,6 +50,9 @@ type Config struct {
 	AuthRate throttle.Rate
 	// Demo is the policy of demo play (docs/spec/API.md 1.2), on once EnableDemo is called.
 	Demo DemoConfig
+	// Definition is the game on sale: a stake is one of the prices of its tables (nil:
+	// gamedef.Default, the regulation's three).
+	Definition *gamedef.Definition
 }
 
 // DefaultConfig is the server's default policy.
@@ -70,6 +75,7 @@ type Service struct {
 	log      *slog.Logger
 	integ    integrity
 	units    *units // the unit cache (units.go)
+	stakes   stakes // the stakes on sale (sale.go)
 
 	// players keeps who each player is (their name, their account), which never changes: a
 	// request knows its player from its session without reading the store again.
@@ -85,10 +91,19 @@ func New(db Store, cfg Config, now func() time.Time, log *slog.Logger) *Service 
 	if cfg.Hashes == nil {
 		cfg.Hashes = passhash.DefaultGate()
 	}
+	if cfg.Definition == nil {
+		def, err := gamedef.Lookup(gamedef.Default)
+		if err != nil {
+			// It is embedded in the binary, and gamedef's tests check it: a build without it is broken.
+			panic(fmt.Sprintf("game: the default game definition: %v", err))
+		}
+		cfg.Definition = def
+	}
 	s := &Service{db: db, cfg: cfg, now: now, log: log, players: map[int64]Player{},
 		sessions: session.New(db, lottery.PlayerSession, session.Config{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime, Now: now, Cache: db.OneServer()}),
 		guard:    &login.Guard{Store: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rate: cfg.AuthRate, Now: now}}
 	s.units = newUnits(db, s.onCorrupt)
+	s.stakes = stakesOf(cfg.Definition)
 	s.money = ledger{s}
 	return s
 }
