@@ -6,18 +6,14 @@
 // they depend on locked (sales.go); every other write is a short transaction of its own, retried
 // when PostgreSQL gives up on it for a conflict (40001, 40P01); the emissions' units are copied in
 // with COPY. Its errors never leave it but as faults (asFault): a database that cannot be reached
-// is a 503 with Retry-After, and the pool connects again by itself when it is back.
+// is a 503 with Retry-After, and the pool connects again by itself when it is back. The schema
+// comes from the one history both stores share (internal/sqlstore).
 package postgres
 
 import (
 	"context"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,17 +24,17 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 	"starcolor/internal/store"
 )
-
-//go:embed migrations/*.sql
-var migrations embed.FS
 
 // DB is the whole store of internal/store.
 var _ store.Store = (*DB)(nil)
 
 // DB is an open PostgreSQL store.
 type DB struct {
+	*sqlstore.DB // the statements written once for both dialects (querier.go)
+
 	pool *pgxpool.Pool
 	// pages reads the emissions' units, apart: a batch of sales reads the prizes of the units it
 	// sells while it holds its locks, and must never wait for a connection that a transaction
@@ -83,6 +79,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	d := &DB{pool: pool, pages: pages, sales: make(chan *saleOp, maxBatch), salesDone: make(chan struct{})}
+	d.DB = d.shared()
 	if err := d.migrate(ctx); err != nil {
 		pool.Close()
 		pages.Close()
@@ -120,9 +117,10 @@ func (d *DB) WriteStats() lottery.WriteStats {
 // schema up to date.
 const migrationLock = 0x5374_6172_436f_6c // "StarCol"
 
-// migrate applies, each in its own transaction, the embedded migrations not yet applied, then
-// makes the keys of names again if their comparison has changed (rekey), under an advisory lock:
-// of the servers starting together, one does it and the others find it done.
+// migrate brings the schema up to date with the history (sqlstore.History), each step in a
+// transaction of its own, then makes the keys of names again if their comparison has changed
+// (rekey), under an advisory lock: of the servers starting together, one does it and the others
+// find it done.
 func (d *DB) migrate(ctx context.Context) error {
 	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
@@ -133,53 +131,11 @@ func (d *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, int64(migrationLock))
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL)`); err != nil {
-		return err
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	err = sqlstore.Migrate(ctx, sqlstore.PostgreSQL, sqlstore.History, func(ctx context.Context, fn func(sqlstore.Querier) error) error {
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error { return fn(pgxQ{tx}) })
+	})
 	if err != nil {
 		return err
-	}
-	sort.Strings(names)
-	seen := map[int]string{}
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: no version number", base)
-		}
-		// Two files of one number would apply only the first, silently: a merge of two
-		// branches that each took the next number must fail here, not in the field.
-		if other, ok := seen[version]; ok {
-			return fmt.Errorf("migrations %s and %s have one number", other, base)
-		}
-		seen[version] = base
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			var applied string
-			err := tx.QueryRow(ctx, `SELECT name FROM schema_migrations WHERE version = $1`, version).Scan(&applied)
-			if err == nil {
-				if applied != base {
-					// Its schema is not the one this build's queries expect.
-					return fmt.Errorf("version %d was applied as %s", version, applied)
-				}
-				return nil
-			}
-			if !errors.Is(err, pgx.ErrNoRows) {
-				return err
-			}
-			if _, err := tx.Exec(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, version, base)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migration %s: %w", base, err)
-		}
 	}
 	if err := rekey(ctx, conn.Conn(), time.Now()); err != nil {
 		return fmt.Errorf("the keys of names: %w", err)

@@ -2,12 +2,14 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
@@ -78,18 +80,11 @@ func rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
 		}
 		players, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.KeyedPlayer, error) {
 			var p lottery.KeyedPlayer
-			var last, first, birth *string
-			var excluded, closed *time.Time
-			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, &excluded, &closed,
+			var last, first, birth sql.NullString
+			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, sqlstore.ScanTime(&p.ExcludedUntil), sqlstore.ScanTime(&p.ClosedAt),
 				&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
 			if err == nil {
-				p.Person, err = storedPerson(last, first, birth)
-			}
-			if excluded != nil {
-				p.ExcludedUntil = excluded.UTC()
-			}
-			if closed != nil {
-				p.ClosedAt = closed.UTC()
+				p.Person, err = sqlstore.StoredPerson(last, first, birth)
 			}
 			return p, err
 		})
@@ -154,4 +149,15 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// logAction appends a line to the operators' log, in a transaction (until the keys are written once).
+func logAction(ctx context.Context, tx pgx.Tx, a lottery.OperatorAction) error {
+	var op *int64
+	if a.OperatorID > 0 {
+		op = &a.OperatorID
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		op, a.Name, a.Action, a.Detail, a.Remote, a.CreatedAt)
+	return err
 }

@@ -17,7 +17,7 @@ import (
 // account). A nonce used already, by any launch on any server, is fault.DuplicateLaunch, and
 // nothing is written: of two launches with one nonce at once, the unique index makes the second
 // wait for the first, then find it. A player's operator_session in wallet_players is their
-// first launch's, never changed (migration 0012).
+// first launch's, never changed (migration 0022).
 func (d *DB) LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) (lottery.Player, error) {
 	var id int64
 	err := d.inTx(ctx, func(tx pgx.Tx) error {

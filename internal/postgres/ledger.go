@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+
 	"starcolor/internal/ledger"
 
 	"github.com/jackc/pgx/v5"

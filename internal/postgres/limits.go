@@ -12,7 +12,7 @@ import (
 )
 
 // Weekly limits (docs/spec/API.md 1.1): the amounts are columns of the player's account, beside the
-// balance a sale reads, and so are the stakes of the week, a lottery.Window (migration 0005), brought forward when a stake leaves the
+// balance a sale reads, and so are the stakes of the week, a lottery.Window (migration 0015), brought forward when a stake leaves the
 // week; deposits, a few a week, are summed from the ledger. A change of limits, a deposit and a
 // batch of sales each lock the player's account row first, so that on every server they are
 // checked one after the other.

@@ -36,20 +36,6 @@ func (d *DB) ReserveLogin(ctx context.Context, subject, address string,
 	return wait, err
 }
 
-// ClearLogin forgets the failures of subject from address: it has just logged in there.
-func (d *DB) ClearLogin(ctx context.Context, subject, address string) error {
-	_, err := d.pool.Exec(ctx, `DELETE FROM login_failures WHERE subject = $1 AND address = $2`, subject, address)
-	return d.noteWrite(err)
-}
-
-// LoginFailures is what the failed logins of a subject stand at: the failures counted at every
-// address, and how many addresses are locked out now.
-func (d *DB) LoginFailures(ctx context.Context, subject string, now time.Time) (failures, lockedAddresses int, err error) {
-	err = d.pool.QueryRow(ctx, `SELECT coalesce(sum(failures), 0)::int, count(*) FILTER (WHERE locked_until > $1)::int
-		FROM login_failures WHERE subject = $2`, now.Unix(), subject).Scan(&failures, &lockedAddresses)
-	return failures, lockedAddresses, asFault(err)
-}
-
 // Throttle takes one request of a key against the state kept for it (0 for a new key): take
 // decides and returns the state to keep, or how long the request must wait, which leaves the
 // state as it was. The key's row is locked meanwhile: every server counts the same requests.
@@ -68,20 +54,4 @@ func (d *DB) Throttle(ctx context.Context, key string, take func(tat int64) (nex
 		return err
 	})
 	return wait, err
-}
-
-// ForgetLogins deletes the counts of failed logins quiet since before a time and no longer
-// locked, and the throttles' states older than that, and returns how many rows it deleted.
-func (d *DB) ForgetLogins(ctx context.Context, before time.Time) (int64, error) {
-	var n int64
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		a, err := tx.Exec(ctx, `DELETE FROM login_failures WHERE last_at < $1 AND locked_until < $1`, before.Unix())
-		if err != nil {
-			return err
-		}
-		b, err := tx.Exec(ctx, `DELETE FROM throttles WHERE tat < $1`, before.UnixNano())
-		n = a.RowsAffected() + b.RowsAffected()
-		return err
-	})
-	return n, err
 }

@@ -11,7 +11,7 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The wallet's outbox (migration 0007): credits and rollbacks kept until the wallet acknowledges
+// The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
 // them; any server may send them, one server at a time for each call (ClaimWalletCalls).
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -10,6 +9,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // CreatePlayer registers a player with an empty account. A name that reads like one taken
@@ -39,7 +39,7 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 				return err
 			}
 		}
-		last, first, birth := personColumns(person)
+		last, first, birth := sqlstore.PersonColumns(person)
 		err := tx.QueryRow(ctx, `INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key, lookup_key)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
 			username, k.NameKey, k.NameSkeleton, passwordHash, account, now, last, first, birth, nullable(k.IdentityKey), nullable(k.LookupKey)).Scan(&id)
@@ -50,83 +50,6 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 		return err
 	})
 	return p, err
-}
-
-// personColumns is a person as the players table keeps them (all NULL for none).
-func personColumns(p *identity.Person) (last, first, birth *string) {
-	if p == nil {
-		return nil, nil, nil
-	}
-	b := p.BirthDate.Format(identity.DateLayout)
-	return &p.LastName, &p.FirstNames, &b
-}
-
-// storedPerson is a person as the players table keeps them (nil for none).
-func storedPerson(last, first, birth *string) (*identity.Person, error) {
-	if last == nil || first == nil || birth == nil {
-		return nil, nil
-	}
-	b, err := time.Parse(identity.DateLayout, *birth)
-	if err != nil {
-		return nil, err
-	}
-	return &identity.Person{LastName: *last, FirstNames: *first, BirthDate: b}, nil
-}
-
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, to_char(p.birth_date, 'YYYY-MM-DD'), p.excluded_until, p.closed_at, p.closed_by`
-
-func scanPlayer(row pgx.Row) (lottery.Player, error) {
-	var p lottery.Player
-	var last, first, birth *string
-	var excluded, closed *time.Time
-	var closedBy *string
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed, &closedBy)
-	if closedBy != nil {
-		p.ClosedBy = *closedBy
-	}
-	if excluded != nil {
-		p.ExcludedUntil = excluded.UTC()
-	}
-	if closed != nil {
-		p.ClosedAt = closed.UTC()
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return p, fault.Errorf(fault.NotFound, "no such player")
-	}
-	if err == nil {
-		if p.Person, err = storedPerson(last, first, birth); err != nil {
-			return p, err
-		}
-	}
-	return p, asFault(err)
-}
-
-// PlayerByName finds a player by username, compared by identity.UsernameKey (case and widths do
-// not matter, in any alphabet); of the accounts made before RFC 8265 that came to share a key,
-// the one of that name (identity.PickUsername).
-func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player, error) {
-	rows, err := d.pool.Query(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE p.name_key = $1 ORDER BY p.name_twin, p.id`, identity.UsernameKey(username))
-	if err != nil {
-		return lottery.Player{}, asFault(err)
-	}
-	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.Player, error) { return scanPlayer(r) })
-	if err != nil {
-		return lottery.Player{}, asFault(err)
-	}
-	if len(found) == 0 {
-		return lottery.Player{}, fault.Errorf(fault.NotFound, "no such player")
-	}
-	names := make([]string, len(found))
-	for i, p := range found {
-		names[i] = p.Username
-	}
-	return found[identity.PickUsername(username, names)], nil
-}
-
-// PlayerByID finds a player by id.
-func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
-	return scanPlayer(d.pool.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`, id))
 }
 
 // Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
@@ -207,14 +130,6 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 	return ans, err
 }
 
-// notFound is a row not found as a fault.NotFound saying what.
-func notFound(err error, what string) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return fault.Errorf(fault.NotFound, "%s", what)
-	}
-	return err
-}
-
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
 // never shortened), in one transaction: the session checked (nil: not checked), the whole
 // balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and
@@ -226,7 +141,7 @@ func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, 
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		var key *string
 		if err := tx.QueryRow(ctx, `SELECT lookup_key FROM players WHERE id = $1`, playerID).Scan(&key); err != nil {
-			return notFound(err, "no such player")
+			return sqlstore.NotFound(err, "no such player")
 		}
 		if key != nil {
 			if _, err := tx.Exec(ctx, identityLock, *key); err != nil {
@@ -290,7 +205,7 @@ func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reas
 	var account, balance int64
 	if err := tx.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 FOR NO KEY UPDATE OF a, p`,
 		playerID).Scan(&account, &balance); err != nil {
-		return 0, notFound(err, "no such player")
+		return 0, sqlstore.NotFound(err, "no such player")
 	}
 	if err := requireSession(ctx, tx, session); err != nil {
 		return 0, err
@@ -307,18 +222,6 @@ func payOut(ctx context.Context, tx pgx.Tx, playerID int64, session []byte, reas
 	}
 	_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
 	return balance, err
-}
-
-// requireOpen refuses, in the transaction, a player whose account is shut at now: closed, or
-// self-excluded until later (lottery.Player.Shut). lock is the row lock it takes on the player
-// ("" for none), so that an exclusion or a closure waits for the transaction, or it for them.
-// It returns the player as it read them.
-func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) (lottery.Player, error) {
-	p, err := scanPlayer(tx.QueryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+lock, playerID))
-	if err != nil {
-		return p, err
-	}
-	return p, p.Shut(now)
 }
 
 // ChangePassword sets a player's password hash in one transaction: the player's row locked as an
@@ -342,4 +245,24 @@ func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte,
 			fresh.Hash, lottery.PlayerSession, playerID, fresh.CreatedAt, fresh.LastSeen)
 		return tx.SendBatch(ctx, b).Close()
 	})
+}
+
+// playerColumns are the columns scanPlayer reads (sqlstore.PlayerColumns).
+var playerColumns = sqlstore.PlayerColumns(sqlstore.PostgreSQL)
+
+// scanPlayer reads a player's playerColumns (sqlstore.ScanPlayer), its error a fault.
+func scanPlayer(row pgx.Row) (lottery.Player, error) {
+	p, err := sqlstore.ScanPlayer(row)
+	return p, asFault(err)
+}
+
+// requireSession checks a player's session in the transaction (sqlstore.RequireSession).
+func requireSession(ctx context.Context, tx pgx.Tx, hash []byte) error {
+	return sqlstore.RequireSession(ctx, pgxQ{tx}, hash)
+}
+
+// requireOpen refuses in the transaction a player whose account is shut (sqlstore.RequireOpen),
+// with a row lock on the player (lock: "" for none).
+func requireOpen(ctx context.Context, tx pgx.Tx, playerID int64, now time.Time, lock string) (lottery.Player, error) {
+	return sqlstore.RequireOpen(ctx, pgxQ{tx}, sqlstore.PostgreSQL, playerID, now, lock)
 }

@@ -8,9 +8,10 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
-// The play session of the reality checks (docs/spec/API.md 1.1, migration 0013): it begins at the
+// The play session of the reality checks (docs/spec/API.md 1.1, migration 0023): it begins at the
 // player's earliest live session, and sums the games sold since, through the players' sessions
 // by owner and their games by time, both indexes: one statement, whatever the player's history.
 
@@ -32,7 +33,7 @@ func playSessionOf(ctx context.Context, q interface {
 	var started *int64
 	err := q.QueryRow(ctx, playSessionQuery, playerID, idleBefore.Unix(), createdBefore.Unix()).Scan(&started, &ps.Staked, &ps.Won, &ps.Games, &ps.Checked)
 	if err != nil {
-		return ps, notFound(err, "no such player")
+		return ps, sqlstore.NotFound(err, "no such player")
 	}
 	if started == nil {
 		return ps, fault.Errorf(fault.NotLoggedIn, "no live session: log in again")

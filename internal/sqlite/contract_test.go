@@ -8,3 +8,6 @@ import (
 
 // The stores' contract (internal/storetest), on SQLite.
 func TestContract(t *testing.T) { storetest.Run(t, storetest.SQLite) }
+
+// The one history of the schema (internal/sqlstore), on SQLite.
+func TestMigrations(t *testing.T) { storetest.RunMigrations(t, storetest.SQLiteMigrations) }

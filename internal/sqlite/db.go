@@ -4,21 +4,16 @@
 // types (internal/lottery); SQLite's errors never leave it but as faults (asFault). Writes go
 // through one writer that commits them in batches (writer.go); the sales of a batch are decided by
 // the domain (lottery.Decide) and written in a few multi-row statements (sales.go). The schema
-// comes from embedded, ordered migrations.
+// comes from the one history both stores share (internal/sqlstore).
 package sqlite
 
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +22,7 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 	"starcolor/internal/store"
 )
 
@@ -36,14 +32,13 @@ func isConstraint(err error, code int) bool {
 	return errors.As(err, &e) && e.Code() == code
 }
 
-//go:embed migrations/*.sql
-var migrations embed.FS
-
 // DB is the whole store of internal/store.
 var _ store.Store = (*DB)(nil)
 
 // DB is an open database file.
 type DB struct {
+	*sqlstore.DB // the statements written once for both dialects (querier.go)
+
 	db   *sql.DB
 	Path string
 
@@ -101,6 +96,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	db.SetMaxOpenConns(64)
 	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{}), stmts: map[string]*sql.Stmt{},
 		stopCheckpoints: make(chan struct{}), checkpointerDone: make(chan struct{})}
+	d.DB = d.shared()
 	if err := d.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -171,65 +167,12 @@ func (d *DB) WriteStats() lottery.WriteStats {
 		Running: time.Duration(d.running.Load()), Committing: time.Duration(d.committing.Load())}
 }
 
-// migrate applies, each in its own transaction, the embedded migrations not yet applied.
+// migrate brings the schema up to date with the history (sqlstore.History), each step in a
+// transaction of its own, before the writer starts.
 func (d *DB) migrate(ctx context.Context) error {
-	if _, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
-		return err
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	seen := map[int]string{}
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: no version number", base)
-		}
-		// Two files of one number would apply only the first, silently: a merge of two
-		// branches that each took the next number must fail here, not in the field.
-		if other, ok := seen[version]; ok {
-			return fmt.Errorf("migrations %s and %s have one number", other, base)
-		}
-		seen[version] = base
-		if err := d.apply(ctx, version, base, name); err != nil {
-			return fmt.Errorf("migration %s: %w", base, err)
-		}
-	}
-	return nil
-}
-
-func (d *DB) apply(ctx context.Context, version int, base, name string) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var applied string
-	err = tx.QueryRowContext(ctx, `SELECT name FROM schema_migrations WHERE version = ?`, version).Scan(&applied)
-	if err == nil {
-		if applied != base {
-			// Its schema is not the one this build's queries expect.
-			return fmt.Errorf("version %d was applied as %s", version, applied)
-		}
-		return nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return err
-	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, version, base); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return sqlstore.Migrate(ctx, sqlstore.SQLite, sqlstore.History, func(ctx context.Context, fn func(sqlstore.Querier) error) error {
+		return sqlstore.InStdTx(ctx, d.db, fn)
+	})
 }
 
 // queryRow runs a hot read through a statement prepared once (per connection, by database/sql):

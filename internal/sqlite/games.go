@@ -20,14 +20,7 @@ func clicks(c []byte) []byte {
 	return c
 }
 
-func color(c int) any {
-	if c < 0 {
-		return nil
-	}
-	return c
-}
-
-const gameColumns = `id, player_id, emission_id, block, unit, stake, mode, prize, coalesce(color, -1), clicks, status, balance_after, created_at, updated_at, coalesce(stake_transfer, 0)`
+const gameColumns = `id, player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at, stake_transfer`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -100,8 +93,8 @@ func (d *DB) SaveMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time)
 			return err
 		}
 		res, err := t.exec(`UPDATE games SET color = ?, clicks = ?, status = ?, updated_at = ?
-			WHERE id = ? AND player_id = ? AND coalesce(color, -1) = ? AND clicks = ? AND status = ? AND updated_at < ?`,
-			color(u.Now.Color), clicks(u.Now.Clicks), u.Now.Status, now.Unix(),
+			WHERE id = ? AND player_id = ? AND color = ? AND clicks = ? AND status = ? AND updated_at < ?`,
+			u.Now.Color, clicks(u.Now.Clicks), u.Now.Status, now.Unix(),
 			u.GameID, u.PlayerID, u.Was.Color, clicks(u.Was.Clicks), u.Was.Status, before)
 		if err != nil {
 			return err

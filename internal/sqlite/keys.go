@@ -7,6 +7,7 @@ import (
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
@@ -29,7 +30,7 @@ func (t *tx) refusal(p identity.Person, now time.Time) error {
 		e, err := scanPlayer(r)
 		excluded = append(excluded, e)
 		return err
-	}, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.lookup_key = ? AND p.excluded_until > ?`, key, now.Unix()); err != nil {
+	}, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.lookup_key = ? AND p.excluded_until > ?`, key, storedTime(now)); err != nil {
 		return err
 	}
 	return lottery.Refusal(p, listed, excluded)
@@ -70,22 +71,15 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 		if err := t.rows(func(r *sql.Rows) error {
 			var p lottery.KeyedPlayer
 			var last, first, birth sql.NullString
-			var excluded, closed sql.NullInt64
-			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, &excluded, &closed,
+			err := r.Scan(&p.ID, &p.Username, &p.Wallet, &last, &first, &birth, sqlstore.ScanTime(&p.ExcludedUntil), sqlstore.ScanTime(&p.ClosedAt),
 				&p.Keys.NameKey, &p.Keys.NameSkeleton, &p.Keys.NameTwin, &p.Keys.IdentityKey, &p.Keys.LookupKey)
 			if err == nil {
-				p.Person, err = storedPerson(last, first, birth)
-			}
-			if excluded.Valid {
-				p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
-			}
-			if closed.Valid {
-				p.ClosedAt = time.Unix(closed.Int64, 0).UTC()
+				p.Person, err = sqlstore.StoredPerson(last, first, birth)
 			}
 			players = append(players, p)
 			return err
 		}, `SELECT p.id, p.username, w.player_id IS NOT NULL, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at,
-			coalesce(p.name_key, ''), coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
+			p.name_key, coalesce(p.name_skeleton, ''), p.name_twin, coalesce(p.identity_key, ''), coalesce(p.lookup_key, '')
 			FROM players p LEFT JOIN wallet_players w ON w.player_id = p.id ORDER BY p.id`); err != nil {
 			return err
 		}
@@ -137,3 +131,14 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 
 // nullable is a key as a column keeps it: NULL for none.
 func nullable(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// logAction appends a line to the operators' log, in a write (until the keys are written once).
+func (t *tx) logAction(a lottery.OperatorAction) error {
+	var op any
+	if a.OperatorID > 0 {
+		op = a.OperatorID
+	}
+	_, err := t.exec(`INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		op, a.Name, a.Action, a.Detail, a.Remote, storedTime(a.CreatedAt))
+	return err
+}

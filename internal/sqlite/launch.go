@@ -6,6 +6,7 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // LaunchPlayer finds the operator's player by their id at the operator, or opens an account for
@@ -18,7 +19,7 @@ func (d *DB) LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) 
 	err := d.update(ctx, func(t *tx) error {
 		err := t.queryRow(`SELECT player_id FROM wallet_players WHERE wallet_player = ?`, l.WalletPlayer).Scan(&id)
 		if err != nil {
-			if err := notFound(err, ""); !fault.Is(err, fault.NotFound) {
+			if err := sqlstore.NotFound(err, ""); !fault.Is(err, fault.NotFound) {
 				return err
 			}
 			// A new player: an account of their own (it stays at zero: the money is the wallet's),
@@ -40,7 +41,7 @@ func (d *DB) LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) 
 			}
 		}
 		res, err := t.exec(`INSERT INTO launch_tokens (token_hash, player_id, expires_at, nonce, operator_session) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (nonce) DO NOTHING`, l.TokenHash, id, l.Expires.UnixMilli(), l.Nonce, l.OperatorSession)
+			ON CONFLICT (nonce) DO NOTHING`, l.TokenHash, id, storedTime(l.Expires), l.Nonce, l.OperatorSession)
 		if err != nil {
 			return err
 		}
@@ -66,8 +67,8 @@ func (d *DB) UseLaunch(ctx context.Context, tokenHash, sessionHash []byte, now t
 	var id int64
 	err := d.update(ctx, func(t *tx) error {
 		err := t.queryRow(`UPDATE launch_tokens SET used = 1, session_hash = ? WHERE token_hash = ? AND used = 0 AND expires_at > ? RETURNING player_id`,
-			sessionHash, tokenHash, now.UnixMilli()).Scan(&id)
-		return notFound(err, "")
+			sessionHash, tokenHash, storedTime(now)).Scan(&id)
+		return sqlstore.NotFound(err, "")
 	})
 	if fault.Is(err, fault.NotFound) {
 		return 0, fault.Errorf(fault.NotLoggedIn, "this launch link was used already, or has expired: open the game again from the operator's site")
@@ -83,5 +84,5 @@ func (d *DB) WalletPlayerOf(ctx context.Context, playerID int64, sessionHash []b
 	err = d.queryRow(ctx, `SELECT wp.wallet_player, coalesce((SELECT l.operator_session FROM launch_tokens l
 			WHERE l.session_hash = ? AND l.player_id = wp.player_id), wp.operator_session)
 		FROM wallet_players wp WHERE wp.player_id = ?`, sessionHash, playerID).Scan(&walletPlayer, &operatorSession)
-	return walletPlayer, operatorSession, asFault(notFound(err, "not a player of the operator's wallet"))
+	return walletPlayer, operatorSession, asFault(sqlstore.NotFound(err, "not a player of the operator's wallet"))
 }

@@ -3,11 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
-	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // Weekly limits (docs/spec/API.md 1.1): the amounts are columns of the player's account, beside the
@@ -32,7 +31,7 @@ func limitsOf(q querier, rows rowsQuerier, playerID int64, now time.Time) (lotte
 		&dep.amount, &dep.raise, &dep.raiseAt, &stake.amount, &stake.raise, &stake.raiseAt,
 		&reality, &w.Total, &w.Expired, &w.ThroughID, &next, &last)
 	if err != nil {
-		return l, notFound(err, "no such player")
+		return l, sqlstore.NotFound(err, "no such player")
 	}
 	if l.Deposit, err = dep.limit(); err != nil {
 		return l, err
@@ -229,7 +228,7 @@ func (t *tx) checkDeposit(p lottery.Payment, now time.Time) error {
 	var dep limitColumns
 	if err := t.queryRow(`SELECT deposit_limit, deposit_raise, deposit_raise_at FROM accounts WHERE id = ?`, p.AccountID).Scan(
 		&dep.amount, &dep.raise, &dep.raiseAt); err != nil {
-		return notFound(err, "no such account")
+		return sqlstore.NotFound(err, "no such account")
 	}
 	l, err := dep.limit()
 	if err != nil {
@@ -240,12 +239,4 @@ func (t *tx) checkDeposit(p lottery.Payment, now time.Time) error {
 		return err
 	}
 	return l.Allows(lottery.DepositWeekly, p.Amount, sum, now)
-}
-
-// notFound is a row not found as a fault.NotFound saying what.
-func notFound(err error, what string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return fault.Errorf(fault.NotFound, "%s", what)
-	}
-	return err
 }

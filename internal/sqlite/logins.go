@@ -35,22 +35,6 @@ func (d *DB) ReserveLogin(ctx context.Context, subject, address string,
 	return wait, err
 }
 
-// ClearLogin forgets the failures of subject from address: it has just logged in there.
-func (d *DB) ClearLogin(ctx context.Context, subject, address string) error {
-	return d.update(ctx, func(t *tx) error {
-		_, err := t.exec(`DELETE FROM login_failures WHERE subject = ? AND address = ?`, subject, address)
-		return err
-	})
-}
-
-// LoginFailures is what the failed logins of a subject stand at: the failures counted at every
-// address, and how many addresses are locked out now.
-func (d *DB) LoginFailures(ctx context.Context, subject string, now time.Time) (failures, lockedAddresses int, err error) {
-	err = d.db.QueryRowContext(ctx, `SELECT coalesce(sum(failures), 0), coalesce(sum(locked_until > ?), 0) FROM login_failures WHERE subject = ?`,
-		now.Unix(), subject).Scan(&failures, &lockedAddresses)
-	return failures, lockedAddresses, asFault(err)
-}
-
 // Throttle takes one request of a key (an address's logins and sign-ups) against the state kept
 // for it, tat (0 for a new key): take decides (the rule is internal/throttle's) and returns the
 // state to keep, or how long the request must wait, which leaves the state as it was.
@@ -70,25 +54,4 @@ func (d *DB) Throttle(ctx context.Context, key string, take func(tat int64) (nex
 		return err
 	})
 	return wait, err
-}
-
-// ForgetLogins deletes the counts of failed logins quiet since before a time and no longer
-// locked, and the throttles' states older than that (whose keys have all their requests again),
-// and returns how many rows it deleted.
-func (d *DB) ForgetLogins(ctx context.Context, before time.Time) (int64, error) {
-	var n int64
-	err := d.update(ctx, func(t *tx) error {
-		res, err := t.exec(`DELETE FROM login_failures WHERE last_at < ? AND locked_until < ?`, before.Unix(), before.Unix())
-		if err != nil {
-			return err
-		}
-		n, _ = res.RowsAffected()
-		if res, err = t.exec(`DELETE FROM throttles WHERE tat < ?`, before.UnixNano()); err != nil {
-			return err
-		}
-		m, _ := res.RowsAffected()
-		n += m
-		return nil
-	})
-	return n, err
 }

@@ -12,10 +12,10 @@ import (
 )
 
 // The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
-// them. Times are unix milliseconds. The queries of the calls not acknowledged say
-// "status <> 'acked'" in so many words: SQLite uses a partial index (wallet_calls_open, migration
-// 0019) only for a query whose WHERE holds the index's own condition, and without it each claim
-// of the sender would read every call ever made.
+// them. The queries of the calls not acknowledged say "status <> 'acked'" in so many words:
+// SQLite uses a partial index (wallet_calls_open, migration 0019) only for a query whose WHERE
+// holds the index's own condition, and without it each claim of the sender would read every
+// call ever made.
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
 // was: the same body is a no-op, another body an error (a call never changes).
@@ -27,7 +27,7 @@ func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
 	for _, c := range calls {
 		res, err := t.exec(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, callStatus(c), nextAt(c, now).UnixMilli(), now.UnixMilli())
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, callStatus(c), storedTime(nextAt(c, now)), storedTime(now))
 		if err != nil {
 			return err
 		}
@@ -56,7 +56,7 @@ func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Dur
 			return err
 		}, `UPDATE wallet_calls SET next_at = ?, attempts = attempts + 1 WHERE id IN (
 				SELECT id FROM wallet_calls WHERE status <> 'acked' AND status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?)
-			RETURNING `+walletCallColumns, now.Add(lease).UnixMilli(), now.UnixMilli(), limit); err != nil {
+			RETURNING `+walletCallColumns, storedTime(now.Add(lease)), storedTime(now), limit); err != nil {
 			return err
 		}
 		return nil
@@ -69,12 +69,15 @@ const walletCallColumns = `id, call, transaction_id, player, round_id, amount, b
 // scanWalletCall reads a call's walletCallColumns, then the columns after them into extra.
 func scanWalletCall(r scanner, extra ...any) (lottery.WalletCall, error) {
 	var c lottery.WalletCall
-	var next, created int64
-	var acked sql.NullInt64
+	var next, created, acked sql.NullString
 	err := r.Scan(append([]any{&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &next, &c.LastError, &created, &acked}, extra...)...)
-	c.NextAt, c.CreatedAt = time.UnixMilli(next).UTC(), time.UnixMilli(created).UTC()
-	if acked.Valid {
-		c.AckedAt = time.UnixMilli(acked.Int64).UTC()
+	for _, t := range []struct {
+		at *time.Time
+		s  sql.NullString
+	}{{&c.NextAt, next}, {&c.CreatedAt, created}, {&c.AckedAt, acked}} {
+		if err == nil {
+			*t.at, err = parseStored(t.s)
+		}
 	}
 	return c, err
 }
@@ -88,11 +91,11 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 			var err error
 			switch {
 			case o.Acked:
-				_, err = t.exec(`UPDATE wallet_calls SET status = 'acked', acked_at = ?, last_error = '' WHERE id = ? AND status <> 'acked'`, now.UnixMilli(), id)
+				_, err = t.exec(`UPDATE wallet_calls SET status = 'acked', acked_at = ?, last_error = '' WHERE id = ? AND status <> 'acked'`, storedTime(now), id)
 			case o.Disputed:
 				_, err = t.exec(`UPDATE wallet_calls SET status = 'disputed', last_error = ? WHERE id = ? AND status = 'pending'`, o.Error, id)
 			default:
-				_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'`, o.Retry.UnixMilli(), o.Error, id)
+				_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'`, storedTime(o.Retry), o.Error, id)
 			}
 			if err != nil {
 				return err
@@ -105,13 +108,13 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 // OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
 func (d *DB) OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error) {
 	var s lottery.OutboxState
-	var oldest sql.NullInt64
+	var oldest sql.NullString
 	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= ?1)),
 		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= ?1)),
 		count(*) FILTER (WHERE status = 'disputed'), count(*) FILTER (WHERE status = 'held' AND call = 'credit')
-		FROM wallet_calls WHERE status <> 'acked'`, now.UnixMilli()).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
-	if oldest.Valid {
-		s.Oldest = time.UnixMilli(oldest.Int64).UTC()
+		FROM wallet_calls WHERE status <> 'acked'`, storedTime(now)).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
+	if err == nil {
+		s.Oldest, err = parseStored(oldest)
 	}
 	return s, asFault(err)
 }
@@ -165,12 +168,12 @@ func callStatus(c lottery.WalletCall) string {
 func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error {
 	return asFault(d.update(ctx, func(t *tx) error {
 		for _, id := range transactionIDs {
-			if _, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE transaction_id = ? AND status = 'held'`, now.UnixMilli(), id); err != nil {
+			if _, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE transaction_id = ? AND status = 'held'`, storedTime(now), id); err != nil {
 				return err
 			}
 		}
 		for _, r := range rounds {
-			if _, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE round_id = ? AND call = 'credit' AND status = 'held'`, now.UnixMilli(), r); err != nil {
+			if _, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE round_id = ? AND call = 'credit' AND status = 'held'`, storedTime(now), r); err != nil {
 				return err
 			}
 		}
@@ -200,14 +203,14 @@ func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 	err := d.update(ctx, func(t *tx) error {
 		// A rollback held past its time whose round was not sold: the sale never happened.
 		res, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status <> 'acked' AND status = 'held' AND call = 'rollback' AND next_at < ?
-			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER))`, now.UnixMilli(), before.UnixMilli())
+			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER))`, storedTime(now), storedTime(before))
 		if err != nil {
 			return err
 		}
 		a, _ := res.RowsAffected()
 		// A credit held whose game is finished: its release was lost in a crash.
 		res, err = t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status <> 'acked' AND status = 'held' AND call = 'credit'
-			AND EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER) AND g.status = 'finished')`, now.UnixMilli())
+			AND EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER) AND g.status = 'finished')`, storedTime(now))
 		if err != nil {
 			return err
 		}

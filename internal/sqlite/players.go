@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
@@ -11,6 +9,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // CreatePlayer registers a player with an empty account. A name that reads like one taken
@@ -30,7 +29,7 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 				return err
 			}
 		}
-		last, first, birth := personColumns(person)
+		last, first, birth := sqlstore.PersonColumns(person)
 		k := lottery.KeysOf(username, false, person)
 		res, err = t.exec(`INSERT INTO players (username, name_key, name_skeleton, password_hash, account_id, created_at, last_name, first_names, birth_date, identity_key, lookup_key)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -48,104 +47,26 @@ func (d *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 	return p, err
 }
 
-// personColumns is a person as the players table keeps them (all NULL for none).
-func personColumns(p *identity.Person) (last, first, birth sql.NullString) {
-	if p == nil {
-		return
-	}
-	ok := func(s string) sql.NullString { return sql.NullString{String: s, Valid: true} }
-	return ok(p.LastName), ok(p.FirstNames), ok(p.BirthDate.Format(identity.DateLayout))
-}
-
-// storedPerson is a person as the players table keeps them (nil for none).
-func storedPerson(last, first, birth sql.NullString) (*identity.Person, error) {
-	if !last.Valid || !first.Valid || !birth.Valid {
-		return nil, nil
-	}
-	b, err := time.Parse(identity.DateLayout, birth.String)
-	if err != nil {
-		return nil, err
-	}
-	return &identity.Person{LastName: last.String, FirstNames: first.String, BirthDate: b}, nil
-}
-
-const playerColumns = `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, p.birth_date, p.excluded_until, p.closed_at, p.closed_by`
-
-func scanPlayer(row scanner) (lottery.Player, error) {
-	var p lottery.Player
-	var last, first, birth sql.NullString
-	var excluded, closed sql.NullInt64
-	var closedBy sql.NullString
-	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth, &excluded, &closed, &closedBy)
-	p.ClosedBy = closedBy.String
-	if excluded.Valid {
-		p.ExcludedUntil = time.Unix(excluded.Int64, 0).UTC()
-	}
-	if closed.Valid {
-		p.ClosedAt = time.Unix(closed.Int64, 0).UTC()
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, fault.Errorf(fault.NotFound, "no such player")
-	}
-	if err == nil {
-		if p.Person, err = storedPerson(last, first, birth); err != nil {
-			return p, err
-		}
-	}
-	return p, asFault(err)
-}
-
-// PlayerByName finds a player by username, compared by identity.UsernameKey (case and widths do
-// not matter, in any alphabet); of the accounts made before RFC 8265 that came to share a key,
-// the one of that name (identity.PickUsername).
-func (d *DB) PlayerByName(ctx context.Context, username string) (lottery.Player, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE p.name_key = ? ORDER BY p.name_twin, p.id`, identity.UsernameKey(username))
-	if err != nil {
-		return lottery.Player{}, asFault(err)
-	}
-	defer rows.Close()
-	var found []lottery.Player
-	var names []string
-	for rows.Next() {
-		p, err := scanPlayer(rows)
-		if err != nil {
-			return p, err
-		}
-		found, names = append(found, p), append(names, p.Username)
-	}
-	if err := rows.Err(); err != nil {
-		return lottery.Player{}, asFault(err)
-	}
-	if len(found) == 0 {
-		return lottery.Player{}, fault.Errorf(fault.NotFound, "no such player")
-	}
-	return found[identity.PickUsername(username, names)], nil
-}
-
-// PlayerByID finds a player by id.
-func (d *DB) PlayerByID(ctx context.Context, id int64) (lottery.Player, error) {
-	return scanPlayer(d.queryRow(ctx, `SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, id))
-}
-
 // ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
 // never shortened), in one write: the session checked (nil: not checked), the whole balance paid
 // out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and every
 // session of the player ended. It returns the end of the exclusion in force and what was paid.
 func (d *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
-	var end, paid int64
+	var end string
+	var paid int64
 	err := d.update(ctx, func(t *tx) error {
 		var err error
 		if paid, err = t.payOut(playerID, session, lottery.PaidAtExclusion, now); err != nil {
 			return err
 		}
-		return t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, 0), ?) WHERE id = ? RETURNING excluded_until`,
-			until.Unix(), playerID).Scan(&end)
+		return t.queryRow(`UPDATE players SET excluded_until = max(coalesce(excluded_until, ''), ?) WHERE id = ? RETURNING excluded_until`,
+			storedTime(until), playerID).Scan(&end)
 	})
 	if err != nil {
 		return time.Time{}, 0, err
 	}
-	return time.Unix(end, 0).UTC(), paid, nil
+	at, err := time.Parse(time.RFC3339Nano, end)
+	return at, paid, err
 }
 
 // ClosePlayer closes a player's account in one write: the session checked (nil: not checked),
@@ -159,7 +80,7 @@ func (d *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 			return err
 		}
 		_, err = t.exec(`UPDATE players SET closed_at = coalesce(closed_at, ?), closed_by = coalesce(closed_by, ?) WHERE id = ?`,
-			now.Unix(), lottery.ClosedByPlayer, playerID)
+			storedTime(now), lottery.ClosedByPlayer, playerID)
 		return err
 	})
 	if err != nil {
@@ -186,7 +107,7 @@ func (t *tx) payOut(playerID int64, session []byte, reason string, now time.Time
 	}
 	var account, balance int64
 	if err := t.queryRow(`SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID).Scan(&account, &balance); err != nil {
-		return 0, notFound(err, "no such player")
+		return 0, sqlstore.NotFound(err, "no such player")
 	}
 	if balance > 0 {
 		if err := t.transfer(lottery.Transfer{From: account, To: lottery.BankAccount, Amount: balance, Kind: lottery.Withdrawal,
@@ -196,16 +117,6 @@ func (t *tx) payOut(playerID int64, session []byte, reason string, now time.Time
 	}
 	_, err := t.exec(`DELETE FROM sessions WHERE kind = ? AND owner_id = ?`, lottery.PlayerSession, playerID)
 	return balance, err
-}
-
-// requireOpen refuses, in the write, a player whose account is shut at now: closed, or
-// self-excluded until later (lottery.Player.Shut). It returns the player as it read them.
-func (t *tx) requireOpen(playerID int64, now time.Time) (lottery.Player, error) {
-	p, err := scanPlayer(t.queryRow(`SELECT `+playerColumns+` FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = ?`, playerID))
-	if err != nil {
-		return p, err
-	}
-	return p, p.Shut(now)
 }
 
 // ChangePassword sets a player's password hash in one write: the session checked (nil: not
@@ -230,4 +141,21 @@ func (d *DB) ChangePassword(ctx context.Context, playerID int64, session []byte,
 			fresh.Hash, lottery.PlayerSession, playerID, fresh.CreatedAt, fresh.LastSeen)
 		return err
 	})
+}
+
+// playerColumns are the columns scanPlayer reads (sqlstore.PlayerColumns).
+var playerColumns = sqlstore.PlayerColumns(sqlstore.SQLite)
+
+// scanPlayer reads a player's playerColumns (sqlstore.ScanPlayer), its error a fault.
+func scanPlayer(row scanner) (lottery.Player, error) {
+	p, err := sqlstore.ScanPlayer(row)
+	return p, asFault(err)
+}
+
+// requireSession checks a player's session in the write (sqlstore.RequireSession).
+func (t *tx) requireSession(hash []byte) error { return sqlstore.RequireSession(t.ctx, txQ{t}, hash) }
+
+// requireOpen refuses in the write a player whose account is shut (sqlstore.RequireOpen).
+func (t *tx) requireOpen(playerID int64, now time.Time) (lottery.Player, error) {
+	return sqlstore.RequireOpen(t.ctx, txQ{t}, sqlstore.SQLite, playerID, now, "")
 }

@@ -7,6 +7,7 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The play session of the reality checks (docs/spec/API.md 1.1, migration 0023): it begins at the
@@ -30,7 +31,7 @@ func playSessionOf(q querier, playerID int64, idleBefore, createdBefore time.Tim
 	var started sql.NullInt64
 	err := q(playSessionQuery, playerID, idleBefore.Unix(), createdBefore.Unix()).Scan(&started, &ps.Staked, &ps.Won, &ps.Games, &ps.Checked)
 	if err != nil {
-		return ps, notFound(err, "no such player")
+		return ps, sqlstore.NotFound(err, "no such player")
 	}
 	if !started.Valid {
 		return ps, fault.Errorf(fault.NotLoggedIn, "no live session: log in again")

@@ -67,7 +67,7 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			if err != nil {
 				return err
 			}
-			if _, err := t.exec(`UPDATE players SET closed_at = ?, closed_by = ? WHERE id = ?`, imp.At.Unix(), lottery.ClosedByRegister, p.ID); err != nil {
+			if _, err := t.exec(`UPDATE players SET closed_at = ?, closed_by = ? WHERE id = ?`, storedTime(imp.At), lottery.ClosedByRegister, p.ID); err != nil {
 				return err
 			}
 			imp.ClosedPlayers = append(imp.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: paid})

@@ -176,7 +176,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}
 	args := make([]any, 0, 14*len(rows.Games))
 	for _, g := range rows.Games {
-		args = append(args, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, color(g.Color), g.Status,
+		args = append(args, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, g.Color, g.Status,
 			g.BalanceAfter, storedTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer)
 	}
 	if err := t.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -21,6 +22,14 @@ const hourLayout = "2006-01-02T15"
 func storedTime(t time.Time) string { return t.UTC().Format(storedLayout) }
 
 const storedLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+// parseStored reads a time storedTime wrote (NULL: the zero time).
+func parseStored(s sql.NullString) (time.Time, error) {
+	if !s.Valid {
+		return time.Time{}, nil
+	}
+	return time.Parse(time.RFC3339Nano, s.String)
+}
 
 // addHours adds a batch's sales to sales_hourly: usually one line, for the current hour.
 func (t *tx) addHours(hours map[lottery.HourKey]*lottery.Sales) error {

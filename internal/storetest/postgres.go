@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"starcolor/internal/postgres"
+	"starcolor/internal/sqlstore"
 )
 
 // PostgresEnv names the variable that gives the tests a PostgreSQL database: a postgres:// URL
@@ -112,6 +113,27 @@ func openPostgres(t testing.TB, n int) ([]Store, *Raw) {
 		return again
 	}}
 }
+
+// PostgresMigrations is the migration tests' harness for PostgreSQL: a schema of its own in the
+// database of $STARCOLOR_TEST_POSTGRES.
+var PostgresMigrations = Migrations{Dialect: sqlstore.PostgreSQL, Empty: func(t testing.TB) (*Raw, func() (Store, error)) {
+	t.Helper()
+	u := PostgresURL(t)
+	cfg, err := pgx.ParseConfig(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := stdlib.OpenDB(*cfg)
+	t.Cleanup(func() { raw.Close() })
+	return &Raw{DB: raw, Rebind: dollars}, func() (Store, error) {
+		s, err := postgres.Open(context.Background(), u)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { s.Close() })
+		return s, nil
+	}
+}}
 
 // dollars numbers a statement's '?' parameters as PostgreSQL's $1, $2, ….
 func dollars(q string) string {

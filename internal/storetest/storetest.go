@@ -20,6 +20,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/sqlstore"
 	"starcolor/internal/store"
 )
 
@@ -76,6 +77,25 @@ func OpenSQLite(t testing.TB) *sqlite.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// SQLiteMigrations is the migration tests' harness for SQLite: a new file in a temporary folder.
+var SQLiteMigrations = Migrations{Dialect: sqlstore.SQLite, Empty: func(t testing.TB) (*Raw, func() (Store, error)) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.db")
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { raw.Close() })
+	return &Raw{DB: raw}, func() (Store, error) {
+		s, err := sqlite.Open(context.Background(), path)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { s.Close() })
+		return s, nil
+	}
+}}
 
 // CreateEmission stores an emission of the definition at a price, of the given blocks, built
 // from a seed whose first byte is seed (so the same units every run).

@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- Failed logins counted by name and client address together (issue 9). Guesses from one address
 -- lock that name from that address only, so that nobody can lock a player or an operator out
 -- from elsewhere; a name that does not exist is counted like one that does, so that the answers

@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- The operators of the back office (issue 4): accounts apart from the players', their sessions,
 -- and an append-only log of everything they do.
 

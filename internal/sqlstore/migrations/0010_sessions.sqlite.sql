@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- One table for the sessions of players and operators (issue 11): one implementation serves both
 -- (internal/session), and a write made for a player checks its session in it. A session is known
 -- by the SHA-256 of its token, as before. Its owner is a player or an operator, by kind; `ledger

@@ -1,3 +1,6 @@
+-- SQLite's first schema: the emissions. Its steps up to 0011 (SQLite only) make the rest of what
+-- 0001_schema.postgres.sql makes at once.
+--
 -- Emissions and their blocks (docs/spec/RULES.md §6, §8). Units are stored by pages of emission.PageUnits
 -- units in a compact binary form; an audit line is rebuilt from them byte for byte.
 CREATE TABLE emissions (

@@ -1,7 +1,8 @@
--- Star Color's schema on PostgreSQL: the same tables as on SQLite (internal/sqlite/migrations,
--- where each is explained as it came), in PostgreSQL's types, made at once. Times a person reads
--- are timestamptz; times that are only compared (sessions, keys, games' last move) are unix
--- seconds, as on SQLite.
+-- Star Color's schema on PostgreSQL: the same tables as SQLite's steps 0001 to 0011 make (each
+-- explained in its .sqlite.sql file as it came), in PostgreSQL's types, made at once; those steps
+-- have no PostgreSQL file. Times a person reads are timestamptz (text at a fixed width on
+-- SQLite); times that are only compared (sessions, keys, games' last move) are unix seconds, as
+-- on SQLite.
 
 -- Emissions, their blocks and their units (docs/spec/RULES.md §6, §8): immutable once created.
 CREATE TABLE emissions (

@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- What the back office shows of sales, kept up to date by each batch of sales (sales.go) instead
 -- of summed over every game at each view of the page, which grows with the games sold (a scan of
 -- the whole games table, and a million rows read for each open block). A batch adds one row's

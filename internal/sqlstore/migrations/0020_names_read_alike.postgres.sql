@@ -1,6 +1,6 @@
--- Names compared as a person reads them (issue 19, docs/spec/API.md 1.2): the same columns as SQLite's
--- 0020, where each is explained. The keys are made again by a Go step after the migrations
--- whenever the comparison changes (key_scheme, postgres/keys.go).
+-- Names compared as a person reads them (issue 19, docs/spec/API.md 1.2): the same columns as
+-- 0020_names_read_alike.sqlite.sql, where each is explained. The keys are made again by a Go
+-- step after the migrations whenever the comparison changes (key_scheme, postgres/keys.go).
 ALTER TABLE players ADD COLUMN name_skeleton text;
 ALTER TABLE players ADD COLUMN name_twin integer NOT NULL DEFAULT 0;
 ALTER TABLE players DROP CONSTRAINT players_name_key_key; -- players_by_key_prefix still finds a key

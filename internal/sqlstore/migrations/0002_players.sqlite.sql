@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- Players, sessions, the double-entry ledger, games and idempotency keys (issue 3).
 
 -- Every sum of money lives in an account; money only moves by transfers between two accounts.

@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- What the servers of one game share, kept in the store rather than in a process (issue 11): the
 -- rate of logins and sign-ups of each address, the back office's jobs, and the leases that let
 -- one server of several do a piece of work.

@@ -1,3 +1,5 @@
+-- SQLite only: PostgreSQL has this from 0001_schema.postgres.sql, which makes it at once.
+--
 -- A player's transfers, found without reading the whole ledger (the back office's player page).
 -- An index on the transfers' accounts would add a page to every sale's commit, so instead:
 --  * a game keeps the id of its stake transfer; its prize transfer, when it won, is the next one

@@ -1,0 +1,137 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// DB is the part of a store written once for both dialects: its methods run the statements the
+// dialects agree on, through the store's own ways of reading and writing (Config). sqlite.DB and
+// postgres.DB embed it, and keep for themselves what earns its place per dialect: opening, the
+// SQLite writer, the sales, locks, COPY, error mapping.
+type DB struct {
+	d      Dialect
+	read   Querier
+	once   Querier
+	write  func(ctx context.Context, fn func(Querier) error) error
+	fault  func(error) error
+	unique func(error) bool
+}
+
+// Config is how a store reads and writes, for the statements written once.
+type Config struct {
+	Dialect Dialect
+	// Read runs the reads made outside a write.
+	Read Querier
+	// Once runs a write of one statement, committed on its own: through SQLite's writer, in its
+	// next batch; on PostgreSQL's pool, without a transaction around it. Its errors are faults,
+	// noted by the store's health (fault.WriteHealth).
+	Once Querier
+	// Write runs fn as one write of the store, committed if fn returns nil, its error a fault:
+	// on SQLite in the writer's next batch (in a savepoint of its own), on PostgreSQL in a
+	// transaction run again when PostgreSQL gives it up for a conflict (40001, 40P01).
+	Write func(ctx context.Context, fn func(Querier) error) error
+	// Fault turns the database's errors into faults (a full disk, a server down: Unavailable).
+	Fault func(error) error
+	// Unique tells an error for a unique constraint broken.
+	Unique func(error) bool
+}
+
+// New makes the shared part of a store.
+func New(c Config) *DB {
+	return &DB{d: c.Dialect, read: c.Read, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique}
+}
+
+// TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at
+// a fixed width, so that times sort as text in the order of time (time.RFC3339Nano reads it
+// back).
+const TextLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+// TextTime is a time as SQLite keeps it (TextLayout).
+func TextTime(t time.Time) string { return t.UTC().Format(TextLayout) }
+
+// Time is a time as a parameter of the dialect: text on SQLite (TextTime), a timestamptz on
+// PostgreSQL.
+func (d Dialect) Time(t time.Time) any {
+	if d == SQLite {
+		return TextTime(t)
+	}
+	return t
+}
+
+// NullTime is Time, or NULL for the zero time.
+func (d Dialect) NullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return d.Time(t)
+}
+
+// ScanTime is a destination for a time of either dialect (SQLite's text, PostgreSQL's
+// timestamptz), read in UTC; NULL is the zero time.
+func ScanTime(t *time.Time) sql.Scanner { return timeDest{t} }
+
+type timeDest struct{ t *time.Time }
+
+func (d timeDest) Scan(src any) (err error) {
+	switch v := src.(type) {
+	case nil:
+		*d.t = time.Time{}
+	case time.Time:
+		*d.t = v.UTC()
+	case string:
+		*d.t, err = time.Parse(time.RFC3339Nano, v)
+	case []byte:
+		*d.t, err = time.Parse(time.RFC3339Nano, string(v))
+	default:
+		err = fmt.Errorf("a time stored as %T", src)
+	}
+	return err
+}
+
+// each runs a function on every row of a query's result, then closes it: each(q.Query(…))(fn).
+func each(rows Rows, err error) func(fn func(Rows) error) error {
+	return func(fn func(Rows) error) error {
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := fn(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+}
+
+// lock takes a lock of the transaction named name, held until it ends, where the dialect has
+// writes at once (PostgreSQL's servers share a database); SQLite's writer runs one write at a
+// time already.
+func (d Dialect) lock(ctx context.Context, q Querier, name string) error {
+	if d == SQLite {
+		return nil
+	}
+	_, err := q.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, name)
+	return err
+}
+
+// forShare locks for share the rows of a table read in a transaction, where the dialect has
+// writes at once (PostgreSQL: " FOR SHARE OF p").
+func (d Dialect) forShare(table string) string {
+	if d == SQLite {
+		return ""
+	}
+	return " FOR SHARE OF " + table
+}
+
+// forUpdate locks for update the rows of a table read in a transaction, where the dialect has
+// writes at once (PostgreSQL: " FOR UPDATE OF a").
+func (d Dialect) forUpdate(table string) string {
+	if d == SQLite {
+		return ""
+	}
+	return " FOR UPDATE OF " + table
+}

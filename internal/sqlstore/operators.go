@@ -1,0 +1,100 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
+)
+
+// CreateOperator registers an operator and logs it, in one write; a name already taken (whatever
+// its case) is fault.UsernameTaken.
+func (s *DB) CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error) {
+	var o lottery.Operator
+	err := s.write(ctx, func(q Querier) error {
+		// One creation at a time, on every server, between the check and the insert.
+		if err := s.d.lock(ctx, q, "starcolor:operators"); err != nil {
+			return err
+		}
+		var names []string
+		if err := each(q.Query(ctx, `SELECT name FROM operators`))(func(r Rows) error {
+			var n string
+			err := r.Scan(&n)
+			names = append(names, n)
+			return err
+		}); err != nil {
+			return err
+		}
+		if err := lottery.OperatorNameTaken(name, names); err != nil {
+			return err
+		}
+		var id int64
+		err := q.QueryRow(ctx, `INSERT INTO operators (name, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id`,
+			name, passwordHash, s.d.Time(log.CreatedAt)).Scan(&id)
+		if s.unique(err) {
+			return fault.Errorf(fault.UsernameTaken, "the operator %q already exists", name)
+		}
+		if err != nil {
+			return err
+		}
+		o = lottery.Operator{ID: id, Name: name, PasswordHash: passwordHash}
+		log.OperatorID, log.Name = id, name
+		return s.logAction(ctx, q, log)
+	})
+	return o, err
+}
+
+func (s *DB) scanOperator(row Row) (lottery.Operator, error) {
+	var o lottery.Operator
+	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, fault.Errorf(fault.NotFound, "no such operator")
+	}
+	return o, s.fault(err)
+}
+
+// OperatorByName finds an operator by name (case does not matter: operators' names are ASCII,
+// checked at their creation).
+func (s *DB) OperatorByName(ctx context.Context, name string) (lottery.Operator, error) {
+	return s.scanOperator(s.read.QueryRow(ctx, `SELECT id, name, password_hash FROM operators WHERE lower(name) = lower($1)`, name))
+}
+
+// OperatorByID finds an operator by id.
+func (s *DB) OperatorByID(ctx context.Context, id int64) (lottery.Operator, error) {
+	return s.scanOperator(s.read.QueryRow(ctx, `SELECT id, name, password_hash FROM operators WHERE id = $1`, id))
+}
+
+// LogOperatorAction appends a line to the operators' log.
+func (s *DB) LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error {
+	return s.logAction(ctx, s.once, a)
+}
+
+// logAction appends a line to the operators' log, in a write.
+func (s *DB) logAction(ctx context.Context, q Querier, a lottery.OperatorAction) error {
+	var op any
+	if a.OperatorID > 0 {
+		op = a.OperatorID
+	}
+	_, err := q.Exec(ctx, `INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		op, a.Name, a.Action, a.Detail, a.Remote, s.d.Time(a.CreatedAt))
+	return err
+}
+
+// OperatorLog lists the latest lines of the operators' log, newest first, before an id (0: from
+// the newest).
+func (s *DB) OperatorLog(ctx context.Context, limit int, before int64) ([]lottery.OperatorAction, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	var out []lottery.OperatorAction
+	err := each(s.read.Query(ctx, `SELECT id, coalesce(operator_id, 0), name, action, detail, remote, created_at
+		FROM operator_log WHERE id < $1 ORDER BY id DESC LIMIT $2`, before, limit))(func(r Rows) error {
+		var a lottery.OperatorAction
+		err := r.Scan(&a.ID, &a.OperatorID, &a.Name, &a.Action, &a.Detail, &a.Remote, ScanTime(&a.CreatedAt))
+		out = append(out, a)
+		return err
+	})
+	return out, s.fault(err)
+}
