@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/lottery"
 )
@@ -119,80 +118,6 @@ func copyPages(ctx context.Context, tx pgx.Tx, id string, build func(put func(em
 		return nil, copyErr
 	}
 	return blocks, nil
-}
-
-// Emissions lists every emission with its blocks, oldest first.
-func (d *DB) Emissions(ctx context.Context) ([]*emission.Emission, error) {
-	es, err := d.emissions(ctx, "")
-	return es, asFault(err)
-}
-
-// Emission returns one emission with its blocks.
-func (d *DB) Emission(ctx context.Context, id string) (*emission.Emission, error) {
-	es, err := d.emissions(ctx, id)
-	if err != nil {
-		return nil, asFault(err)
-	}
-	if len(es) == 0 {
-		return nil, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id)
-	}
-	return es[0], nil
-}
-
-func (d *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, error) {
-	var out []*emission.Emission
-	err := pgx.BeginTxFunc(ctx, d.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		q, args := `SELECT id, price, definition, game_table, created_at FROM emissions`, []any{}
-		if id != "" {
-			q, args = q+` WHERE id = $1`, []any{id}
-		}
-		rows, err := tx.Query(ctx, q+` ORDER BY created_at, id`, args...)
-		if err != nil {
-			return err
-		}
-		byID := map[string]*emission.Emission{}
-		var e emission.Emission
-		var table string
-		if _, err := pgx.ForEachRow(rows, []any{&e.ID, &e.Price, &e.Definition, &table, &e.CreatedAt}, func() error {
-			got := e
-			got.CreatedAt = got.CreatedAt.UTC()
-			if err := json.Unmarshal([]byte(table), &got.Table); err != nil {
-				return fmt.Errorf("emission %s: stored table: %w", got.ID, err)
-			}
-			out = append(out, &got)
-			byID[got.ID] = &got
-			return nil
-		}); err != nil {
-			return err
-		}
-		q = `SELECT b.emission_id, b.block, b.units, b.root, t.page_hashes, b.sold FROM blocks b
-			JOIN block_trees t ON t.emission_id = b.emission_id AND t.block = b.block`
-		if id != "" {
-			q += ` WHERE b.emission_id = $1`
-		}
-		if rows, err = tx.Query(ctx, q+` ORDER BY b.emission_id, b.block`, args...); err != nil {
-			return err
-		}
-		var eid string
-		var block, units, sold int32
-		var root, hashes []byte
-		_, err = pgx.ForEachRow(rows, []any{&eid, &block, &units, &root, &hashes, &sold}, func() error {
-			if len(root) != 32 || len(hashes)%32 != 0 {
-				return fmt.Errorf("emission %s block %d: corrupt commitment", eid, block)
-			}
-			b := emission.Block{Index: int(block), Units: int(units), Sold: int(sold), PageHashes: make([]audit.Hash, len(hashes)/32)}
-			copy(b.Root[:], root)
-			for i := range b.PageHashes {
-				copy(b.PageHashes[i][:], hashes[i*32:])
-			}
-			if e := byID[eid]; e != nil {
-				e.Blocks = append(e.Blocks, b)
-			}
-			return nil
-		})
-		return err
-	})
-	return out, err
 }
 
 // Page returns the stored bytes of one page of units.

@@ -11,8 +11,8 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
-// them; any server may send them, one server at a time for each call (ClaimWalletCalls).
+// The wallet's outbox (internal/sqlstore/outbox.go): here, the writes a sale makes in wallet mode,
+// and those of many calls, each in one round trip.
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
 // was: the same body is a no-op, another body an error (a call never changes).
@@ -45,34 +45,6 @@ func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, 
 	return nil
 }
 
-// ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due again
-// only after lease: the time to send them. Calls another server is claiming are skipped.
-func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error) {
-	var out []lottery.WalletCall
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `UPDATE wallet_calls SET next_at = $1, attempts = attempts + 1 WHERE id IN (
-				SELECT id FROM wallet_calls WHERE status <> 'acked' AND status = 'pending' AND next_at <= $2 ORDER BY next_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-			RETURNING `+walletCallColumns, now.Add(lease), now, limit)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.WalletCall, error) { return scanWalletCall(r) })
-		return err
-	})
-	return out, asFault(err)
-}
-
-const walletCallColumns = `id, call, transaction_id, player, round_id, amount, body, status, attempts, next_at, last_error, created_at, acked_at`
-
-// scanWalletCall reads a call's walletCallColumns, then the columns after them into extra.
-func scanWalletCall(r pgx.Row, extra ...any) (lottery.WalletCall, error) {
-	var c lottery.WalletCall
-	var acked *time.Time
-	err := r.Scan(append([]any{&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &c.NextAt, &c.LastError, &c.CreatedAt, &acked}, extra...)...)
-	c.NextAt, c.CreatedAt, c.AckedAt = c.NextAt.UTC(), c.CreatedAt.UTC(), timeOr(acked)
-	return c, err
-}
-
 // SettleWalletCalls writes what became of a sending of calls, by id: acknowledged, disputed, or
 // due again at a time; in one round trip. A call acknowledged stays so.
 func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error {
@@ -90,42 +62,6 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 	return asFault(d.noteWrite(d.pool.SendBatch(ctx, b).Close()))
 }
 
-// OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
-func (d *DB) OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error) {
-	var s lottery.OutboxState
-	var oldest *time.Time
-	err := d.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= $1)),
-		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= $1)),
-		count(*) FILTER (WHERE status = 'disputed'), count(*) FILTER (WHERE status = 'held' AND call = 'credit')
-		FROM wallet_calls WHERE status <> 'acked'`, now).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
-	s.Oldest = timeOr(oldest)
-	return s, asFault(err)
-}
-
-// WalletCalls lists up to limit calls in a status, the longest kept first, each with its
-// player's account and its round's game here, when there are.
-func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error) {
-	open := "c.status <> 'acked' AND " // the index of the calls not acknowledged (migration 0019)
-	if status == lottery.CallAcked {
-		open = ""
-	}
-	rows, err := d.pool.Query(ctx, `SELECT c.id, c.call, c.transaction_id, c.player, c.round_id, c.amount, c.body, c.status, c.attempts, c.next_at,
-			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
-		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
-		LEFT JOIN games g ON g.id = CASE WHEN c.round_id ~ '^[0-9]{1,18}$' THEN c.round_id::bigint END
-		WHERE `+open+`c.status = $1 ORDER BY c.created_at, c.id LIMIT $2`, status, limit)
-	if err != nil {
-		return nil, asFault(err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.OutboxCall, error) {
-		var c lottery.OutboxCall
-		var err error
-		c.WalletCall, err = scanWalletCall(r, &c.PlayerID, &c.GameID)
-		return c, err
-	})
-	return out, asFault(err)
-}
-
 // ReleaseWalletCalls makes held calls due now: by transaction id (a rollback whose sale was not
 // made) or by round (the credit of a game that finished).
 func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error {
@@ -141,25 +77,6 @@ func (d *DB) ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []st
 func (d *DB) DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error {
 	_, err := d.pool.Exec(ctx, `DELETE FROM wallet_calls WHERE transaction_id = ANY($1) AND status = 'held'`, transactionIDs)
 	return asFault(d.noteWrite(err))
-}
-
-// ReleaseStaleWalletCalls makes due the held calls a crash left held: a rollback held since
-// before a time whose round was never sold (a server died between the debit and the sale), a
-// credit whose game is finished (it died between the finish and the release).
-func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error) {
-	var n int64
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		a, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status <> 'acked' AND status = 'held' AND call = 'rollback' AND next_at < $2
-			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = w.round_id::bigint)`, now, before)
-		if err != nil {
-			return err
-		}
-		b, err := tx.Exec(ctx, `UPDATE wallet_calls w SET status = 'pending', next_at = $1 WHERE status <> 'acked' AND status = 'held' AND call = 'credit'
-			AND EXISTS (SELECT 1 FROM games g WHERE g.id = w.round_id::bigint AND g.status = 'finished')`, now)
-		n = a.RowsAffected() + b.RowsAffected()
-		return err
-	})
-	return n, asFault(err)
 }
 
 // WalletRounds lists the rounds of the operator's players: each game's stake and prize, and

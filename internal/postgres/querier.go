@@ -17,11 +17,16 @@ func (d *DB) shared() *sqlstore.DB {
 	return sqlstore.New(sqlstore.Config{
 		Dialect: sqlstore.PostgreSQL,
 		Read:    pgxQ{d.pool},
-		Once:    onceQ{d},
+		Snapshot: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
+			return pgx.BeginTxFunc(ctx, d.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+				func(tx pgx.Tx) error { return fn(pgxQ{tx}) })
+		},
+		Once: onceQ{d},
 		Write: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
 			return d.inTx(ctx, func(tx pgx.Tx) error { return fn(pgxQ{tx}) })
 		},
 		Fault:  asFault,
+		Health: &d.health,
 		Unique: func(err error) bool { return isCode(err, "23505", "") },
 	})
 }

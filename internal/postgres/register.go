@@ -9,6 +9,7 @@ import (
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
@@ -65,7 +66,7 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			if p.Person == nil || !listed.Lists(*p.Person) {
 				continue
 			}
-			paid, err := payOut(ctx, tx, p.ID, nil, lottery.PaidAtRegister, imp.At)
+			paid, err := sqlstore.PayOut(ctx, pgxQ{tx}, sqlstore.PostgreSQL, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
 			}
@@ -81,40 +82,4 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 		return err
 	})
 	return out, asFault(err)
-}
-
-// RegisterImports lists the imports of the list of excluded persons, the latest first.
-func (d *DB) RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error) {
-	rows, err := d.pool.Query(ctx, `SELECT id, created_at, by, source, listed, added, gone, closed, closed_players FROM register_imports ORDER BY id DESC LIMIT $1`, limit)
-	if err != nil {
-		return nil, asFault(err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (lottery.RegisterImport, error) {
-		var imp lottery.RegisterImport
-		var closed []byte
-		err := r.Scan(&imp.ID, &imp.At, &imp.By, &imp.Source, &imp.Listed, &imp.Added, &imp.Gone, &imp.Closed, &closed)
-		imp.At = imp.At.UTC()
-		if err == nil {
-			err = json.Unmarshal(closed, &imp.ClosedPlayers)
-		}
-		return imp, err
-	})
-	return out, asFault(err)
-}
-
-// RegisterPersons lists up to limit persons of the list of excluded persons from the first whose
-// last name comes at or after start's (both as identities compare them: identity.NameKey), in
-// the order of their key, and how many it holds.
-func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error) {
-	var n int
-	if err := d.pool.QueryRow(ctx, `SELECT count(*) FROM register`).Scan(&n); err != nil {
-		return nil, 0, asFault(err)
-	}
-	rows, err := d.pool.Query(ctx, `SELECT last_name, first_names, birth_date FROM register WHERE identity_key COLLATE "C" >= $1 ORDER BY identity_key COLLATE "C" LIMIT $2`,
-		identity.NameKey(start), limit)
-	if err != nil {
-		return nil, 0, asFault(err)
-	}
-	out, err := pgx.CollectRows(rows, scanPerson)
-	return out, n, asFault(err)
 }

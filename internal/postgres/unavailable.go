@@ -59,16 +59,6 @@ func asFault(err error) error {
 // it as asFault does.
 func (d *DB) noteWrite(err error) error { return d.health.Note(asFault(err)) }
 
-// CheckWrite says whether the store can write now: it fails if a write has failed for the
-// store's sake in the last few seconds, or if a write of its own fails (made at most once a
-// second: fault.WriteHealth).
-func (d *DB) CheckWrite(ctx context.Context) error {
-	return d.health.Check(ctx, func(ctx context.Context) error {
-		_, err := d.pool.Exec(ctx, `INSERT INTO health (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
-		return d.noteWrite(err)
-	})
-}
-
 // CheckFile reports damage to the database's files: PostgreSQL checks its pages itself as it
 // reads them (and fails those reads, as XX001), so there is nothing more to read here. Every page
 // of units is still checked against its commitment as it is read (emission.Reader).

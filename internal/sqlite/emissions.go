@@ -12,7 +12,6 @@ import (
 
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/lottery"
 )
@@ -111,96 +110,6 @@ func insertBlocks(ctx context.Context, tx execer, id string, blocks []emission.B
 		}
 	}
 	return nil
-}
-
-// Emissions lists every emission with its blocks, oldest first.
-func (d *DB) Emissions(ctx context.Context) ([]*emission.Emission, error) {
-	es, err := d.emissions(ctx, "")
-	return es, asFault(err)
-}
-
-// Emission returns one emission with its blocks.
-func (d *DB) Emission(ctx context.Context, id string) (*emission.Emission, error) {
-	es, err := d.emissions(ctx, id)
-	if err != nil {
-		return nil, asFault(err)
-	}
-	if len(es) == 0 {
-		return nil, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id)
-	}
-	return es[0], nil
-}
-
-func (d *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, error) {
-	tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	q := `SELECT id, price, definition, game_table, created_at FROM emissions`
-	args := []any{}
-	if id != "" {
-		q += ` WHERE id = ?`
-		args = append(args, id)
-	}
-	rows, err := tx.QueryContext(ctx, q+` ORDER BY created_at, id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	var out []*emission.Emission
-	byID := map[string]*emission.Emission{}
-	for rows.Next() {
-		var e emission.Emission
-		var table, created string
-		if err := rows.Scan(&e.ID, &e.Price, &e.Definition, &table, &created); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(table), &e.Table); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("emission %s: stored table: %w", e.ID, err)
-		}
-		if e.CreatedAt, err = time.Parse(time.RFC3339Nano, created); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("emission %s: stored time: %w", e.ID, err)
-		}
-		out = append(out, &e)
-		byID[e.ID] = &e
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	q = `SELECT b.emission_id, b.block, b.units, b.root, t.page_hashes, b.sold FROM blocks b
-		JOIN block_trees t ON t.emission_id = b.emission_id AND t.block = b.block`
-	if id != "" {
-		q += ` WHERE b.emission_id = ?`
-	}
-	rows, err = tx.QueryContext(ctx, q+` ORDER BY b.emission_id, b.block`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var eid string
-		var b emission.Block
-		var root, hashes []byte
-		if err := rows.Scan(&eid, &b.Index, &b.Units, &root, &hashes, &b.Sold); err != nil {
-			return nil, err
-		}
-		if len(root) != 32 || len(hashes)%32 != 0 {
-			return nil, fmt.Errorf("emission %s block %d: corrupt commitment", eid, b.Index)
-		}
-		copy(b.Root[:], root)
-		b.PageHashes = make([]audit.Hash, len(hashes)/32)
-		for i := range b.PageHashes {
-			copy(b.PageHashes[i][:], hashes[i*32:])
-		}
-		if e := byID[eid]; e != nil {
-			e.Blocks = append(e.Blocks, b)
-		}
-	}
-	return out, rows.Err()
 }
 
 // Page returns the stored bytes of one page of units.

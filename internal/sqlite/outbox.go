@@ -9,13 +9,11 @@ import (
 	"time"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
-// The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
-// them. The queries of the calls not acknowledged say "status <> 'acked'" in so many words:
-// SQLite uses a partial index (wallet_calls_open, migration 0019) only for a query whose WHERE
-// holds the index's own condition, and without it each claim of the sender would read every
-// call ever made.
+// The wallet's outbox (internal/sqlstore/outbox.go): here, the writes a sale makes in wallet mode,
+// and those of many calls, each a loop in one write of the writer.
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
 // was: the same body is a no-op, another body an error (a call never changes).
@@ -44,44 +42,6 @@ func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
 	return nil
 }
 
-// ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due again
-// only after lease: the time to send them, so that no other sender takes them meanwhile.
-func (d *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error) {
-	var out []lottery.WalletCall
-	err := d.update(ctx, func(t *tx) error {
-		out = out[:0]
-		if err := t.rows(func(r *sql.Rows) error {
-			c, err := scanWalletCall(r)
-			out = append(out, c)
-			return err
-		}, `UPDATE wallet_calls SET next_at = ?, attempts = attempts + 1 WHERE id IN (
-				SELECT id FROM wallet_calls WHERE status <> 'acked' AND status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?)
-			RETURNING `+walletCallColumns, storedTime(now.Add(lease)), storedTime(now), limit); err != nil {
-			return err
-		}
-		return nil
-	})
-	return out, asFault(err)
-}
-
-const walletCallColumns = `id, call, transaction_id, player, round_id, amount, body, status, attempts, next_at, last_error, created_at, acked_at`
-
-// scanWalletCall reads a call's walletCallColumns, then the columns after them into extra.
-func scanWalletCall(r scanner, extra ...any) (lottery.WalletCall, error) {
-	var c lottery.WalletCall
-	var next, created, acked sql.NullString
-	err := r.Scan(append([]any{&c.ID, &c.Call, &c.TransactionID, &c.Player, &c.RoundID, &c.Amount, &c.Body, &c.Status, &c.Attempts, &next, &c.LastError, &created, &acked}, extra...)...)
-	for _, t := range []struct {
-		at *time.Time
-		s  sql.NullString
-	}{{&c.NextAt, next}, {&c.CreatedAt, created}, {&c.AckedAt, acked}} {
-		if err == nil {
-			*t.at, err = parseStored(t.s)
-		}
-	}
-	return c, err
-}
-
 // SettleWalletCalls writes what became of a sending of calls, by id: acknowledged, disputed, or
 // due again at a time; in one write. A call acknowledged stays so (a late answer of an earlier
 // sending changes nothing).
@@ -105,49 +65,6 @@ func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.C
 	}))
 }
 
-// OutboxState counts the calls not yet acknowledged, the oldest's age, and the disputed ones.
-func (d *DB) OutboxState(ctx context.Context, now time.Time) (lottery.OutboxState, error) {
-	var s lottery.OutboxState
-	var oldest sql.NullString
-	err := d.queryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= ?1)),
-		min(created_at) FILTER (WHERE status = 'pending' OR (status = 'held' AND call = 'rollback' AND next_at <= ?1)),
-		count(*) FILTER (WHERE status = 'disputed'), count(*) FILTER (WHERE status = 'held' AND call = 'credit')
-		FROM wallet_calls WHERE status <> 'acked'`, storedTime(now)).Scan(&s.Pending, &oldest, &s.Disputed, &s.Open)
-	if err == nil {
-		s.Oldest, err = parseStored(oldest)
-	}
-	return s, asFault(err)
-}
-
-// WalletCalls lists up to limit calls in a status, the longest kept first, each with its
-// player's account and its round's game here, when there are.
-func (d *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lottery.OutboxCall, error) {
-	open := "c.status <> 'acked' AND " // the index of the calls not acknowledged (migration 0019)
-	if status == lottery.CallAcked {
-		open = ""
-	}
-	rows, err := d.db.QueryContext(ctx, `SELECT c.id, c.call, c.transaction_id, c.player, c.round_id, c.amount, c.body, c.status, c.attempts, c.next_at,
-			c.last_error, c.created_at, c.acked_at, coalesce(wp.player_id, 0), coalesce(g.id, 0)
-		FROM wallet_calls c LEFT JOIN wallet_players wp ON wp.wallet_player = c.player
-		LEFT JOIN games g ON g.id = CAST(c.round_id AS INTEGER)
-		WHERE `+open+`c.status = ? ORDER BY c.created_at, c.id LIMIT ?`, status, limit)
-	if err != nil {
-		return nil, asFault(err)
-	}
-	defer rows.Close()
-	var out []lottery.OutboxCall
-	for rows.Next() {
-		var c lottery.OutboxCall
-		var err error
-		if c.WalletCall, err = scanWalletCall(rows, &c.PlayerID, &c.GameID); err != nil {
-			return nil, asFault(err)
-		}
-		out = append(out, c)
-	}
-	return out, asFault(rows.Err())
-}
-
-// callStatus is the status a call is kept with: pending unless held.
 // nextAt is when a call being kept is due, or for a held rollback, when it is held from.
 func nextAt(c lottery.WalletCall, now time.Time) time.Time {
 	if c.NextAt.IsZero() {
@@ -156,6 +73,7 @@ func nextAt(c lottery.WalletCall, now time.Time) time.Time {
 	return c.NextAt
 }
 
+// callStatus is the status a call is kept with: pending unless held.
 func callStatus(c lottery.WalletCall) string {
 	if c.Status == lottery.CallHeld {
 		return lottery.CallHeld
@@ -193,32 +111,6 @@ func (d *DB) DropHeldWalletCalls(ctx context.Context, transactionIDs []string) e
 		}
 		return nil
 	}))
-}
-
-// ReleaseStaleWalletCalls makes due the held calls a crash left held: a rollback held since
-// before a time whose round was never sold (the process died between the debit and the sale), a
-// credit whose game is finished (it died between the finish and the release).
-func (d *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error) {
-	var n int64
-	err := d.update(ctx, func(t *tx) error {
-		// A rollback held past its time whose round was not sold: the sale never happened.
-		res, err := t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status <> 'acked' AND status = 'held' AND call = 'rollback' AND next_at < ?
-			AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER))`, storedTime(now), storedTime(before))
-		if err != nil {
-			return err
-		}
-		a, _ := res.RowsAffected()
-		// A credit held whose game is finished: its release was lost in a crash.
-		res, err = t.exec(`UPDATE wallet_calls SET status = 'pending', next_at = ? WHERE status <> 'acked' AND status = 'held' AND call = 'credit'
-			AND EXISTS (SELECT 1 FROM games g WHERE g.id = CAST(wallet_calls.round_id AS INTEGER) AND g.status = 'finished')`, storedTime(now))
-		if err != nil {
-			return err
-		}
-		b, _ := res.RowsAffected()
-		n = a + b
-		return nil
-	})
-	return n, asFault(err)
 }
 
 // WalletRounds lists the rounds of the operator's players: each game's stake and prize, and
@@ -268,7 +160,7 @@ func (d *DB) HoldRollback(ctx context.Context, playerID int64, key string, call 
 	var r lottery.KeptAnswer
 	found := false
 	err := d.update(ctx, func(t *tx) error {
-		err := t.queryRow(keptAnswerQuery, playerID, key).
+		err := t.queryRow(sqlstore.KeptAnswerQuery, playerID, key).
 			Scan(&r.RequestHash, &r.Status, &r.Body)
 		if err == nil {
 			found = true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"starcolor/internal/sqlstore"
 )
 
 // The play session is read at every GET /api/v1/me: it finds the player's sessions through
@@ -11,7 +13,7 @@ import (
 // player and time alone (a covering index: no row of the table read), whatever the history.
 func TestPlaySessionPlan(t *testing.T) {
 	d := mustOpen(t)
-	steps := fmt.Sprint(queryPlan(t, d, playSessionQuery, 1, 2, 3))
+	steps := fmt.Sprint(queryPlan(t, d, sqlstore.PlaySessionQuery(sqlstore.SQLite), 1, 2, 3))
 	// (SCAN s is the one row of the session's start.)
 	if strings.Contains(steps, "SCAN sessions") || strings.Contains(steps, "SCAN g") || strings.Contains(steps, "SCAN games") ||
 		!strings.Contains(steps, "sessions_by_owner") ||

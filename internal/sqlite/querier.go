@@ -19,11 +19,20 @@ func (d *DB) shared() *sqlstore.DB {
 	return sqlstore.New(sqlstore.Config{
 		Dialect: sqlstore.SQLite,
 		Read:    readQ{d},
-		Once:    onceQ{d},
+		Snapshot: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
+			tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			defer tx.Rollback()
+			return fn(sqlstore.Std(tx))
+		},
+		Once: onceQ{d},
 		Write: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
 			return d.update(ctx, func(t *tx) error { return fn(txQ{t}) })
 		},
 		Fault:  asFault,
+		Health: &d.health,
 		Unique: func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
 	})
 }

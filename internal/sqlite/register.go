@@ -4,10 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"time"
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // ImportRegister replaces the list of excluded persons with persons, and closes every open
@@ -63,7 +63,7 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			return err
 		}
 		for _, p := range open {
-			paid, err := t.payOut(p.ID, nil, lottery.PaidAtRegister, imp.At)
+			paid, err := sqlstore.PayOut(t.ctx, txQ{t}, sqlstore.SQLite, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
 			}
@@ -79,50 +79,4 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 		return err
 	})
 	return imp, asFault(err)
-}
-
-// RegisterImports lists the imports of the list of excluded persons, the latest first.
-func (d *DB) RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT id, created_at, by, source, listed, added, gone, closed, closed_players FROM register_imports ORDER BY id DESC LIMIT ?`, limit)
-	if err != nil {
-		return nil, asFault(err)
-	}
-	defer rows.Close()
-	var out []lottery.RegisterImport
-	for rows.Next() {
-		var imp lottery.RegisterImport
-		var at, closed string
-		if err := rows.Scan(&imp.ID, &at, &imp.By, &imp.Source, &imp.Listed, &imp.Added, &imp.Gone, &imp.Closed, &closed); err != nil {
-			return nil, asFault(err)
-		}
-		imp.At, _ = time.Parse(time.RFC3339Nano, at)
-		json.Unmarshal([]byte(closed), &imp.ClosedPlayers)
-		out = append(out, imp)
-	}
-	return out, asFault(rows.Err())
-}
-
-// RegisterPersons lists up to limit persons of the list of excluded persons from the first whose
-// last name comes at or after start's (both as identities compare them: identity.NameKey), in
-// the order of their key, and how many it holds.
-func (d *DB) RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error) {
-	var n int
-	if err := d.db.QueryRowContext(ctx, `SELECT count(*) FROM register`).Scan(&n); err != nil {
-		return nil, 0, asFault(err)
-	}
-	rows, err := d.db.QueryContext(ctx, `SELECT last_name, first_names, birth_date FROM register WHERE identity_key >= ? ORDER BY identity_key LIMIT ?`,
-		identity.NameKey(start), limit)
-	if err != nil {
-		return nil, 0, asFault(err)
-	}
-	defer rows.Close()
-	var out []identity.Person
-	for rows.Next() {
-		p, err := scanPerson(rows)
-		if err != nil {
-			return nil, 0, asFault(err)
-		}
-		out = append(out, p)
-	}
-	return out, n, asFault(rows.Err())
 }

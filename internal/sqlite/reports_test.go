@@ -10,6 +10,7 @@ import (
 
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // checkTotals compares the kept totals with sums over the games, and checks the ledger.
@@ -48,7 +49,10 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := prefix(c.p)
+		n := len("2006-01-02T15") // how many characters of a stored time name the period
+		if c.p == lottery.Day {
+			n = len("2006-01-02")
+		}
 		want := fromGames(n, `WHERE created_at >= ?`, c.since.UTC().Format(time.RFC3339Nano)[:n])
 		if len(want) == 0 || !reflect.DeepEqual(got, want) {
 			t.Fatalf("sales by %s since %v:\n got %+v\nwant %+v", c.p, c.since, got, want)
@@ -216,7 +220,7 @@ func BenchmarkSalesReports(b *testing.B) {
 // reads no whole table. (That they are the right ones is the stores' contract: storetest.)
 func TestPlayerTransfersPlan(t *testing.T) {
 	d := mustOpen(t)
-	for _, detail := range queryPlan(t, d, playerTransfers, 1, 3, 10, int64(1)<<62) {
+	for _, detail := range queryPlan(t, d, sqlstore.PlayerTransfersQuery, 1, 3, 10, int64(1)<<62) {
 		if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
 			t.Errorf("the query reads a whole table: %s", detail)
 		}

@@ -1,11 +1,11 @@
 package sqlite
 
 import (
-	"database/sql"
 	"fmt"
 	"time"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The totals the sales keep for the back office (migration 0004), so that its pages never sum
@@ -17,19 +17,9 @@ import (
 // games' created_at.
 const hourLayout = "2006-01-02T15"
 
-// storedTime is a time as the store keeps it: RFC 3339 in UTC, to the nanosecond, at a fixed
-// width so that times sort as text (migration 0015). time.RFC3339Nano reads it back.
-func storedTime(t time.Time) string { return t.UTC().Format(storedLayout) }
-
-const storedLayout = "2006-01-02T15:04:05.000000000Z07:00"
-
-// parseStored reads a time storedTime wrote (NULL: the zero time).
-func parseStored(s sql.NullString) (time.Time, error) {
-	if !s.Valid {
-		return time.Time{}, nil
-	}
-	return time.Parse(time.RFC3339Nano, s.String)
-}
+// storedTime is a time as the store keeps it (sqlstore.TextTime: RFC 3339 in UTC, to the
+// nanosecond, at a fixed width so that times sort as text).
+func storedTime(t time.Time) string { return sqlstore.TextTime(t) }
 
 // addHours adds a batch's sales to sales_hourly: usually one line, for the current hour.
 func (t *tx) addHours(hours map[lottery.HourKey]*lottery.Sales) error {

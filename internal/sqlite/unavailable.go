@@ -47,19 +47,6 @@ func asFault(err error) error {
 // it as asFault does.
 func (d *DB) noteWrite(err error) error { return d.health.Note(asFault(err)) }
 
-// CheckWrite says whether the store can write now: it fails if a write has failed for the
-// store's sake in the last few seconds, or if a write of its own, through the writer as
-// every write, fails (made at most once a second, as its row costs a page of the WAL:
-// fault.WriteHealth).
-func (d *DB) CheckWrite(ctx context.Context) error {
-	return d.health.Check(ctx, func(ctx context.Context) error {
-		return d.update(ctx, func(t *tx) error {
-			_, err := t.exec(`INSERT INTO health (id, checked_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
-			return err
-		})
-	})
-}
-
 // CheckFile runs SQLite's check of the database file's structure (PRAGMA quick_check: every
 // page and record well formed, without the indexes' contents) and returns what it finds wrong,
 // at most 20 lines; nothing when the file is sound. It reads the whole file, beside the writer.

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"starcolor/internal/fault"
 )
 
 // DB is the part of a store written once for both dialects: its methods run the statements the
@@ -12,12 +14,14 @@ import (
 // postgres.DB embed it, and keep for themselves what earns its place per dialect: opening, the
 // SQLite writer, the sales, locks, COPY, error mapping.
 type DB struct {
-	d      Dialect
-	read   Querier
-	once   Querier
-	write  func(ctx context.Context, fn func(Querier) error) error
-	fault  func(error) error
-	unique func(error) bool
+	d        Dialect
+	read     Querier
+	snapshot func(ctx context.Context, fn func(Querier) error) error
+	once     Querier
+	write    func(ctx context.Context, fn func(Querier) error) error
+	fault    func(error) error
+	unique   func(error) bool
+	health   *fault.WriteHealth
 }
 
 // Config is how a store reads and writes, for the statements written once.
@@ -25,6 +29,9 @@ type Config struct {
 	Dialect Dialect
 	// Read runs the reads made outside a write.
 	Read Querier
+	// Snapshot runs fn in a read-only transaction, whose reads all see one state of the
+	// database (an emission and its blocks read together).
+	Snapshot func(ctx context.Context, fn func(Querier) error) error
 	// Once runs a write of one statement, committed on its own: through SQLite's writer, in its
 	// next batch; on PostgreSQL's pool, without a transaction around it. Its errors are faults,
 	// noted by the store's health (fault.WriteHealth).
@@ -37,11 +44,13 @@ type Config struct {
 	Fault func(error) error
 	// Unique tells an error for a unique constraint broken.
 	Unique func(error) bool
+	// Health keeps the store's failed writes, for CheckWrite.
+	Health *fault.WriteHealth
 }
 
 // New makes the shared part of a store.
 func New(c Config) *DB {
-	return &DB{d: c.Dialect, read: c.Read, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique}
+	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique, health: c.Health}
 }
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at
@@ -118,6 +127,21 @@ func (d Dialect) lock(ctx context.Context, q Querier, name string) error {
 	return err
 }
 
+// lockShared takes a lock of the transaction named name, shared with the other transactions
+// that take it shared, and held until it ends; see lock.
+func (d Dialect) lockShared(ctx context.Context, q Querier, name string) error {
+	if d == SQLite {
+		return nil
+	}
+	_, err := q.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))`, name)
+	return err
+}
+
+// registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
+// alone (lock), each sign-up shared (lockShared), so that no account opens unseen while a list is
+// imported (the import would not find it to close it).
+const registerLock = "starcolor:register"
+
 // forShare locks for share the rows of a table read in a transaction, where the dialect has
 // writes at once (PostgreSQL: " FOR SHARE OF p").
 func (d Dialect) forShare(table string) string {
@@ -127,11 +151,13 @@ func (d Dialect) forShare(table string) string {
 	return " FOR SHARE OF " + table
 }
 
-// forUpdate locks for update the rows of a table read in a transaction, where the dialect has
-// writes at once (PostgreSQL: " FOR UPDATE OF a").
-func (d Dialect) forUpdate(table string) string {
-	if d == SQLite {
-		return ""
-	}
-	return " FOR UPDATE OF " + table
+// CheckWrite says whether the store can write now: it fails if a write has failed for the
+// store's sake in the last few seconds, or if a write of its own fails (made at most once a
+// second, through SQLite's writer as every write, as its row costs a page of the WAL:
+// fault.WriteHealth).
+func (s *DB) CheckWrite(ctx context.Context) error {
+	return s.health.Check(ctx, func(ctx context.Context) error {
+		_, err := s.once.Exec(ctx, `INSERT INTO health (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())
+		return err
+	})
 }

@@ -73,12 +73,17 @@ func (s *DB) LogOperatorAction(ctx context.Context, a lottery.OperatorAction) er
 
 // logAction appends a line to the operators' log, in a write.
 func (s *DB) logAction(ctx context.Context, q Querier, a lottery.OperatorAction) error {
+	return LogAction(ctx, q, s.d, a)
+}
+
+// LogAction appends a line to the operators' log, in a write of the store's own.
+func LogAction(ctx context.Context, q Querier, d Dialect, a lottery.OperatorAction) error {
 	var op any
 	if a.OperatorID > 0 {
 		op = a.OperatorID
 	}
 	_, err := q.Exec(ctx, `INSERT INTO operator_log (operator_id, name, action, detail, remote, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		op, a.Name, a.Action, a.Detail, a.Remote, s.d.Time(a.CreatedAt))
+		op, a.Name, a.Action, a.Detail, a.Remote, d.Time(a.CreatedAt))
 	return err
 }
 

@@ -1,0 +1,161 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+
+	"starcolor/internal/lottery"
+)
+
+// The check of the books (starcolor ledger check): what must hold between the games, the
+// transfers and the blocks (docs/spec/RULES.md §7), as SQL that SQLite and PostgreSQL read alike,
+// and the checks of each dialect's own (the hours' totals, as each keeps them; the references
+// its tables do not enforce).
+
+// check is one query counting the rows that break a rule: 0 when the books are right.
+type check struct {
+	What string // the rule broken, as the report says it
+	SQL  string
+}
+
+// checks are the checks both dialects share. Accounts 1 and 2 are the bank and the prize fund.
+var checks = []check{
+	{What: "games without exactly one stake transfer of their stake from their player to the prize fund", SQL: `SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN (
+			   SELECT game_id, count(*) AS n, min(amount) AS amount, min(from_account) AS src, min(to_account) AS dst
+			   FROM transfers WHERE kind = 'stake' GROUP BY game_id) t ON t.game_id = g.id
+			 WHERE t.n IS NULL OR t.n <> 1 OR t.amount <> g.stake OR t.src <> p.account_id OR t.dst <> 2`},
+	{What: "games without exactly their prize transfer from the prize fund to their player", SQL: `SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id LEFT JOIN (
+			   SELECT game_id, count(*) AS n, min(amount) AS amount, min(from_account) AS src, min(to_account) AS dst
+			   FROM transfers WHERE kind = 'prize' GROUP BY game_id) t ON t.game_id = g.id
+			 WHERE (g.prize = 0 AND t.n IS NOT NULL)
+			    OR (g.prize > 0 AND (t.n IS NULL OR t.n <> 1 OR t.amount <> g.prize OR t.src <> 2 OR t.dst <> p.account_id))`},
+	{What: "stake or prize transfers of no game, or more than their games", SQL: `SELECT (SELECT count(*) FROM transfers WHERE kind IN ('stake', 'prize')) -
+			        (SELECT count(*) FROM games) - (SELECT count(*) FROM games WHERE prize > 0)`},
+	{What: "deposits or withdrawals not between the bank and a player", SQL: `SELECT count(*) FROM transfers t WHERE t.kind IN ('deposit', 'withdrawal') AND NOT (
+			  (t.kind = 'deposit' AND t.from_account = 1 AND t.to_account IN (SELECT account_id FROM players)) OR
+			  (t.kind = 'withdrawal' AND t.to_account = 1 AND t.from_account IN (SELECT account_id FROM players)))`},
+	// A self-exclusion and a closure pay the whole balance out in the step that shuts the
+	// account, and no money reaches it afterwards (lottery.PaidAtExclusion, the stores' payOut).
+	{What: "payouts at a self-exclusion or a closure that are not a withdrawal of a player so excluded or closed", SQL: `SELECT count(*) FROM transfers t
+			 WHERE t.reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM players p WHERE p.account_id = t.from_account AND t.kind = 'withdrawal' AND t.to_account = 1
+			   AND ((t.reason = 'exclusion' AND p.excluded_until IS NOT NULL) OR (t.reason = 'closure' AND p.closed_by = 'player')
+			     OR (t.reason = 'register' AND p.closed_by = 'register')))`},
+	{What: "closed accounts holding money", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
+	{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
+			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
+			   ON g.emission_id = b.emission_id AND g.block = b.block
+			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
+	{What: "games whose stake_transfer is not their stake transfer, or whose prize transfer does not follow it", SQL: `SELECT count(*) FROM games g LEFT JOIN transfers s ON s.id = g.stake_transfer
+			   LEFT JOIN transfers p ON p.id = g.stake_transfer + 1 AND g.prize > 0
+			 WHERE s.id IS NULL OR s.kind <> 'stake' OR s.game_id <> g.id
+			    OR (g.prize > 0 AND (p.id IS NULL OR p.kind <> 'prize' OR p.game_id <> g.id))`},
+	{What: "blocks whose totals of prizes and winners sold differ from their games", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
+			   SELECT emission_id, block, sum(prize) AS prizes, count(*) FILTER (WHERE prize > 0) AS winners FROM games GROUP BY emission_id, block) g
+			   ON g.emission_id = b.emission_id AND g.block = b.block
+			 WHERE b.prizes_sold <> coalesce(g.prizes, 0) OR b.winners_sold <> coalesce(g.winners, 0)`},
+	// The weekly stake limit is checked against the window each account keeps (lottery.Window):
+	// it must hold all the player's stakes, and as left the week those of their games up to the
+	// last it counts as gone.
+	{What: "players' stake windows (weekly limits) that differ from their games", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id
+			   LEFT JOIN (SELECT player_id, sum(stake) AS total FROM games GROUP BY player_id) g ON g.player_id = p.id
+			   LEFT JOIN (SELECT g.player_id, sum(g.stake) AS gone FROM games g JOIN players q ON q.id = g.player_id JOIN accounts b ON b.id = q.account_id
+			              WHERE g.id <= b.staked_through_id GROUP BY g.player_id) e ON e.player_id = p.id
+			 WHERE a.staked_total <> coalesce(g.total, 0) OR a.staked_expired <> coalesce(e.gone, 0)`},
+	{What: "sessions of players or operators that do not exist", SQL: `SELECT count(*) FROM sessions s
+			 WHERE (s.kind = 'player' AND NOT EXISTS (SELECT 1 FROM players p WHERE p.id = s.owner_id))
+			    OR (s.kind = 'operator' AND NOT EXISTS (SELECT 1 FROM operators o WHERE o.id = s.owner_id))`},
+}
+
+// checks are the dialect's own checks: the hours of sales_hourly against the games, as the
+// dialect keeps hours (text prefixes on SQLite, timestamptz on PostgreSQL), and the references
+// no foreign key checks at each write (SQLite's writer checks none: pragma_foreign_key_check
+// reads them all; PostgreSQL's hot tables have none).
+func (d Dialect) checks() []check {
+	if d == SQLite {
+		return []check{
+			{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
+			      games_by_hour AS (SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+			        FROM games GROUP BY 1, 2)
+			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour)) +
+			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept))`},
+			{What: "rows referring to rows that do not exist (foreign keys)", SQL: `SELECT count(*) FROM pragma_foreign_key_check`},
+		}
+	}
+	return []check{
+		{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
+			      games_by_hour AS (SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, stake AS price,
+			        count(*)::bigint AS units, sum(stake)::bigint AS stakes, sum(prize)::bigint AS prizes, count(*) FILTER (WHERE prize > 0)::bigint AS winners
+			        FROM games GROUP BY 1, 2)
+			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour) x) +
+			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept) y)`},
+		{What: "rows referring to rows that do not exist (games, transfers, keys)", SQL: `SELECT (SELECT count(*) FROM games g WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = g.player_id)
+			           OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.emission_id = g.emission_id AND b.block = g.block)) +
+			        (SELECT count(*) FROM transfers t WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.from_account)
+			           OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.to_account)
+			           OR (t.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id))) +
+			        (SELECT count(*) FROM idempotency i WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = i.player_id))`},
+	}
+}
+
+// CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
+// transfers, every game has exactly its stake and (when it won) its prize transfer, every
+// block's sold count equals its games, which are its first units, each sold once, what the sales
+// keep for the back office (the totals by block and by hour, each game's transfer ids) agrees
+// with the games and transfers, and every row refers to rows that exist. It reads one snapshot
+// of the database, so that sales going on meanwhile do not disturb it.
+func (s *DB) CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error) {
+	c := &lottery.LedgerCheck{}
+	err := s.snapshot(ctx, func(q Querier) error {
+		*c = lottery.LedgerCheck{}
+		return s.checkLedger(ctx, q, c)
+	})
+	return c, s.fault(err)
+}
+
+func (s *DB) checkLedger(ctx context.Context, q Querier, c *lottery.LedgerCheck) error {
+	problem := func(format string, args ...any) { c.Problems = append(c.Problems, fmt.Sprintf(format, args...)) }
+	var total int64
+	if err := q.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(balance), 0) AS BIGINT), CAST(coalesce(sum(balance) FILTER (WHERE kind = 'player'), 0) AS BIGINT),
+		CAST(coalesce(sum(balance) FILTER (WHERE id = 1), 0) AS BIGINT), CAST(coalesce(sum(balance) FILTER (WHERE id = 2), 0) AS BIGINT) FROM accounts`).
+		Scan(&c.Accounts, &total, &c.Players, &c.Bank, &c.PrizeFund); err != nil {
+		return err
+	}
+	if total != 0 {
+		problem("the accounts sum to %d cents, not 0: money was created or lost", total)
+	}
+	if err := each(q.Query(ctx, `WITH moved AS (
+			SELECT to_account AS account, amount FROM transfers
+			UNION ALL SELECT from_account, -amount FROM transfers)
+		SELECT a.id, a.kind, a.balance, CAST(coalesce(m.total, 0) AS BIGINT)
+		FROM accounts a LEFT JOIN (SELECT account, sum(amount) AS total FROM moved GROUP BY account) m ON m.account = a.id
+		WHERE a.balance <> coalesce(m.total, 0) OR (a.kind = 'player' AND a.balance < 0)`))(func(r Rows) error {
+		var id, balance, moved int64
+		var kind string
+		if err := r.Scan(&id, &kind, &balance, &moved); err != nil {
+			return err
+		}
+		if balance != moved {
+			problem("account %d (%s) holds %d cents but its transfers add up to %d", id, kind, balance, moved)
+		}
+		if kind == "player" && balance < 0 {
+			problem("player account %d is below zero: %d", id, balance)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, ch := range append(checks[:len(checks):len(checks)], s.d.checks()...) {
+		var n int64
+		if err := q.QueryRow(ctx, ch.SQL).Scan(&n); err != nil {
+			return fmt.Errorf("%s: %w", ch.What, err)
+		}
+		if n != 0 {
+			problem("%s: %d", ch.What, n)
+		}
+	}
+	if err := q.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(stake), 0) AS BIGINT), CAST(coalesce(sum(prize), 0) AS BIGINT) FROM games`).
+		Scan(&c.Games, &c.Stakes, &c.Prizes); err != nil {
+		return err
+	}
+	return q.QueryRow(ctx, `SELECT count(*) FROM transfers`).Scan(&c.Transfers)
+}

@@ -1,0 +1,197 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"starcolor/internal/identity"
+
+	"starcolor/internal/lottery"
+)
+
+// The back office's reads: sales over time, what the open blocks still hold, players and their
+// transfers. They read committed data only and never wait for a write.
+
+// SalesOver groups the games sold since a time by period and price, oldest period first. It
+// reads the hourly totals the sales keep (sales_hourly), not the games.
+func (s *DB) SalesOver(ctx context.Context, p lottery.Period, since time.Time) ([]lottery.Sales, error) {
+	return s.SalesBetween(ctx, p, since, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+// hourLayout is how SQLite keeps the hours of sales_hourly: the first 13 characters of the
+// games' created_at (SQLite's sales.go writes them).
+const hourLayout = "2006-01-02T15"
+
+// period is the period of sales_hourly's hour column, and hour a time as that column compares
+// it: on SQLite the first characters of the hour's text (a day is its first 10), on PostgreSQL
+// date_trunc of the timestamptz.
+func (d Dialect) period(p lottery.Period) string {
+	if d == SQLite {
+		return fmt.Sprintf("substr(hour, 1, %d)", len(d.periodLayout(p)))
+	}
+	if p == lottery.Day {
+		return "date_trunc('day', hour AT TIME ZONE 'UTC')"
+	}
+	return "date_trunc('hour', hour AT TIME ZONE 'UTC')"
+}
+
+// periodLayout is how SQLite writes a period of sales.
+func (d Dialect) periodLayout(p lottery.Period) string {
+	if p == lottery.Day {
+		return "2006-01-02"
+	}
+	return hourLayout
+}
+
+func (d Dialect) hour(t time.Time) any {
+	if d == SQLite {
+		return t.UTC().Format(hourLayout)
+	}
+	return t
+}
+
+// periodDest is a destination for a period of sales as the dialect reads it (period).
+func (d Dialect) periodDest(t *time.Time, p lottery.Period) any {
+	if d == SQLite {
+		return layoutDest{t, d.periodLayout(p)}
+	}
+	return ScanTime(t)
+}
+
+type layoutDest struct {
+	t      *time.Time
+	layout string
+}
+
+func (d layoutDest) Scan(src any) (err error) {
+	v, ok := src.(string)
+	if !ok {
+		return fmt.Errorf("a period of sales stored as %T", src)
+	}
+	if *d.t, err = time.Parse(d.layout, v); err != nil {
+		return fmt.Errorf("a stored period of sales %q: %w", v, err)
+	}
+	return nil
+}
+
+// SalesBetween groups the games sold in the hours from one time (its period included) until
+// another (its hour excluded) by period and price, oldest period first.
+func (s *DB) SalesBetween(ctx context.Context, p lottery.Period, from, until time.Time) ([]lottery.Sales, error) {
+	var out []lottery.Sales
+	err := each(s.read.Query(ctx, `SELECT `+s.d.period(p)+` AS period, price, CAST(sum(units) AS BIGINT), CAST(sum(stakes) AS BIGINT),
+		CAST(sum(prizes) AS BIGINT), CAST(sum(winners) AS BIGINT) FROM sales_hourly WHERE hour >= $1 AND hour < $2
+		GROUP BY period, price ORDER BY period, price`, s.d.hour(p.Start(from)), s.d.hour(lottery.Hour.Start(until))))(func(r Rows) error {
+		var sl lottery.Sales
+		err := r.Scan(s.d.periodDest(&sl.Period, p), &sl.Price, &sl.Units, &sl.Stakes, &sl.Prizes, &sl.Winners)
+		out = append(out, sl)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}
+
+// SalesTotals are the games ever sold, by price, lowest price first (from the hourly totals).
+func (s *DB) SalesTotals(ctx context.Context) ([]lottery.Sales, error) {
+	var out []lottery.Sales
+	err := each(s.read.Query(ctx, `SELECT price, CAST(sum(units) AS BIGINT), CAST(sum(stakes) AS BIGINT), CAST(sum(prizes) AS BIGINT),
+		CAST(sum(winners) AS BIGINT) FROM sales_hourly GROUP BY price ORDER BY price`))(func(r Rows) error {
+		var sl lottery.Sales
+		err := r.Scan(&sl.Price, &sl.Units, &sl.Stakes, &sl.Prizes, &sl.Winners)
+		out = append(out, sl)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}
+
+// OpenBlockSales lists the blocks that still have units to sell, with the prizes of their units
+// already sold (the totals each sale adds to its block).
+func (s *DB) OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error) {
+	var out []lottery.BlockSales
+	err := each(s.read.Query(ctx, `SELECT b.emission_id, b.block, e.price, b.units, b.sold, b.prizes_sold, b.winners_sold
+		FROM blocks b JOIN emissions e ON e.id = b.emission_id WHERE b.sold < b.units ORDER BY e.price, e.created_at, b.block`))(func(r Rows) error {
+		var b lottery.BlockSales
+		err := r.Scan(&b.Emission, &b.Block, &b.Price, &b.Units, &b.Sold, &b.Prizes, &b.Winners)
+		out = append(out, b)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}
+
+// PlayerTotals sums a player's games (through the games' player index).
+func (s *DB) PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTotals, error) {
+	var t lottery.PlayerTotals
+	err := s.read.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE prize > 0), CAST(coalesce(sum(stake), 0) AS BIGINT),
+		CAST(coalesce(sum(prize), 0) AS BIGINT) FROM games WHERE player_id = $1`, playerID).Scan(&t.Games, &t.Winners, &t.Stakes, &t.Prizes)
+	return t, s.fault(err)
+}
+
+// PlayerTransfersQuery finds a player's latest transfers before a transfer id without reading the
+// ledger (migration 0005): the stakes and prizes of their latest games, by the ids the games keep
+// (a game's stake transfer comes after those of the player's older games), and their latest
+// deposits and withdrawals, through the partial indexes; of those, the latest. $1 is the player,
+// $2 their account, $3 how many, $4 the transfer id they come before.
+const PlayerTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = $1 AND stake_transfer < $4 ORDER BY id DESC LIMIT $3),
+	ids AS (SELECT stake_transfer AS id FROM g
+		UNION ALL SELECT stake_transfer + 1 FROM g WHERE prize > 0
+		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND from_account = $2 AND id < $4 ORDER BY id DESC LIMIT $3) AS o
+		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND to_account = $2 AND id < $4 ORDER BY id DESC LIMIT $3) AS i)
+	SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at FROM transfers
+	WHERE id IN (SELECT id FROM ids) AND id < $4 AND (from_account = $2 OR to_account = $2) ORDER BY id DESC LIMIT $3`
+
+// PlayerTransfers lists a player's transfers into or out of their account before a transfer id
+// (0: from the latest), newest first: a page of them. It reads about three times limit rows,
+// however long the ledger.
+func (s *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	var out []lottery.Transfer
+	err := each(s.read.Query(ctx, PlayerTransfersQuery, p.ID, p.AccountID, limit, before))(func(r Rows) error {
+		var t lottery.Transfer
+		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
+		out = append(out, t)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}
+
+// nameStarts is how the dialect finds the players whose name starts with start, as it always
+// has: SQLite's LIKE on the name (ASCII case does not matter), PostgreSQL's on the name's key
+// (identity.UsernameKey), names sorted byte by byte. It returns the condition and order, and the
+// pattern for $1.
+func (d Dialect) nameStarts(start string) (where, pattern string) {
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	if d == SQLite {
+		return `p.username LIKE $1 ESCAPE '\' ORDER BY p.username`, esc.Replace(start) + "%"
+	}
+	return `p.name_key LIKE $1 ESCAPE '\' ORDER BY p.username COLLATE "C"`, esc.Replace(identity.UsernameKey(start)) + "%"
+}
+
+// FindPlayers lists up to limit players whose name starts with start, in name order.
+func (s *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error) {
+	where, pattern := s.d.nameStarts(start)
+	var out []lottery.Player
+	err := each(s.read.Query(ctx, `SELECT `+PlayerColumns(s.d)+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE `+where+` LIMIT $2`, pattern, limit))(func(r Rows) error {
+		p, err := ScanPlayer(r)
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}
