@@ -14,6 +14,7 @@ import (
 
 	"starcolor/internal/admin"
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/passhash"
 )
 
@@ -24,7 +25,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fs.Usage()
 			return nil
 		}
-		return usageError(fs, "want: admin create NAME")
+		return cmdline.UsageError(fs, "want: admin create NAME")
 	}
 	return adminCreate(ctx, args[1:], stdout, stderr)
 }
@@ -35,18 +36,18 @@ func adminCreate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 players. It asks for the password (at least %d characters) twice on a terminal, without echo;
 otherwise it reads one line from the standard input, for scripts.`, admin.MinPassword), stderr)
 	db := dbFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError(fs, "want the operator's NAME")
+		return cmdline.UsageError(fs, "want the operator's NAME")
 	}
 	name := fs.Arg(0)
-	if err := parse(fs, fs.Args()[1:]); err != nil {
+	if err := cmdline.Parse(fs, fs.Args()[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	password, err := readPassword(os.Stdin, stderr, name)
 	if err != nil {

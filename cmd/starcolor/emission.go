@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"starcolor/internal/cmdline"
 )
 
 func runEmission(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -24,7 +26,7 @@ func runEmission(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if len(args) == 0 {
 		printUsage(stderr)
-		return errUsage
+		return cmdline.ErrUsage
 	}
 	if args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
@@ -37,5 +39,5 @@ func runEmission(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "starcolor emission: unknown command %q\n", args[0])
 	printUsage(stderr)
-	return errUsage
+	return cmdline.ErrUsage
 }

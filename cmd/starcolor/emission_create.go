@@ -2,17 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -33,38 +31,36 @@ only for the copy (about 0.5 s a block).`, stderr)
 	seedOut := fs.String("seed-out", "", "write the seed to this new `file` (mode 0600), for escrow")
 	version := fs.String("definition", gamedef.Default, "the game definition `version`")
 	direct := fs.Bool("direct", false, "generate straight into the database: about 0.3 s a block quicker, but it holds the database's\nonly write lock throughout, so a server selling from it would wait (and fail its sales after 60 s)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if err := emission.CheckID(*id); err != nil {
-		return usageError(fs, "%v", err)
+		return cmdline.UsageError(fs, "%v", err)
 	}
 	def, err := gamedef.Lookup(*version)
 	if err != nil {
 		return err
 	}
-	cents, err := parseEUR(*price)
+	cents, err := cmdline.ParseEUR(*price)
 	if err != nil {
-		return usageError(fs, "--price: %v", err)
+		return cmdline.UsageError(fs, "--price: %v", err)
 	}
 	if _, err := def.Table(cents); err != nil {
 		return err
 	}
 	if *blocks <= 0 {
-		return usageError(fs, "--blocks %d: an emission has at least one block", *blocks)
+		return cmdline.UsageError(fs, "--blocks %d: an emission has at least one block", *blocks)
 	}
-	var seed [emission.SeedSize]byte
+	seed := emission.NewSeed()
 	if *seedHex != "" {
 		raw, err := hex.DecodeString(*seedHex)
 		if err != nil || len(raw) != emission.SeedSize {
-			return usageError(fs, "--seed must be %d hex digits", 2*emission.SeedSize)
+			return cmdline.UsageError(fs, "--seed must be %d hex digits", 2*emission.SeedSize)
 		}
 		copy(seed[:], raw)
-	} else {
-		rand.Read(seed[:])
 	}
 	if *seedOut != "" {
 		if err := writeNew(*seedOut, hex.EncodeToString(seed[:])+"\n"); err != nil {
@@ -77,17 +73,14 @@ only for the copy (about 0.5 s a block).`, stderr)
 		return err
 	}
 	defer store.Close()
-	table, _ := def.Table(cents)
-	e := &emission.Emission{ID: *id, Price: cents, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
 	bar := newProgressBar(stderr, "emission "+*id)
 	start := time.Now()
-	create := store.CreateEmissionStaged
+	write := store.CreateEmissionStaged
 	if *direct {
-		create = store.CreateEmission
+		write = store.CreateEmission
 	}
-	err = create(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: cents, Blocks: *blocks, Seed: seed}, put, bar.Update)
-	})
+	e, err := emission.Create(ctx, write, emission.Order{ID: *id, Definition: def, Price: cents, Blocks: *blocks, Seed: seed,
+		CreatedAt: time.Now().UTC(), Progress: bar.Update})
 	bar.Done()
 	if err != nil {
 		if *seedOut != "" {
@@ -104,34 +97,6 @@ only for the copy (about 0.5 s a block).`, stderr)
 		fmt.Fprintf(stdout, "  block %d root %x\n", b.Index, b.Root)
 	}
 	return nil
-}
-
-// parseEUR reads a price in euros ("2", "2.50" or "2,50") as cents, without floating point.
-func parseEUR(s string) (int64, error) {
-	s = strings.TrimSpace(strings.Replace(s, ",", ".", 1))
-	if s == "" {
-		return 0, errors.New("a price in euros is required")
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	if len(frac) > 2 {
-		return 0, fmt.Errorf("%q has more than two decimals", s)
-	}
-	w, err := strconv.ParseUint(whole, 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not an amount of euros", s)
-	}
-	f := uint64(0)
-	if frac != "" {
-		frac += strings.Repeat("0", 2-len(frac))
-		if f, err = strconv.ParseUint(frac, 10, 8); err != nil {
-			return 0, fmt.Errorf("%q is not an amount of euros", s)
-		}
-	}
-	cents := int64(w*100 + f)
-	if cents <= 0 {
-		return 0, fmt.Errorf("%q is not a positive price", s)
-	}
-	return cents, nil
 }
 
 // writeNew writes a new file readable by its owner only, refusing to overwrite one.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -40,21 +41,21 @@ exports on their own.`, stderr)
 	price := fs.String("price", "", "without the database: the price in `euros`")
 	blocks := fs.Int("blocks", 0, "without the database: the `number` of blocks")
 	version := fs.String("definition", gamedef.Default, "without the database: the game definition `version`")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	case *seedFile == "":
-		return usageError(fs, "--seed-file is required")
+		return cmdline.UsageError(fs, "--seed-file is required")
 	case *out == "":
-		return usageError(fs, "--out is required")
+		return cmdline.UsageError(fs, "--out is required")
 	case (*price == "") != (*blocks == 0):
-		return usageError(fs, "--price and --blocks go together (without them, the database says)")
+		return cmdline.UsageError(fs, "--price and --blocks go together (without them, the database says)")
 	}
 	if err := emission.CheckID(*id); err != nil {
-		return usageError(fs, "%v", err)
+		return cmdline.UsageError(fs, "%v", err)
 	}
 	seed, err := readSeed(*seedFile)
 	if err != nil {
@@ -66,9 +67,7 @@ exports on their own.`, stderr)
 
 	// What to rebuild: the committed emission, or the parameters given.
 	var committed *emission.Emission
-	e := &emission.Emission{ID: *id, CreatedAt: time.Now().UTC()}
-	n := *blocks
-	var def *gamedef.Definition
+	order := emission.Order{ID: *id, Blocks: *blocks, Seed: seed, CreatedAt: time.Now().UTC()}
 	if *price == "" {
 		store, err := openExisting(ctx, *db)
 		if err != nil {
@@ -79,23 +78,21 @@ exports on their own.`, stderr)
 		if err != nil {
 			return err
 		}
-		e.Price, e.CreatedAt, n = committed.Price, committed.CreatedAt, len(committed.Blocks)
-		if def, err = gamedef.Lookup(committed.Definition); err != nil {
+		order.Price, order.CreatedAt, order.Blocks = committed.Price, committed.CreatedAt, len(committed.Blocks)
+		if order.Definition, err = gamedef.Lookup(committed.Definition); err != nil {
 			return err
 		}
 	} else {
-		if e.Price, err = parseEUR(*price); err != nil {
-			return usageError(fs, "--price: %v", err)
+		if order.Price, err = cmdline.ParseEUR(*price); err != nil {
+			return cmdline.UsageError(fs, "--price: %v", err)
 		}
-		if def, err = gamedef.Lookup(*version); err != nil {
+		if order.Definition, err = gamedef.Lookup(*version); err != nil {
 			return err
 		}
 	}
-	table, err := def.Table(e.Price)
-	if err != nil {
+	if _, err := order.Definition.Table(order.Price); err != nil {
 		return err
 	}
-	e.Definition, e.Table = def.Version, *table
 
 	scratchDir, err := os.MkdirTemp(*out, ".derive-")
 	if err != nil {
@@ -108,9 +105,8 @@ exports on their own.`, stderr)
 	}
 	defer scratch.Close()
 	bar := newProgressBar(stderr, "rebuilding "+*id)
-	err = scratch.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-		return emission.Build(ctx, emission.Plan{Definition: def, Price: e.Price, Blocks: n, Seed: seed}, put, bar.Update)
-	})
+	order.Progress = bar.Update
+	e, err := emission.Create(ctx, scratch.CreateEmission, order)
 	bar.Done()
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 )
 
@@ -23,18 +24,18 @@ sale (docs/spec/RULES.md §6). To check a block before its sale, rebuild it from
 	id := fs.String("emission", "", "the emission `id`")
 	block := fs.Int("block", -1, "the block `index`, from 0")
 	out := fs.String("out", "", "the `file` to write (.gz to compress)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	case *id == "":
-		return usageError(fs, "--emission is required")
+		return cmdline.UsageError(fs, "--emission is required")
 	case *block < 0:
-		return usageError(fs, "--block is required: a block index from 0")
+		return cmdline.UsageError(fs, "--block is required: a block index from 0")
 	case *out == "":
-		return usageError(fs, "--out is required")
+		return cmdline.UsageError(fs, "--out is required")
 	}
 	store, err := openExisting(ctx, *db)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -13,11 +14,11 @@ import (
 func emissionList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("emission list", "", "Lists the emissions: id, price, blocks, units sold.", stderr)
 	db := dbFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	store, err := openExisting(ctx, *db)
 	if err != nil {
@@ -44,11 +45,11 @@ func emissionList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 func emissionShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("emission show", "ID", "Shows an emission: its price, table, and each block's root and sales.", stderr)
 	db := dbFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError(fs, "want one emission id")
+		return cmdline.UsageError(fs, "want one emission id")
 	}
 	store, err := openExisting(ctx, *db)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"starcolor/internal/chart"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -27,18 +29,18 @@ report as an SVG picture. The exit status is 1 when the units differ from the pr
 	db := dbFlag(fs)
 	plot := fs.String("plot", "", "also draw the report into this SVG `file`")
 	// Flags may come before or after the id: parse, take the id, parse what follows it.
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError(fs, "want one emission id")
+		return cmdline.UsageError(fs, "want one emission id")
 	}
 	id := fs.Arg(0)
-	if err := parse(fs, fs.Args()[1:]); err != nil {
+	if err := cmdline.Parse(fs, fs.Args()[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if *plot != "" {
 		// Fail before the long part when the picture cannot be written.
@@ -72,7 +74,7 @@ report as an SVG picture. The exit status is 1 when the units differ from the pr
 	elapsed := time.Since(start)
 	printReport(stdout, e, rep, elapsed)
 	if *plot != "" {
-		if err := writeAtomically(*plot, rep.WriteSVG); err != nil {
+		if err := writeAtomically(*plot, func(w io.Writer) error { return chart.WriteReport(w, rep, chart.Words{}) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)

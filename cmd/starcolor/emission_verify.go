@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"starcolor/internal/audit"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/gamedef"
 )
 
@@ -17,11 +18,11 @@ func emissionVerify(ctx context.Context, args []string, stdout, stderr io.Writer
 rules, the composite tiers, empty stars outside what the rules reveal, the Extra rules, the
 same outcome whatever the colour, the exact tier counts, the payout and the block root.
 Stops at the first defect with its unit and what is wrong.`, stderr)
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError(fs, "want at least one export file")
+		return cmdline.UsageError(fs, "want at least one export file")
 	}
 	for _, name := range fs.Args() {
 		if err := ctx.Err(); err != nil {

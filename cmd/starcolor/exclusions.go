@@ -10,6 +10,7 @@ import (
 
 	"starcolor/internal/admin"
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
@@ -21,7 +22,7 @@ func runExclusions(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fs.Usage()
 			return nil
 		}
-		return usageError(fs, "want: exclusions import FILE")
+		return cmdline.UsageError(fs, "want: exclusions import FILE")
 	}
 	return exclusionsImport(ctx, args[1:], stdout, stderr)
 }
@@ -38,11 +39,11 @@ counts (back office, /admin/exclusions) and in the operators' log.
 A SQLite file that starcolor serve is serving is imported from the back office instead: the
 server keeps its sessions in memory, and only it can end them at once.`, stderr)
 	db := dbFlag(fs)
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError(fs, "want the list's FILE")
+		return cmdline.UsageError(fs, "want the list's FILE")
 	}
 	path := fs.Arg(0)
 	if !app.IsPostgres(*db) {

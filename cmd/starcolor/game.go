@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"starcolor/internal/cmdline"
 	"starcolor/internal/gamedef"
 )
 
@@ -16,17 +17,17 @@ func runGame(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return errUsage
+		return cmdline.ErrUsage
 	}
 	fs := newFlags("game show", "[--version V] [--json]",
 		"Prints the game definition: the prize table at each price, the amounts that may be shown\nunder a star and the presentation frequencies.", stderr)
 	version := fs.String("version", gamedef.Default, "the definition `version` to show")
 	asJSON := fs.Bool("json", false, "print the definition file itself")
-	if err := parse(fs, args[1:]); err != nil {
+	if err := cmdline.Parse(fs, args[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	def, err := gamedef.Lookup(*version)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
@@ -16,7 +17,7 @@ import (
 func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "check" {
 		fmt.Fprintln(stderr, "Usage: starcolor ledger check [--db FILE|URL]")
-		return errUsage
+		return cmdline.ErrUsage
 	}
 	fs := newFlags("ledger check", "[--db FILE|URL]",
 		`Proves that the books balance: all accounts sum to zero, each balance equals its transfers,
@@ -25,7 +26,7 @@ emission, and each block's sales are its first units, each sold once. Proves the
 too: every page of every block rebuilt and hashed up to the block's published root, and the
 database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 	db := dbFlag(fs)
-	if err := parse(fs, args[1:]); err != nil {
+	if err := cmdline.Parse(fs, args[1:]); err != nil {
 		return err
 	}
 	store, err := openExisting(ctx, *db)

@@ -1,5 +1,7 @@
-// Command starcolor runs the « Star Color » instant lottery: its emissions of tickets, its game
-// definition and (later) its game server. Each subcommand lives in a file of its own.
+// Command starcolor runs the « Star Color » instant lottery: its game server, its emissions of
+// tickets, its game definition, its books and its back office's operators. Each subcommand lives
+// in a file of its own. The tools for tests and integrators are commands of their own
+// (starcolor-fakewallet, starcolor-loadtest), so that the regulated binary does not carry them.
 package main
 
 import (
@@ -10,19 +12,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
-	"syscall"
 	_ "time/tzdata" // the back office shows Paris time, on a machine without /usr/share/zoneinfo too
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
+func main() { cmdline.Main(run) }
 
 // command is one subcommand: its name, a line of help and what it does.
 type command struct {
@@ -36,11 +32,9 @@ func commands() []command {
 		{"ledger", "check that the books balance", runLedger},
 		{"emission", "create, list, show, export, verify and report on emissions of tickets", runEmission},
 		{"game", "show the game definition: prize tables, amounts, presentation frequencies", runGame},
-		{"loadtest", "play the player API with many concurrent players and measure plays per second", runLoadtest},
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
-		{"fakewallet", "run a reference operator's wallet (docs/spec/WALLET.md) for tests and integrators", runFakewallet},
 	}
 }
 
@@ -54,10 +48,13 @@ Commands:
 Run "starcolor <command> -h" for the arguments of a command.
 The database is a SQLite file, or a PostgreSQL database given by its URL (postgres://…):
 --db FILE|URL, or $STARCOLOR_DB, or starcolor.db.
+The reference wallet and the load tool are commands of their own: starcolor-fakewallet and
+starcolor-loadtest.
 `
 
-// errUsage marks a command line that could not be understood; its message has been printed.
-var errUsage = errors.New("usage")
+// moved are the commands that left starcolor for commands of their own: the binary that runs the
+// game for real money carries no wallet that sets balances, and no load tool.
+var moved = map[string]string{"fakewallet": "starcolor-fakewallet", "loadtest": "starcolor-loadtest"}
 
 // run executes one command line and returns the process exit code: 0, 1 for a failure, 2 for
 // a command line that could not be understood.
@@ -80,50 +77,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range cmds {
 		if c.name == args[0] {
-			return exitCode(c.run(ctx, args[1:], stdout, stderr), stderr)
+			return cmdline.ExitCode("starcolor", c.run(ctx, args[1:], stdout, stderr), stderr)
 		}
+	}
+	if to, ok := moved[args[0]]; ok {
+		fmt.Fprintf(stderr, "starcolor: %s is a command of its own now: %s (go run ./cmd/%s)\n", args[0], to, to)
+		return 2
 	}
 	fmt.Fprintf(stderr, "starcolor: unknown command %q\n\n", args[0])
 	printUsage(stderr)
 	return 2
 }
 
-func exitCode(err error, stderr io.Writer) int {
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		return 2
-	}
-	fmt.Fprintf(stderr, "starcolor: %v\n", err)
-	return 1
-}
-
-// newFlags makes a subcommand's flag set; its usage text names the command and its arguments.
+// newFlags makes a subcommand's flag set (cmdline.NewFlags), its usage named after starcolor.
 func newFlags(name, args, help string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: starcolor %s %s\n\n%s\n", name, args, help)
-		var any bool
-		fs.VisitAll(func(*flag.Flag) { any = true })
-		if any {
-			fmt.Fprintln(stderr, "\nFlags:")
-			fs.PrintDefaults()
-		}
-	}
-	return fs
-}
-
-// parse parses a flag set, turning a parse failure into errUsage (flag has printed why).
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	return nil
+	return cmdline.NewFlags("starcolor "+name, args, help, stderr)
 }
 
 // dbFlag adds --db to a flag set, defaulting to $STARCOLOR_DB or starcolor.db.
@@ -133,13 +101,6 @@ func dbFlag(fs *flag.FlagSet) *string {
 		def = "starcolor.db"
 	}
 	return fs.String("db", def, "the SQLite database `file`, or a PostgreSQL database's postgres:// URL ($STARCOLOR_DB)")
-}
-
-// usageError prints a message and the command's usage, and returns errUsage.
-func usageError(fs *flag.FlagSet, format string, args ...any) error {
-	fmt.Fprintf(fs.Output(), "starcolor %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
-	fs.Usage()
-	return errUsage
 }
 
 // openExisting opens the database of a command that only reads: a mistyped --db then gets a

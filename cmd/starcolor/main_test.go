@@ -15,17 +15,22 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/fakewallet/fakewallettest"
 	"starcolor/internal/gamedef"
 )
 
 // TestMain lets the test binary stand in for the starcolor binary, so that tests can run it as
-// a real process (to interrupt or kill it) without building it separately.
+// a real process (to interrupt or kill it) without building it separately. The reference wallet
+// is a command of its own, built once for the tests that need it (fakewallettest), and removed
+// after them.
 func TestMain(m *testing.M) {
 	if os.Getenv("STARCOLOR_TEST_MAIN") == "1" {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	fakewallettest.Remove()
+	os.Exit(code)
 }
 
 type result struct {
@@ -227,9 +232,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown command", []string{"emissions"}, 2, "unknown command"},
 		{"unknown subcommand", []string{"emission", "delete", "E1"}, 2, "unknown command"},
 		{"unknown flag", []string{"emission", "list", "--db", db, "--colour"}, 2, "flag provided but not defined"},
-		{"loadtest with unknown keys", []string{"loadtest", "--keys", "v4"}, 2, "--keys \"v4\": uuid7 or random"},
-		{"loadtest against another machine", []string{"loadtest", "--addr", "http://192.0.2.1:8080"}, 2, "loopback"},
-		{"loadtest with a bad mode", []string{"loadtest", "--mode", "turbo"}, 2, "auto or manual"},
+		{"the load tool, moved", []string{"loadtest", "--players", "4"}, 2, "loadtest is a command of its own now: starcolor-loadtest"},
+		{"the reference wallet, moved", []string{"fakewallet", "books"}, 2, "fakewallet is a command of its own now: starcolor-fakewallet"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	crand "crypto/rand"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
@@ -58,35 +58,35 @@ but what never changes.`, stderr)
 	demoBalance := fs.Int64("demo-balance", game.DefaultDemo.Balance, "the play money a visitor's demo session (POST /api/v1/demo) starts with, in `cents`")
 	demoRate := fs.Int("demo-per-minute", 6, "demo sessions each client address may start at once, then `N` a minute; 0: no limit")
 	authRate := fs.Int("auth-per-minute", 60, "logins and sign-ups (players' and operators') each client address may make at once, then `N` a minute; 0: no limit (for a load test)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if *authRate < 0 {
-		return usageError(fs, "--auth-per-minute is 0 (no limit) or more")
+		return cmdline.UsageError(fs, "--auth-per-minute is 0 (no limit) or more")
 	}
 	if *demoBalance <= 0 || *demoBalance > game.DefaultConfig.MaxDeposit {
-		return usageError(fs, "--demo-balance is 1 to %d cents", game.DefaultConfig.MaxDeposit)
+		return cmdline.UsageError(fs, "--demo-balance is 1 to %d cents", game.DefaultConfig.MaxDeposit)
 	}
 	if *demoRate < 0 {
-		return usageError(fs, "--demo-per-minute is 0 (no limit) or more")
+		return cmdline.UsageError(fs, "--demo-per-minute is 0 (no limit) or more")
 	}
 	if *debugAddr != "" {
 		if err := checkLoopback(*debugAddr); err != nil {
-			return usageError(fs, "--debug-addr: %v", err)
+			return cmdline.UsageError(fs, "--debug-addr: %v", err)
 		}
 	}
 	if *metricsAddr == "" {
 		*metricsAddr = "off"
 	}
 	if (*certFile == "") != (*keyFile == "") {
-		return usageError(fs, "--tls-cert and --tls-key go together")
+		return cmdline.UsageError(fs, "--tls-cert and --tls-key go together")
 	}
 	if *walletURL != "" {
 		if err := wallet.CheckURL(*walletURL, *walletInsecure); err != nil {
-			return usageError(fs, "--wallet: %v", err)
+			return cmdline.UsageError(fs, "--wallet: %v", err)
 		}
 	}
 	var tlsConfig *tls.Config
@@ -100,11 +100,11 @@ but what never changes.`, stderr)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return usageError(fs, "--log-level: %v", err)
+		return cmdline.UsageError(fs, "--log-level: %v", err)
 	}
 	trusted, err := app.ParseProxies(*proxies)
 	if err != nil {
-		return usageError(fs, "--trusted-proxy: %v", err)
+		return cmdline.UsageError(fs, "--trusted-proxy: %v", err)
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
 	if os.Getenv("GOGC") == "" {
@@ -169,7 +169,7 @@ but what never changes.`, stderr)
 			return err
 		}
 		if len(secret) == 0 {
-			return usageError(fs, "--wallet needs its secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
+			return cmdline.UsageError(fs, "--wallet needs its secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
 		}
 		walletCfg = &app.WalletConfig{URL: *walletURL, Secret: secret, PublicURL: strings.TrimRight(*publicURL, "/")}
 		log.Info("seamless wallet mode: the players' money is the operator's wallet's", "wallet", *walletURL)
@@ -317,13 +317,9 @@ func ensureEmissions(ctx context.Context, store app.Store, stderr io.Writer, log
 				continue
 			}
 			id := fmt.Sprintf("%s-%deur", time.Now().UTC().Format("20060102-150405"), t.Price/100)
-			var seed [emission.SeedSize]byte
-			crand.Read(seed[:])
-			e := &emission.Emission{ID: id, Price: t.Price, Definition: def.Version, Table: t, CreatedAt: time.Now().UTC()}
 			bar := newProgressBar(stderr, "emission "+id)
-			err := store.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-				return emission.Build(ctx, emission.Plan{Definition: def, Price: t.Price, Blocks: 1, Seed: seed}, put, bar.Update)
-			})
+			e, err := emission.Create(ctx, store.CreateEmission, emission.Order{ID: id, Definition: def, Price: t.Price, Blocks: 1,
+				Seed: emission.NewSeed(), CreatedAt: time.Now().UTC(), Progress: bar.Update})
 			bar.Done()
 			if err != nil {
 				return fmt.Errorf("creating an emission at %s: %w", gamedef.FormatEUR(t.Price), err)

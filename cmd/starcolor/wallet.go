@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"starcolor/internal/app"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/wallet"
 )
 
@@ -18,7 +19,7 @@ func runWallet(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fs.Usage()
 			return nil
 		}
-		return usageError(fs, "want: wallet reconcile --wallet URL")
+		return cmdline.UsageError(fs, "want: wallet reconcile --wallet URL")
 	}
 	fs := newFlags("wallet reconcile", "[--db FILE|URL] --wallet URL [--wallet-secret-file F] [--wallet-insecure-http]",
 		`Compares, round by round, what Star Color holds (each game of the operator's players: its stake, its
@@ -32,21 +33,21 @@ address, as for serve --wallet.`, stderr)
 	url := fs.String("wallet", "", "the operator's wallet `URL`")
 	secretFile := fs.String("wallet-secret-file", "", "the `file` holding the shared secret (else $STARCOLOR_WALLET_SECRET)")
 	insecure := fs.Bool("wallet-insecure-http", false, "accept a plain http:// --wallet URL to a host that is not a loopback address (a test bench only)")
-	if err := parse(fs, args[1:]); err != nil {
+	if err := cmdline.Parse(fs, args[1:]); err != nil {
 		return err
 	}
 	if *url == "" || fs.NArg() > 0 {
-		return usageError(fs, "want --wallet URL and nothing else")
+		return cmdline.UsageError(fs, "want --wallet URL and nothing else")
 	}
 	if err := wallet.CheckURL(*url, *insecure); err != nil {
-		return usageError(fs, "--wallet: %v", err)
+		return cmdline.UsageError(fs, "--wallet: %v", err)
 	}
 	secret, err := walletSecret(*secretFile)
 	if err != nil {
 		return err
 	}
 	if len(secret) == 0 {
-		return usageError(fs, "the wallet's secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
+		return cmdline.UsageError(fs, "the wallet's secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
 	}
 	store, err := app.OpenStore(ctx, *db)
 	if err != nil {

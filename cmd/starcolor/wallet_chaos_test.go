@@ -14,8 +14,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/fakewallet/fakewallettest"
 	"starcolor/internal/storetest"
 	"starcolor/internal/wallet"
 )
@@ -42,53 +41,6 @@ func TestWalletChaosPostgres(t *testing.T) {
 		t.Skip("the servers create two blocks of 1,000,000 units; skipped with -short")
 	}
 	walletChaos(t, storetest.PostgresURL(t), 3)
-}
-
-// fakeWallet is `starcolor fakewallet` running, as a process of its own.
-type fakeWallet struct {
-	cmd        *exec.Cmd
-	url        string
-	db         string
-	secret     []byte
-	secretFile string
-	logs       *syncBuffer
-}
-
-// startFakewallet starts the fake wallet on a new file with a secret (written with a trailing
-// newline, as an operator's editor would) and more flags; it is killed when the test ends.
-func startFakewallet(t *testing.T, secret []byte, flags ...string) *fakeWallet {
-	t.Helper()
-	dir := t.TempDir()
-	w := &fakeWallet{db: filepath.Join(dir, "wallet.db"), secretFile: filepath.Join(dir, "secret"), secret: secret, logs: &syncBuffer{}}
-	if err := os.WriteFile(w.secretFile, append(w.secret, '\n'), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w.cmd = exec.Command(os.Args[0], append([]string{"fakewallet", "--addr", "127.0.0.1:0", "--secret-file", w.secretFile, "--db", w.db}, flags...)...)
-	w.cmd.Env = append(os.Environ(), "STARCOLOR_TEST_MAIN=1")
-	w.cmd.Stderr = w.logs
-	out, err := w.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.cmd.Process.Kill(); w.cmd.Wait() })
-	ready := make(chan string, 1)
-	go func() {
-		lines := bufio.NewScanner(out)
-		for lines.Scan() {
-			if _, url, ok := strings.Cut(lines.Text(), "served at "); ok {
-				ready <- url
-			}
-		}
-	}()
-	select {
-	case w.url = <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the fake wallet did not start: %s", w.logs)
-	}
-	return w
 }
 
 // cluster is the servers on one store, each of which may be killed and started again.
@@ -280,9 +232,9 @@ type listed struct {
 }
 
 func walletChaos(t *testing.T, db string, servers int) {
-	w := startFakewallet(t, []byte("chaos secret"), "--fail", "0.1", "--slow", "0.1", "--slow-delay", "2500ms", "--drop", "0.1", "--refuse", "0.1",
+	w := fakewallettest.Start(t, []byte("chaos secret"), "--fail", "0.1", "--slow", "0.1", "--slow-delay", "2500ms", "--drop", "0.1", "--refuse", "0.1",
 		"--initial-balance", "1000000")
-	c := &cluster{t: t, db: db, args: []string{"--auth-per-minute", "0", "--wallet", w.url, "--wallet-secret-file", w.secretFile},
+	c := &cluster{t: t, db: db, args: []string{"--auth-per-minute", "0", "--wallet", w.URL, "--wallet-secret-file", w.SecretFile},
 		servers: make([]*server, servers)}
 	var wg sync.WaitGroup
 	for i := range servers {
@@ -296,7 +248,7 @@ func walletChaos(t *testing.T, db string, servers int) {
 
 	players := make([]*chaosPlayer, 64)
 	for i := range players {
-		p, err := launchPlayer(c.servers[i%servers].url, w.secret, fmt.Sprintf("op-player-%02d", i))
+		p, err := launchPlayer(c.servers[i%servers].url, w.Secret, fmt.Sprintf("op-player-%02d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,15 +346,15 @@ func walletChaos(t *testing.T, db string, servers int) {
 		}
 	}
 	// The wallet's, from its listing, checked here without Star Color's code.
-	raw := cli("fakewallet", "transactions", "--db", w.db)
-	if raw.code != 0 {
-		t.Fatalf("fakewallet transactions: %+v", raw)
+	raw := fakewallettest.Run(t, "transactions", "--db", w.DB)
+	if raw.Code != 0 {
+		t.Fatalf("starcolor-fakewallet transactions: %+v", raw)
 	}
 	debits := map[string]listed{}  // by transaction id
 	standing := map[string]int64{} // by round: the stake of its debit standing
 	credits := map[string][]listed{}
 	rolledBack := map[string]bool{}
-	for line := range strings.Lines(raw.stdout) {
+	for line := range strings.Lines(raw.Stdout) {
 		var l listed
 		if err := json.Unmarshal([]byte(line), &l); err != nil {
 			t.Fatalf("the listing: %v in %q", err, line)
@@ -459,10 +411,10 @@ func walletChaos(t *testing.T, db string, servers int) {
 	}
 
 	// The same, by the commands an operator runs: the wallet's books and the reconciliation.
-	if r := cli("fakewallet", "books", "--db", w.db); r.code != 0 {
-		t.Errorf("fakewallet books: %+v", r)
+	if r := fakewallettest.Run(t, "books", "--db", w.DB); r.Code != 0 {
+		t.Errorf("starcolor-fakewallet books: %+v", r)
 	}
-	if r := cli("wallet", "reconcile", "--db", db, "--wallet", w.url, "--wallet-secret-file", w.secretFile); r.code != 0 {
+	if r := cli("wallet", "reconcile", "--db", db, "--wallet", w.URL, "--wallet-secret-file", w.SecretFile); r.code != 0 {
 		t.Errorf("wallet reconcile: %+v", r)
 	} else {
 		t.Logf("%d rounds, %d cents staked and %d won, the same at the wallet; reconcile: %s", len(ours), staked, prizes,

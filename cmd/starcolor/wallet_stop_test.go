@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"testing"
 
+	"starcolor/internal/fakewallet/fakewallettest"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlite"
 	"starcolor/internal/wallet"
@@ -19,9 +20,9 @@ func TestWalletStopForgetsRollbacksHeldAhead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("creates an emission of 3,000,000 units at start; skipped with -short")
 	}
-	w := startFakewallet(t, []byte("stop secret"))
+	w := fakewallettest.Start(t, []byte("stop secret"))
 	db := filepath.Join(t.TempDir(), "stop.db")
-	args := []string{"--auth-per-minute", "0", "--wallet", w.url, "--wallet-secret-file", w.secretFile}
+	args := []string{"--auth-per-minute", "0", "--wallet", w.URL, "--wallet-secret-file", w.SecretFile}
 	heldAhead := func() int {
 		t.Helper()
 		store, err := sqlite.Open(context.Background(), db)
@@ -43,7 +44,7 @@ func TestWalletStopForgetsRollbacksHeldAhead(t *testing.T) {
 	}
 	play := func(srv *server, who string) {
 		t.Helper()
-		p, err := launchPlayer(srv.url, w.secret, who)
+		p, err := launchPlayer(srv.url, w.Secret, who)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -111,7 +111,7 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 		guard: &login.Guard{Store: db, Cost: cfg.Argon2, Hashes: cfg.Hashes, Rate: cfg.AuthRate, Now: cfg.Now},
 		sessions: session.New(db, lottery.OperatorSession, session.Config{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime,
 			Now: cfg.Now, Cache: db.OneServer()})}
-	s.mux.HandleFunc("GET /admin/static/{hash}/{name}", serveStatic)
+	s.mux.Handle("GET /admin/static/{name}", static)
 	s.mux.HandleFunc("GET /admin/login", s.loginPage)
 	s.mux.HandleFunc("POST /admin/login", s.login)
 	s.mux.HandleFunc("POST /admin/logout", s.auth(s.logout))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"starcolor/internal/chart"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -245,10 +246,10 @@ func (s *Server) reportChart(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	w.Header().Set("Vary", "Cookie") // its language
-	ent.rep.WriteSVGIn(w, chartWords(langOf(r)))
+	chart.WriteReport(w, ent.rep, chartWords(langOf(r)))
 }
 
 // chartWords draws the emission's report chart in a language.
-func chartWords(lang string) emission.Words {
-	return emission.Words{T: func(s string) string { return tr(lang, s) }, Comma: lang == "fr"}
+func chartWords(lang string) chart.Words {
+	return chart.Words{T: func(s string) string { return tr(lang, s) }, Comma: lang == "fr"}
 }

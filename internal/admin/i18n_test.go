@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -10,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"starcolor/internal/chart"
 	"starcolor/internal/emission"
+	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef/gamedeftest"
 )
 
@@ -69,9 +70,9 @@ func usedTexts(t *testing.T) []string {
 	// the wallet's calls and their statuses, the limits and who changed them, who imported.
 	texts = append(texts, "deposit", "withdrawal", "stake", "prize", "manual", "auto", "choose_color", "playing", "finished",
 		"credit", "rollback", "pending", "disputed", "deposit_weekly", "stake_weekly", "player", "server")
-	// The report chart's texts (emission.WriteSVGIn): those it asks for on a small emission, and
+	// The report chart's texts (chart.WriteReport): those it asks for on a small emission, and
 	// those its source names, some only for other tables.
-	b, err := os.ReadFile("../emission/chart.go")
+	b, err := os.ReadFile("../chart/report.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,23 +85,8 @@ func usedTexts(t *testing.T) []string {
 // miniReport is the report of a block of the test definition.
 func miniReport(t *testing.T) *emission.Report {
 	t.Helper()
-	def := gamedeftest.Mini(t)
-	table, _ := def.Table(100)
-	pages := &emission.MemoryPages{}
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 1}, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "C", Price: 100, Definition: def.Version, Table: *table, Blocks: bs}
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	e, pages := emissiontest.Build(t, gamedeftest.Mini(t), 100, 1, 0)
+	return emissiontest.Report(t, e, pages)
 }
 
 // chartTexts are the texts the emission's report chart asks for.
@@ -111,7 +97,7 @@ func chartTexts(t *testing.T) []string {
 	words := chartWords("fr")
 	inner := words.T
 	words.T = func(s string) string { asked = append(asked, s); return inner(s) }
-	if err := rep.WriteSVGIn(io.Discard, words); err != nil {
+	if err := chart.WriteReport(io.Discard, rep, words); err != nil {
 		t.Fatal(err)
 	}
 	return asked
@@ -128,13 +114,13 @@ func TestEveryTextInBothLanguages(t *testing.T) {
 	used := map[string]bool{}
 	for _, s := range texts {
 		used[s] = true
-		if f, ok := french[s]; !ok || strings.TrimSpace(f) == "" {
+		if f, ok := office.Text("fr", s); !ok || strings.TrimSpace(f) == "" {
 			t.Errorf("no French for %q", s)
 		} else if strings.Count(f, "%") != strings.Count(s, "%") {
 			t.Errorf("the French of %q has other verbs: %q", s, f)
 		}
 	}
-	for k := range french {
+	for _, k := range office.Keys() {
 		if !used[k] {
 			t.Errorf("French for %q, which nothing shows", k)
 		}
@@ -163,7 +149,7 @@ func TestEveryActionInBothLanguages(t *testing.T) {
 			t.Errorf("the action %q has no name", a)
 			continue
 		}
-		if f := french[l]; f == "" || f == l {
+		if f, _ := office.Text("fr", l); f == "" || f == l {
 			t.Errorf("the action %q (%q) has no French", a, l)
 		}
 	}
@@ -182,13 +168,13 @@ func TestChartInFrench(t *testing.T) {
 	inner := words.T
 	words.T = func(s string) string {
 		asked++
-		if _, ok := french[s]; !ok {
+		if _, ok := office.Text("fr", s); !ok {
 			t.Errorf("the chart asks for %q, which has no French", s)
 		}
 		return inner(s)
 	}
 	var b strings.Builder
-	if err := rep.WriteSVGIn(&b, words); err != nil {
+	if err := chart.WriteReport(&b, rep, words); err != nil {
 		t.Fatal(err)
 	}
 	if asked < 30 || !strings.Contains(b.String(), "Sommes révélées par unité") {

@@ -101,7 +101,7 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "The id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit."))
 		return
 	}
-	table, err := s.def.Table(price)
+	_, err := s.def.Table(price)
 	if perr != nil || err != nil {
 		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "This game is sold at %s.", s.def.PriceList()))
 		return
@@ -148,9 +148,6 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 	}
 	addr := remote(r)
 	go func() {
-		var seed [emission.SeedSize]byte
-		rand.Read(seed[:])
-		e := &emission.Emission{ID: form.ID, Price: price, Definition: s.def.Version, Table: *table, CreatedAt: s.now().UTC()}
 		var mu sync.Mutex
 		progress := func(done, total int) {
 			mu.Lock()
@@ -179,9 +176,8 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 			}
 		}()
 		// Staged: sales go on while the units are generated, and pause only for the copy.
-		err := s.db.CreateEmissionStaged(s.ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
-			return emission.Build(s.ctx, emission.Plan{Definition: s.def, Price: price, Blocks: blocks, Seed: seed}, put, progress)
-		})
+		_, err := emission.Create(s.ctx, s.db.CreateEmissionStaged, emission.Order{ID: form.ID, Definition: s.def, Price: price,
+			Blocks: blocks, Seed: emission.NewSeed(), CreatedAt: s.now().UTC(), Progress: progress})
 		close(stop)
 		<-beating
 		j = s.endJob(j, holder, err)

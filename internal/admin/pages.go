@@ -2,15 +2,15 @@ package admin
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+
+	"starcolor/internal/assets"
 )
 
 //go:embed templates/*.html
@@ -19,53 +19,19 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
-// asset is an embedded static file and the first bytes of its SHA-256, which name its version in
-// its URL so that browsers may keep it forever.
-type asset struct {
-	body []byte
-	hash string
-	typ  string
-}
-
-var assets = func() map[string]asset {
-	m := map[string]asset{}
-	entries, _ := fs.ReadDir(staticFiles, "static")
-	for _, e := range entries {
-		body, _ := staticFiles.ReadFile("static/" + e.Name())
-		sum := sha256.Sum256(body)
-		typ := "application/octet-stream"
-		switch path.Ext(e.Name()) {
-		case ".css":
-			typ = "text/css; charset=utf-8"
-		case ".js":
-			typ = "text/javascript; charset=utf-8"
-		case ".svg":
-			typ = "image/svg+xml"
-		}
-		m[e.Name()] = asset{body: body, hash: hex.EncodeToString(sum[:6]), typ: typ}
+// static is the back office's style sheet, script and icon, served by checksum under
+// /admin/static/ (internal/assets).
+var static = func() *assets.Set {
+	files, err := assets.Dir(staticFiles, "static")
+	if err != nil {
+		panic(err)
 	}
-	return m
+	set, err := assets.New("/admin/static/", files)
+	if err != nil {
+		panic(err)
+	}
+	return set
 }()
-
-// assetURL is the versioned URL of a static file.
-func assetURL(name string) (string, error) {
-	a, ok := assets[name]
-	if !ok {
-		return "", fmt.Errorf("no static file %q", name)
-	}
-	return "/admin/static/" + a.hash + "/" + name, nil
-}
-
-func serveStatic(w http.ResponseWriter, r *http.Request) {
-	a, ok := assets[r.PathValue("name")]
-	if !ok || a.hash != r.PathValue("hash") {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", a.typ)
-	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	w.Write(a.body)
-}
 
 // pages are the parsed templates, each page with the layout, in each language.
 type pages struct {
@@ -75,7 +41,7 @@ type pages struct {
 // funcs are the template functions that are the same in every language; langFuncs has the
 // others.
 var funcs = template.FuncMap{
-	"asset":   assetURL,
+	"asset":   static.URL,
 	"ratio":   ratio,
 	"hex":     func(b []byte) string { return hex.EncodeToString(b) },
 	"time":    stamp,

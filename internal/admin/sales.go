@@ -2,12 +2,12 @@ package admin
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"net/http"
 	"strings"
 	"time"
 
+	"starcolor/internal/chart"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/lottery"
 )
@@ -246,108 +246,29 @@ func (s *Server) salesChart(w http.ResponseWriter, r *http.Request) {
 	target, _ := tableFigures(&s.def.Tables[0])
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(drawSales(periods, target, win, langOf(r))))
+	chart.WriteSales(w, salesPicture(periods, target, win, langOf(r)))
 }
 
-func drawSales(periods []periodSales, target float64, win window, lang string) string {
-	const (
-		W, H             = 960.0, 400.0
-		left, right      = 58.0, 24.0
-		top1, bottom1    = 34.0, 238.0 // the return panel
-		top2, bottom2    = 282.0, 356.0
-		clip             = 2.0 // returns above 200 % are drawn clipped
-		labelY           = 380.0
-		purple, teal     = "#6d4aff", "#0f9d8a"
-		amber, ink, grid = "#d99a15", "#1d2433", "#e6e8f0"
-	)
-	var b strings.Builder
-	f := func(format string, args ...any) { fmt.Fprintf(&b, format, args...); b.WriteByte('\n') }
-	// t translates a text of the chart, the period's word in it ("per day", "each hour").
-	t := func(text string) string { return esc(tr(lang, strings.ReplaceAll(text, "PERIOD", string(win.By)))) }
-	f(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %g %g" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif" role="img" aria-label="%s">`, W, H, t("Return to players and units sold per PERIOD"))
-	f(`<style>text{fill:%s;font-size:12px}.m{fill:#5b6478}.h{font-size:13px;font-weight:600}</style>`, ink)
-	f(`<rect width="%g" height="%g" fill="#fff"/>`, W, H)
-	n := len(periods)
-	slot := (W - left - right) / float64(n)
-	x := func(i int) float64 { return left + slot*float64(i) + slot/2 }
-
-	// The return panel: 0 to the highest value shown, at least 100 %.
-	hi := math.Max(1, math.Min(target, clip))
+// salesPicture is the sales picture of a window, its texts and figures in a language.
+func salesPicture(periods []periodSales, target float64, win window, lang string) *chart.Sales {
+	// t translates a text of the picture, the period's word in it ("per day", "each hour").
+	t := func(text string) string { return tr(lang, strings.ReplaceAll(text, "PERIOD", string(win.By))) }
+	c := &chart.Sales{
+		Target:      target,
+		Name:        t("Return to players and units sold per PERIOD"),
+		ReturnTitle: t("Return to players per PERIOD"),
+		UnitsTitle:  t("Units sold per PERIOD"),
+		Each:        t("each PERIOD"),
+		Cumulative:  t("cumulative"),
+		Table:       t("table") + " " + pctIn(lang, target, 0),
+		Most:        func(units int64) string { return t("most") + " " + number(lang, units) },
+	}
 	for _, p := range periods {
-		for _, v := range []float64{p.RTP, p.Cum} {
-			if !math.IsNaN(v) {
-				hi = math.Max(hi, math.Min(v, clip))
-			}
-		}
+		c.Periods = append(c.Periods, chart.SalesPeriod{
+			Label: p.Label, RTP: p.RTP, Cum: p.Cum, Units: p.All.Units,
+			ReturnTip: fmt.Sprintf(tr(lang, "%s: %s return, %s staked, %s won"), p.Label, pctIn(lang, p.RTP, 1), money(lang, p.All.Stakes), money(lang, p.All.Prizes)),
+			UnitsTip:  p.Label + ": " + number(lang, p.All.Units) + " " + t("units"),
+		})
 	}
-	hi = math.Ceil(hi*4) / 4
-	y := func(v float64) float64 { return bottom1 - (bottom1-top1)*math.Min(v, hi)/hi }
-	f(`<text x="%g" y="18" class="h">%s</text>`, left, t("Return to players per PERIOD"))
-	for v := 0.0; v <= hi+1e-9; v += 0.25 {
-		f(`<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="%s"/>`, left, W-right, y(v), y(v), grid)
-		f(`<text x="%g" y="%.1f" text-anchor="end" class="m">%d %%</text>`, left-8, y(v)+4, int(math.Round(v*100)))
-	}
-	bw := math.Max(2, slot*0.62)
-	for i, p := range periods {
-		if math.IsNaN(p.RTP) {
-			continue
-		}
-		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" opacity="0.35" rx="2"><title>%s</title></rect>`,
-			x(i)-bw/2, y(p.RTP), bw, bottom1-y(p.RTP), purple, esc(fmt.Sprintf(tr(lang, "%s: %s return, %s staked, %s won"), p.Label, pctIn(lang, p.RTP, 1), money(lang, p.All.Stakes), money(lang, p.All.Prizes))))
-		if p.RTP > hi {
-			f(`<path d="M%.1f %.1f l5 8 h-10 z" fill="%s"/>`, x(i), y(hi)-2, purple)
-		}
-	}
-	f(`<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="%s" stroke-width="2" stroke-dasharray="6 5"/>`, left, W-right, y(target), y(target), amber)
-	var pts []string
-	for i, p := range periods {
-		if !math.IsNaN(p.Cum) {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(p.Cum)))
-		}
-	}
-	if len(pts) > 0 {
-		f(`<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5" stroke-linejoin="round"/>`, strings.Join(pts, " "), teal)
-		last := pts[len(pts)-1]
-		var lx, ly float64
-		fmt.Sscanf(last, "%g,%g", &lx, &ly)
-		f(`<circle cx="%.1f" cy="%.1f" r="4" fill="%s"/>`, lx, ly, teal)
-	}
-	// The legend, on the title's line.
-	lx := W - right
-	for _, it := range []struct{ col, label string }{{purple, t("each PERIOD")}, {teal, t("cumulative")}, {amber, t("table") + " " + pctIn(lang, target, 0)}} {
-		lx -= 8 + 7*float64(len([]rune(it.label)))
-		f(`<rect x="%.1f" y="9" width="12" height="12" rx="3" fill="%s"/><text x="%.1f" y="19" class="m">%s</text>`, lx-18, it.col, lx, it.label)
-		lx -= 30
-	}
-
-	// The units panel.
-	var most int64
-	for _, p := range periods {
-		most = max(most, p.All.Units)
-	}
-	f(`<text x="%g" y="%g" class="h">%s</text>`, left, top2-12, t("Units sold per PERIOD"))
-	f(`<text x="%g" y="%g" text-anchor="end" class="m">%s %s</text>`, W-right, top2-12, t("most"), number(lang, most))
-	f(`<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="%s"/>`, left, W-right, bottom2, bottom2, grid)
-	for i, p := range periods {
-		if p.All.Units == 0 {
-			continue
-		}
-		h := (bottom2 - top2) * float64(p.All.Units) / float64(most)
-		f(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#8a94ad" rx="2"><title>%s: %s %s</title></rect>`, x(i)-bw/2, bottom2-h, bw, h, p.Label, number(lang, p.All.Units), t("units"))
-	}
-	// Period labels, about eight of them.
-	every := max(1, n/8)
-	for i := n - 1; i >= 0; i -= every {
-		// The last label ends at the picture's edge rather than past it.
-		lx, anchor := x(i), "middle"
-		if half := 3.5 * float64(len([]rune(periods[i].Label))); lx+half > W-2 {
-			lx, anchor = W-2, "end"
-		}
-		f(`<text x="%.1f" y="%g" text-anchor="%s" class="m">%s</text>`, lx, labelY, anchor, periods[i].Label)
-	}
-	f(`</svg>`)
-	return b.String()
+	return c
 }
-
-// esc escapes a text for the SVG picture.
-func esc(s string) string { return html.EscapeString(s) }

@@ -1,8 +1,9 @@
 // Package emission is the emission maths: the immutable blocks of units sold at one price, drawn
 // in a cryptographically secure order, each committed by the RFC 6962 root of its audit lines
 // (docs/spec/RULES.md §6, §8). It builds blocks, reads any unit back in constant time, proves a unit against
-// its block's root, exports a block for auditors and reports on what an emission holds. Storage
-// is not its business: it reads and writes pages through the small interfaces below.
+// its block's root, exports a block for auditors and reports on what an emission holds (the
+// report's picture is internal/chart's). Storage is not its business: it reads and writes pages
+// through the small interfaces below.
 package emission
 
 import (

@@ -3,6 +3,7 @@ package emission
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"sync"
 
@@ -73,4 +74,34 @@ func (m *MemoryPages) Recommit(e *Emission, k int) error {
 	}
 	b.Root = audit.Root(b.PageHashes)
 	return nil
+}
+
+// Retier changes, in the stored bytes only, the first unit of block k recorded with the prize
+// from (cents) into one of the prize to, as a generator that wrote a wrong tier would have: the
+// block's commitment no longer matches until Recommit. For tests of what catches such a unit.
+func (m *MemoryPages) Retier(e *Emission, k int, from, to int64) error {
+	cdc, err := newCodec(&e.Table)
+	if err != nil {
+		return err
+	}
+	was, okFrom := cdc.tierOf[from]
+	now, okTo := cdc.tierOf[to]
+	if !okFrom || !okTo {
+		return fmt.Errorf("%w: no tier of %d or of %d cents", ErrInvalid, from, to)
+	}
+	b, err := e.Block(k)
+	if err != nil {
+		return err
+	}
+	for p := range pagesOf(b.Units) {
+		data := m.Raw(k, p)
+		for j := range pageUnits(b.Units, p) {
+			// A page starts with its records' offsets; a record starts with its tier.
+			if off := int(binary.LittleEndian.Uint16(data[offsetSize*j:])); data[off] == was {
+				data[off] = now
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%w: block %d has no unit of %d cents", ErrNotFound, k, from)
 }

@@ -1,19 +1,16 @@
 package emission_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"strings"
+	"reflect"
 	"testing"
 	"time"
 
 	"starcolor/internal/emission"
+	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef"
 )
 
@@ -28,25 +25,6 @@ func (w withoutPage) Page(ctx context.Context, id string, block, page int) ([]by
 		return nil, fmt.Errorf("%w: block %d page %d", emission.ErrNotFound, block, page)
 	}
 	return w.MemoryPages.Page(ctx, id, block, page)
-}
-
-// build makes an emission of the given definition in memory.
-func build(t testing.TB, def *gamedef.Definition, price int64, blocks int, seed byte) (*emission.Emission, *emission.MemoryPages) {
-	t.Helper()
-	table, err := def.Table(price)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages := &emission.MemoryPages{}
-	var s [emission.SeedSize]byte
-	s[0] = seed
-	bs, err := emission.Build(context.Background(), emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: s}, pages.Put, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &emission.Emission{ID: "T1", Price: price, Definition: def.Version, Table: *table, Blocks: bs,
-		CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	return e, pages
 }
 
 // smallDefinition is the default definition with blocks of 1,000 units, the tiers scaled down
@@ -83,19 +61,6 @@ func smallDefinition(t testing.TB) *gamedef.Definition {
 		t.Fatal(err)
 	}
 	return &small
-}
-
-func report(t testing.TB, e *emission.Emission, pages emission.Pages) *emission.Report {
-	t.Helper()
-	r, err := emission.NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := r.Report(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
 }
 
 // checkExact asserts that stats hold exactly blocks × the table.
@@ -182,9 +147,9 @@ func TestReportFullBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, pages := build(t, def, 100, 1, 7)
+	e, pages := emissiontest.Build(t, def, 100, 1, 7)
 	start := time.Now()
-	rep := report(t, e, pages)
+	rep := emissiontest.Report(t, e, pages)
 	t.Logf("report of %d units in %s", rep.Total.Units, time.Since(start))
 	table, _ := def.Table(100)
 	checkExact(t, "block 0", &rep.Blocks[0].Stats, table, def.BlockUnits, 1)
@@ -220,18 +185,14 @@ func TestReportFullBlock(t *testing.T) {
 	if got := float64(s.Features.Extra) / float64(s.Units); math.Abs(got-want) > 0.005 {
 		t.Errorf("Extra stage on %.4f of units, definition %.4f", got, want)
 	}
-	svg := checkSVG(t, rep)
-	if !strings.Contains(svg, "70.00\u202f%") {
-		t.Error("the picture does not show the 70.00 % return to player")
-	}
 }
 
 // TestReportSmallBlocks reports on several small blocks: per block and overall exact.
 func TestReportSmallBlocks(t *testing.T) {
 	def := smallDefinition(t)
 	for _, price := range []int64{100, 300} {
-		e, pages := build(t, def, price, 3, 1)
-		rep := report(t, e, pages)
+		e, pages := emissiontest.Build(t, def, price, 3, 1)
+		rep := emissiontest.Report(t, e, pages)
 		table, _ := def.Table(price)
 		if len(rep.Blocks) != 3 {
 			t.Fatalf("%d blocks reported, want 3", len(rep.Blocks))
@@ -250,23 +211,17 @@ func TestReportSmallBlocks(t *testing.T) {
 		if rep.Total.RTP() != rep.Total.TableRTP() || rep.Total.HitRate() != rep.Total.TableHitRate() {
 			t.Errorf("RTP %v, table %v; hit rate %v, table %v", rep.Total.RTP(), rep.Total.TableRTP(), rep.Total.HitRate(), rep.Total.TableHitRate())
 		}
-		checkSVG(t, rep)
 	}
 }
 
-// TestReportDeterministic: the report and its picture do not depend on the workers' timing.
+// TestReportDeterministic: the report does not depend on the workers' timing (its picture,
+// internal/chart, neither: TestReportPictureDeterministic).
 func TestReportDeterministic(t *testing.T) {
-	e, pages := build(t, smallDefinition(t), 200, 2, 3)
-	var first []byte
-	for range 4 {
-		var buf bytes.Buffer
-		if err := report(t, e, pages).WriteSVG(&buf); err != nil {
-			t.Fatal(err)
-		}
-		if first == nil {
-			first = buf.Bytes()
-		} else if !bytes.Equal(first, buf.Bytes()) {
-			t.Fatal("two reports of the same emission draw different pictures")
+	e, pages := emissiontest.Build(t, smallDefinition(t), 200, 2, 3)
+	first := emissiontest.Report(t, e, pages)
+	for range 3 {
+		if again := emissiontest.Report(t, e, pages); !reflect.DeepEqual(first, again) {
+			t.Fatalf("two reports of the same emission differ:\n%+v\n%+v", first, again)
 		}
 	}
 }
@@ -275,25 +230,10 @@ func TestReportDeterministic(t *testing.T) {
 // units whose boards reveal another prize.
 func TestReportMismatch(t *testing.T) {
 	def := smallDefinition(t)
-	e, pages := build(t, def, 100, 2, 5)
-	table, _ := def.Table(100)
-	losing, one := -1, -1
-	for i, tr := range table.Tiers {
-		switch tr.Amount {
-		case 0:
-			losing = i
-		case 100:
-			one = i
-		}
-	}
-	// The first byte of a unit's record is its tier: turn the first losing unit of block 1 into 1 €.
-	data := pages.Raw(1, 0)
-	for j := range emission.PageUnits {
-		off := int(binary.LittleEndian.Uint16(data[2*j:]))
-		if int(data[off]) == losing {
-			data[off] = byte(one)
-			break
-		}
+	e, pages := emissiontest.Build(t, def, 100, 2, 5)
+	// The first losing unit of block 1 turned into a 1 € one.
+	if err := pages.Retier(e, 1, 0, 100); err != nil {
+		t.Fatal(err)
 	}
 	// Read as stored, the changed page is refused: it does not match the block's commitment.
 	r, err := emission.NewReader(e, pages)
@@ -307,7 +247,7 @@ func TestReportMismatch(t *testing.T) {
 	if err := pages.Recommit(e, 1); err != nil {
 		t.Fatal(err)
 	}
-	rep := report(t, e, pages)
+	rep := emissiontest.Report(t, e, pages)
 	if rep.OK() || rep.Total.OK() || rep.Blocks[1].OK() || rep.Total.TiersMatch() {
 		t.Error("a unit moved to another tier is reported OK")
 	}
@@ -333,15 +273,11 @@ func TestReportMismatch(t *testing.T) {
 	if b.Prizes != b.TablePrizes+100 || b.Disagreements != 1 || b.Winners != b.TableWinners+1 {
 		t.Errorf("prizes %d (table %d), %d disagreement(s), %d winners (table %d)", b.Prizes, b.TablePrizes, b.Disagreements, b.Winners, b.TableWinners)
 	}
-	svg := checkSVG(t, rep)
-	if !strings.Contains(svg, "MISMATCH") || !strings.Contains(svg, "≠") {
-		t.Error("the picture does not show the mismatch")
-	}
 }
 
 // TestReportErrors: a missing page is an error, and so is a cancelled context.
 func TestReportErrors(t *testing.T) {
-	e, pages := build(t, smallDefinition(t), 100, 1, 9)
+	e, pages := emissiontest.Build(t, smallDefinition(t), 100, 1, 9)
 	r, err := emission.NewReader(e, withoutPage{pages, 0, 2})
 	if err != nil {
 		t.Fatal(err)
@@ -356,76 +292,12 @@ func TestReportErrors(t *testing.T) {
 	}
 }
 
-// TestReportSVGEscapes: text from the data is escaped.
-func TestReportSVGEscapes(t *testing.T) {
-	e, pages := build(t, smallDefinition(t), 100, 1, 11)
-	e.Definition = `<script>&"x"</script>`
-	rep := report(t, e, pages)
-	svg := checkSVG(t, rep)
-	if strings.Contains(svg, "<script>") || !strings.Contains(svg, "&lt;script&gt;&amp;") {
-		t.Error("the definition is not escaped in the picture")
-	}
-}
-
-// checkSVG draws the report, checks that the whole document is well-formed XML with an svg root
-// and the expected titles, and returns it.
-func checkSVG(t *testing.T, rep *emission.Report) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := rep.WriteSVG(&buf); err != nil {
-		t.Fatal(err)
-	}
-	dec := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
-	root := ""
-	var texts strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the SVG is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if root == "" {
-				root = tok.Name.Local
-				if tok.Name.Space != "http://www.w3.org/2000/svg" {
-					t.Errorf("root element in namespace %q", tok.Name.Space)
-				}
-			}
-		case xml.CharData:
-			texts.Write(tok)
-			texts.WriteByte('\n')
-		}
-	}
-	if root != "svg" {
-		t.Errorf("root element %q, want svg", root)
-	}
-	for _, title := range []string{
-		"Star Color — emission " + rep.Emission,
-		"Units per tier: drawn vs prize table",
-		"Return to player and hit rate, per block",
-		"Amounts revealed per unit",
-		"How each winning tier is shown",
-		"Presentation features",
-		"RETURN TO PLAYER",
-		"HIT RATE",
-		"composite",
-	} {
-		if !strings.Contains(texts.String(), title) {
-			t.Errorf("the SVG has no %q", title)
-		}
-	}
-	return buf.String()
-}
-
 func BenchmarkReportBlock(b *testing.B) {
 	def, err := gamedef.Lookup(gamedef.Default)
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, pages := build(b, def, 100, 1, 7)
+	e, pages := emissiontest.Build(b, def, 100, 1, 7)
 	r, err := emission.NewReader(e, pages)
 	if err != nil {
 		b.Fatal(err)

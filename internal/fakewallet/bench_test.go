@@ -27,7 +27,7 @@ import (
 func BenchmarkDebitCredit(b *testing.B) { benchDebitCredit(b, nil) }
 
 // BenchmarkDebitCreditLogged is BenchmarkDebitCredit with a line logged for each call, as
-// `starcolor fakewallet` does (to io.Discard here).
+// `starcolor-fakewallet` does (to io.Discard here).
 func BenchmarkDebitCreditLogged(b *testing.B) {
 	benchDebitCredit(b, slog.New(slog.NewTextHandler(io.Discard, nil)))
 }

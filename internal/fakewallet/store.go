@@ -4,7 +4,7 @@
 // together written in one transaction (each undone alone if it fails), and serves the four calls
 // of docs/spec/WALLET.md over HTTP (Server), signed both ways as 1.1 binds them (internal/wallet's Key:
 // the call, the time, the request answered), with faults to inject (Faults).
-// `starcolor fakewallet` runs it.
+// `starcolor-fakewallet` runs it.
 //
 // What it promises, beside docs/spec/WALLET.md's text:
 //   - A debit, a credit or a rollback is kept with the exact answer it got (status and body), a

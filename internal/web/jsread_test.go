@@ -7,10 +7,9 @@ import (
 	"unicode"
 )
 
-// What the page's tests read of app.js without a browser: its tokens (enough of JavaScript's
+// What the page's tests read of its modules without a browser: its tokens (enough of JavaScript's
 // lexical grammar for the page's own source: comments, strings and template literals with their
-// escapes decoded, regular expressions, words and punctuation), and the message dictionary T as
-// nested objects of keys, each with the text of the strings of its value.
+// escapes decoded, regular expressions, words and punctuation).
 
 // jsToken is a token of a script: 'w' a word (an identifier, a keyword or a number), 's' the
 // text of a string, or of a template literal's part between its expressions, 'p' a punctuation
@@ -219,103 +218,4 @@ func (l *jsLexer) template() error {
 		}
 	}
 	return fmt.Errorf("a template literal never closed")
-}
-
-// jsObject is an object literal as the tests read it: each key's value, an object of its own or
-// the texts of the strings it holds (a function's too).
-type jsObject struct {
-	keys    []string // in the order of the source
-	objects map[string]*jsObject
-	texts   map[string][]string
-}
-
-// jsObjectAt reads the object literal that starts at tokens[i] (an opening brace); it returns
-// the object and the index after its closing brace.
-func jsObjectAt(tokens []jsToken, i int) (*jsObject, int, error) {
-	if tokens[i] != (jsToken{'p', "{"}) {
-		return nil, i, fmt.Errorf("no object at token %d", i)
-	}
-	o := &jsObject{objects: map[string]*jsObject{}, texts: map[string][]string{}}
-	i++
-	for i < len(tokens) {
-		if tokens[i] == (jsToken{'p', "}"}) {
-			return o, i + 1, nil
-		}
-		if i+1 >= len(tokens) || tokens[i].kind == 'p' || tokens[i+1] != (jsToken{'p', ":"}) {
-			return nil, i, fmt.Errorf("a key expected at token %d (%q)", i, tokens[i].text)
-		}
-		key := tokens[i].text
-		o.keys = append(o.keys, key)
-		i += 2
-		if tokens[i] == (jsToken{'p', "{"}) {
-			sub, next, err := jsObjectAt(tokens, i)
-			if err != nil {
-				return nil, i, err
-			}
-			o.objects[key] = sub
-			i = next
-		} else {
-			// A value: every token up to the comma or the brace that ends it.
-			depth := 0
-		value:
-			for ; i < len(tokens); i++ {
-				t := tokens[i]
-				if t.kind == 's' {
-					o.texts[key] = append(o.texts[key], t.text)
-					continue
-				}
-				if t.kind != 'p' {
-					continue
-				}
-				switch t.text {
-				case "(", "[", "{", "${":
-					depth++
-					continue
-				case ")", "]", "}", "}$":
-					if depth > 0 {
-						depth--
-						continue
-					}
-				case ",":
-					if depth > 0 {
-						continue
-					}
-				default:
-					continue
-				}
-				break value
-			}
-		}
-		if i < len(tokens) && tokens[i] == (jsToken{'p', ","}) {
-			i++
-		}
-	}
-	return nil, i, fmt.Errorf("an object never closed")
-}
-
-// pageDictionary reads the dictionary T of app.js: `const T = { fr: {…}, en: {…} }`.
-func pageDictionary(src string) (*jsObject, []jsToken, error) {
-	tokens, err := jsTokens(src)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := 0; i+3 < len(tokens); i++ {
-		if tokens[i] == (jsToken{'w', "const"}) && tokens[i+1] == (jsToken{'w', "T"}) && tokens[i+2] == (jsToken{'p', "="}) {
-			o, _, err := jsObjectAt(tokens, i+3)
-			return o, tokens, err
-		}
-	}
-	return nil, nil, fmt.Errorf("app.js has no `const T = {…}`")
-}
-
-// allTexts is every text an object's values hold, nested objects included.
-func (o *jsObject) allTexts() []string {
-	var out []string
-	for _, k := range o.keys {
-		out = append(out, o.texts[k]...)
-		if sub := o.objects[k]; sub != nil {
-			out = append(out, sub.allTexts()...)
-		}
-	}
-	return out
 }

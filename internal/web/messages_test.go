@@ -4,18 +4,23 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"html"
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"starcolor/internal/i18n"
 )
 
-// The page's messages without a browser: every key the page asks of its dictionary is in both
-// languages, both have the same keys, and every error code of the API has its words in each;
-// French typography holds in the dictionary and in the template.
+// The page's messages without a browser: every key the page asks of its catalogue is in it, with
+// the values its text takes, and every error code of the API has its words; French typography
+// holds in the catalogue and in the page served.
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
@@ -59,7 +64,7 @@ func faultCodes(t *testing.T) []string {
 	return codes
 }
 
-// usedKeys are the keys app.js asks of t(…): the strings its first argument may be (a string
+// usedKeys are the keys the page's modules ask of t(…): the strings its first argument may be (a string
 // alone, or the branches of a condition).
 func usedKeys(tokens []jsToken) []string {
 	var keys []string
@@ -80,8 +85,9 @@ func usedKeys(tokens []jsToken) []string {
 			} else if tk.kind == 'p' && tk.text == "," && depth == 0 {
 				break
 			}
-			prev := tokens[j-1]
-			if tk.kind == 's' && depth == 0 && (prev.text == "(" || prev.text == "?" || prev.text == ":") {
+			prev, next := tokens[j-1], tokens[min(j+1, len(tokens)-1)]
+			// A string followed by + is the start of a key made from data ('errors.' + code).
+			if tk.kind == 's' && depth == 0 && (prev.text == "(" || prev.text == "?" || prev.text == ":") && next.text != "+" {
 				keys = append(keys, tk.text)
 			}
 		}
@@ -89,50 +95,107 @@ func usedKeys(tokens []jsToken) []string {
 	return keys
 }
 
-// Item 6: no message of the page is missing in either language.
+// scriptTokens are the tokens of every module of the page.
+func scriptTokens(t *testing.T) []jsToken {
+	t.Helper()
+	names, err := filepath.Glob("static/*.js")
+	if err != nil || len(names) < 10 {
+		t.Fatalf("the page's modules: %v %v", names, err)
+	}
+	var all []jsToken
+	for _, n := range names {
+		tokens, err := jsTokens(readFile(t, n))
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		all = append(all, tokens...)
+	}
+	return all
+}
+
+// valuesAt are the names of the values a call t('key', { … }) hands over, the call's tokens
+// from tokens[i], its opening brace; nil when the call hands none.
+func valuesAt(tokens []jsToken, i int) []string {
+	if tokens[i] != (jsToken{'p', "{"}) {
+		return nil
+	}
+	var names []string
+	depth := 0
+	for j := i + 1; j < len(tokens); j++ {
+		tk := tokens[j]
+		switch {
+		case tk.kind == 'p' && strings.Contains("([{", tk.text), tk.text == "${":
+			depth++
+		case tk.kind == 'p' && strings.Contains(")]}", tk.text), tk.text == "}$":
+			if depth == 0 {
+				slices.Sort(names)
+				return names
+			}
+			depth--
+		case depth == 0 && tk.kind == 'w' && j+1 < len(tokens) && (tokens[j-1].text == "{" || tokens[j-1].text == ",") &&
+			(tokens[j+1].text == ":" || tokens[j+1].text == "," || tokens[j+1].text == "}"):
+			names = append(names, tk.text) // a name, or a shorthand property
+		}
+	}
+	return names
+}
+
+// Item 6: no message of the page is missing in either language. The catalogue
+// (internal/i18n/page.*.json) has the same keys in both, which i18n.Page checks; every key the
+// modules ask of t('…') is in it, with the values its placeholders take; every error code of the
+// API, every colour and every text the page fills by data-demo has its words.
 func TestMessagesInBothLanguages(t *testing.T) {
-	T, tokens, err := pageDictionary(readFile(t, "static/app.js"))
+	words, err := i18n.Page()
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr, en := T.objects["fr"], T.objects["en"]
-	if fr == nil || en == nil {
-		t.Fatalf("T has no fr or en: keys %v", T.keys)
-	}
-	var compare func(a, b *jsObject, at, lacks string)
-	compare = func(a, b *jsObject, at, lacks string) {
-		for _, k := range a.keys {
-			_, obj := b.objects[k]
-			_, val := b.texts[k]
-			switch {
-			case !obj && !val && !slices.Contains(b.keys, k):
-				t.Errorf("T.%s lacks %s%s", lacks, at, k)
-			case a.objects[k] != nil && b.objects[k] != nil:
-				compare(a.objects[k], b.objects[k], at+k+".", lacks)
-			case (a.objects[k] == nil) != (b.objects[k] == nil):
-				t.Errorf("%s%s is a set of messages in one language and one message in the other", at, k)
-			}
-		}
-	}
-	compare(fr, en, "", "en")
-	compare(en, fr, "", "fr")
-
+	has := func(key string) bool { _, ok := words.Text("fr", key); return ok }
+	tokens := scriptTokens(t)
 	used := usedKeys(tokens)
 	if len(used) < 40 {
-		t.Fatalf("found %d uses of t('…') in app.js: the test no longer reads them", len(used))
+		t.Fatalf("found %d uses of t('…') in the page's modules: the test no longer reads them", len(used))
 	}
 	for _, k := range used {
-		for lang, o := range map[string]*jsObject{"fr": fr, "en": en} {
-			if !slices.Contains(o.keys, k) {
-				t.Errorf("app.js asks t(%q), which T.%s lacks", k, lang)
-			}
+		if !has(k) {
+			t.Errorf("a module asks t(%q), which the catalogue lacks", k)
 		}
 	}
+	calls := 0
+	for i := 1; i+3 < len(tokens); i++ {
+		if tokens[i] != (jsToken{'w', "t"}) || tokens[i+1] != (jsToken{'p', "("}) || tokens[i-1] == (jsToken{'p', "."}) ||
+			tokens[i+2].kind != 's' || !has(tokens[i+2].text) {
+			continue
+		}
+		key := tokens[i+2].text
+		var given []string
+		if tokens[i+3] == (jsToken{'p', ","}) {
+			given = valuesAt(tokens, i+4)
+		}
+		text, _ := words.Text("fr", key)
+		if want := i18n.Placeholders(text); !slices.Equal(given, want) {
+			t.Errorf("t(%q) is given %v, its text takes %v", key, given, want)
+		}
+		calls++
+	}
+	if calls < 60 {
+		t.Fatalf("found %d calls of t with their values: the test no longer reads them", calls)
+	}
+	var wanted []string
 	for _, code := range faultCodes(t) {
-		for lang, o := range map[string]*jsObject{"fr": fr, "en": en} {
-			if e := o.objects["errors"]; e == nil || !slices.Contains(e.keys, code) {
-				t.Errorf("the API's error code %s has no message in T.%s.errors", code, lang)
-			}
+		wanted = append(wanted, "errors."+code)
+	}
+	for c := range 6 {
+		wanted = append(wanted, "color."+strconv.Itoa(c))
+	}
+	for _, m := range regexp.MustCompile(`data-demo="([^"]+)"`).FindAllStringSubmatch(readFile(t, "templates/index.html"), -1) {
+		wanted = append(wanted, m[1])
+	}
+	// The words of what the server reveals, by its kinds (rules.Cell), and of the reasons the
+	// limits screen opens.
+	wanted = append(wanted, "empty", "milky_way", "extra", "shooting_star.rising", "shooting_star.falling", "supernova", "whyDeposit", "whyStake")
+	for _, k := range wanted {
+		if !has(k) {
+			t.Errorf("the catalogue has no words for %s", k)
 		}
 	}
 }
@@ -232,30 +295,38 @@ func templateTexts(src string) (texts []string, french []bool) {
 }
 
 // Item 5: no ordinary space lets a line break inside « », before €, or in French before : ; ! ?
-// in the template and in the dictionary's strings.
+// in the page as it is served, in either language and either mode, and in every text of the
+// catalogue.
 func TestFrenchTypography(t *testing.T) {
-	texts, french := templateTexts(readFile(t, "templates/index.html"))
-	for i, s := range texts {
-		for _, f := range typography(s, french[i]) {
-			t.Errorf("index.html: %s", f)
+	for _, wallet := range []bool{false, true} {
+		s := Default(Options{Wallet: wallet})
+		for _, lang := range Languages {
+			for _, p := range []string{"/", "/nowhere"} {
+				body, _ := io.ReadAll(get(t, s, p, "Cookie", LangCookie+"="+lang).Body)
+				texts, french := templateTexts(string(body))
+				if len(texts) < 20 {
+					t.Fatalf("%s in %s: %d texts read", p, lang, len(texts))
+				}
+				for i, text := range texts {
+					for _, f := range typography(html.UnescapeString(text), french[i]) {
+						t.Errorf("%s (%s, wallet %v): %s", p, lang, wallet, f)
+					}
+				}
+			}
 		}
 	}
-	T, _, err := pageDictionary(readFile(t, "static/app.js"))
+	words, err := i18n.Page()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lang := range []string{"fr", "en"} {
-		o := T.objects[lang]
-		if o == nil {
-			t.Fatalf("T has no %s", lang)
+	for _, lang := range Languages {
+		texts := words.Texts(lang)
+		if len(texts) < 200 {
+			t.Fatalf("read %d texts of the catalogue in %s: the test no longer reads them", len(texts), lang)
 		}
-		texts := o.allTexts()
-		if len(texts) < 100 {
-			t.Fatalf("read %d strings of T.%s: the test no longer reads them", len(texts), lang)
-		}
-		for _, s := range texts {
-			for _, f := range typography(s, lang == "fr") {
-				t.Errorf("app.js T.%s: %s", lang, f)
+		for key, text := range texts {
+			for _, f := range typography(text, lang == "fr") {
+				t.Errorf("page.%s.json %s: %s", lang, key, f)
 			}
 		}
 	}

@@ -1,47 +1,41 @@
-// Package web serves the player's page of « Star Color » at "/": one HTML page rendered once from
-// html/template (the prize tables of the game definition are written into it), and its script and
-// style sheet, embedded in the binary and named by their checksum so that browsers may keep them
-// forever. The page plays on the player API of docs/spec/API.md (internal/httpapi, mounted under /api/);
-// this package holds no game logic and no access to the store.
+// Package web serves the player's page of « Star Color » at "/": one HTML page rendered once per
+// language from html/template (the prize tables of the game definition are written into it, its
+// words come from internal/i18n), and its style sheet and script, ES modules by concern
+// (static/*.js, wired by main.js) with the catalogue as one more, messages.js. They are embedded
+// in the binary and served by internal/assets, named by their checksum so that browsers may keep
+// them forever. The page plays on the player API of docs/spec/API.md (internal/httpapi, mounted
+// under /api/); this package holds no game logic and no access to the store.
 package web
 
 import (
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html/template"
-	"io/fs"
-	"mime"
 	"net/http"
-	"path"
 	"strings"
 
+	"starcolor/internal/assets"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/i18n"
 )
 
 //go:embed static templates
 var files embed.FS
 
 // Languages are the page's languages, French first: the regulation's own words.
-var Languages = []string{"fr", "en"}
+var Languages = i18n.Languages
 
 // LangCookie remembers the player's language, so that the page is served in it at once.
 const LangCookie = "starcolor_lang"
 
-// asset is one embedded file, ready to serve.
-type asset struct {
-	name, ctype, etag string
-	raw, gz           []byte
-}
-
 // Site is the player's page and its assets.
 type Site struct {
-	assets map[string]*asset
-	pages  map[string]*asset // the index page per language
-	lost   map[string]*asset // the page of unknown addresses per language
+	words  *i18n.Catalog
+	assets *assets.Set
+	pages  map[string]*assets.File // the index page per language
+	lost   map[string]*assets.File // the page of unknown addresses per language
 	mux    *http.ServeMux
 }
 
@@ -70,27 +64,27 @@ func Default(o Options) *Site {
 
 // New builds the page for a game definition: its prize tables are the ones the rules page shows.
 func New(def *gamedef.Definition, o Options) (*Site, error) {
-	s := &Site{assets: map[string]*asset{}, pages: map[string]*asset{}, lost: map[string]*asset{}, mux: http.NewServeMux()}
-	names, err := fs.Glob(files, "static/*")
+	s := &Site{pages: map[string]*assets.File{}, lost: map[string]*assets.File{}, mux: http.NewServeMux()}
+	words, err := i18n.Page()
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range names {
-		data, err := files.ReadFile(n)
-		if err != nil {
-			return nil, err
-		}
-		a := newAsset(path.Base(n), data)
-		s.assets[a.name] = a
+	s.words = words
+	static, err := assets.Dir(files, "static")
+	if err != nil {
+		return nil, err
+	}
+	if static["messages.js"], err = messages(words); err != nil {
+		return nil, err
+	}
+	if s.assets, err = assets.New("/static/", static); err != nil {
+		return nil, err
 	}
 	tmpl, err := template.New("index.html").Funcs(template.FuncMap{
-		"asset": func(name string) (string, error) {
-			a, ok := s.assets[name]
-			if !ok {
-				return "", fmt.Errorf("no asset %q", name)
-			}
-			return "/static/" + a.name + "?v=" + a.etag, nil
-		},
+		"asset": s.assets.URL,
+		"t":     s.both,
+		"text":  s.text,
+		"langs": func() []string { return Languages },
 	}).ParseFS(files, "templates/index.html", "templates/notfound.html")
 	if err != nil {
 		return nil, err
@@ -101,37 +95,82 @@ func New(def *gamedef.Definition, o Options) (*Site, error) {
 		if err := tmpl.Execute(&b, map[string]any{"Lang": lang, "Rules": rules, "Wallet": o.Wallet}); err != nil {
 			return nil, err
 		}
-		a := newAsset("index.html", b.Bytes())
-		a.etag = lang + "-" + a.etag
+		a := assets.NewFile("index.html", b.Bytes())
+		a.ETag = lang + "-" + a.ETag
 		s.pages[lang] = a
 		var lost bytes.Buffer // a buffer of its own: the asset keeps the bytes
 		if err := tmpl.ExecuteTemplate(&lost, "notfound.html", map[string]any{"Lang": lang}); err != nil {
 			return nil, err
 		}
-		s.lost[lang] = newAsset("notfound.html", lost.Bytes())
+		s.lost[lang] = assets.NewFile("notfound.html", lost.Bytes())
 	}
 	s.mux.HandleFunc("GET /{$}", s.index)
-	s.mux.HandleFunc("GET /static/{name}", s.static)
+	s.mux.Handle("GET /static/{name}", s.assets)
 	s.mux.HandleFunc("/", s.notFound)
 	return s, nil
 }
 
-func newAsset(name string, data []byte) *asset {
-	sum := sha256.Sum256(data)
-	a := &asset{name: name, raw: data, etag: hex.EncodeToString(sum[:8])}
-	a.ctype = mime.TypeByExtension(path.Ext(name))
-	if a.ctype == "" {
-		a.ctype = "application/octet-stream"
+// messages is the page's catalogue as a module for its script, both languages: the page
+// switches language at once, without asking the server.
+func messages(words *i18n.Catalog) ([]byte, error) {
+	all := map[string]map[string]string{}
+	for _, lang := range Languages {
+		all[lang] = words.Texts(lang)
 	}
-	var gz bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	w.Write(data)
-	w.Close()
-	if gz.Len() < len(data) {
-		a.gz = gz.Bytes()
+	b, err := json.Marshal(all)
+	if err != nil {
+		return nil, err
 	}
-	return a
+	return fmt.Appendf(nil, "// The page's texts (internal/i18n/page.*.json), written by the server.\nexport default %s;\n", b), nil
 }
+
+// text writes the text of key in lang for an element's content, its placeholders filled with
+// args (name, value, …). A key ending in _html holds markup of the catalogue's own (<b>,
+// <strong>): it is written as it is, and only the values are escaped.
+func (s *Site) text(lang, key string, args ...any) (template.HTML, error) {
+	text, ok := s.words.Text(lang, key)
+	if !ok {
+		return "", fmt.Errorf("web: no text %q", key)
+	}
+	if len(args)%2 != 0 {
+		return "", fmt.Errorf("web: the values of %q are not in pairs: %v", key, args)
+	}
+	markup := strings.HasSuffix(key, "_html")
+	values := map[string]string{}
+	for i := 0; i < len(args); i += 2 {
+		v := fmt.Sprint(args[i+1])
+		if markup {
+			v = escapeText(v)
+		}
+		values[fmt.Sprint(args[i])] = v
+	}
+	out, err := i18n.Format(text, values)
+	if err != nil {
+		return "", err
+	}
+	if !markup {
+		out = escapeText(out)
+	}
+	return template.HTML(out), nil
+}
+
+// both writes the text of key in every language, each in a span of its language's class: the
+// style sheet shows the page's language only (html[lang=fr] .en is not displayed).
+func (s *Site) both(key string, args ...any) (template.HTML, error) {
+	var b strings.Builder
+	for _, lang := range Languages {
+		text, err := s.text(lang, key, args...)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(`<span class="` + lang + `">` + string(text) + `</span>`)
+	}
+	return template.HTML(b.String()), nil
+}
+
+// escapeText escapes what would be read as markup in an element's content; quotes need no
+// escape there, and are left as the texts write them.
+var escapeText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
 
 // ServeHTTP serves the page, its assets, and 404 for everything else under "/".
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -146,12 +185,9 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Site) Weight() int {
 	n := 0
 	for _, p := range s.pages {
-		n = max(n, len(p.raw))
+		n = max(n, len(p.Raw))
 	}
-	for _, a := range s.assets {
-		n += len(a.raw)
-	}
-	return n
+	return n + s.assets.Weight()
 }
 
 // lang is the language the player chose (the cookie), or French.
@@ -169,7 +205,7 @@ func (s *Site) index(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Vary", "Cookie, Accept-Encoding")
-	serve(w, r, s.pages[lang])
+	assets.Serve(w, r, s.pages[lang])
 }
 
 // notFound answers any other address with a page in the player's language that leads back to
@@ -183,50 +219,11 @@ func (s *Site) notFound(w http.ResponseWriter, r *http.Request) {
 	a := s.lost[s.lang(r)]
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-	h.Set("Content-Type", a.ctype)
+	h.Set("Content-Type", a.Type)
 	h.Set("Cache-Control", "no-cache")
-	h.Set("Content-Length", fmt.Sprint(len(a.raw)))
+	h.Set("Content-Length", fmt.Sprint(len(a.Raw)))
 	w.WriteHeader(http.StatusNotFound)
 	if r.Method != http.MethodHead {
-		w.Write(a.raw)
-	}
-}
-
-func (s *Site) static(w http.ResponseWriter, r *http.Request) {
-	a, ok := s.assets[r.PathValue("name")]
-	if !ok {
-		http.NotFound(w, r)
-		return
-	}
-	h := w.Header()
-	h.Set("Vary", "Accept-Encoding")
-	if r.URL.Query().Get("v") == a.etag {
-		// The address names the content: it never changes.
-		h.Set("Cache-Control", "public, max-age=31536000, immutable")
-	} else {
-		h.Set("Cache-Control", "no-cache")
-	}
-	serve(w, r, a)
-}
-
-// serve writes an asset with its ETag, answering 304 to a browser that has it already, and
-// gzip-compressed to a browser that accepts it.
-func serve(w http.ResponseWriter, r *http.Request, a *asset) {
-	h := w.Header()
-	etag := `"` + a.etag + `"`
-	h.Set("ETag", etag)
-	h.Set("Content-Type", a.ctype)
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	body := a.raw
-	if a.gz != nil && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		h.Set("Content-Encoding", "gzip")
-		body = a.gz
-	}
-	h.Set("Content-Length", fmt.Sprint(len(body)))
-	if r.Method != http.MethodHead {
-		w.Write(body)
+		w.Write(a.Raw)
 	}
 }

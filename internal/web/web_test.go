@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,13 +102,68 @@ func TestAssetsAreCachedByChecksum(t *testing.T) {
 		}
 	}
 	// An old address (another checksum) is served, but not to be kept.
-	if res := get(t, s, "/static/app.js?v=0"); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-cache" {
+	if res := get(t, s, "/static/main.js?v=0"); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "no-cache" {
 		t.Errorf("stale address: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
 	}
 	for _, p := range []string{"/nothing", "/static/nothing.js", "/static/"} {
 		if res := get(t, s, p); res.StatusCode != 404 {
 			t.Errorf("GET %s: %d, want 404", p, res.StatusCode)
 		}
+	}
+}
+
+// The page's script is ES modules by concern, loaded from one module script; each imports the
+// others by their checksummed address, so that each is cached for a year and a change in any
+// reaches the page's address of main.js; none imports another by a name without its version.
+func TestModulesByChecksum(t *testing.T) {
+	s := Default(Options{})
+	page, _ := io.ReadAll(get(t, s, "/").Body)
+	m := regexp.MustCompile(`<script type="module" src="(/static/main\.js\?v=[0-9a-f]{16})"></script>`).FindStringSubmatch(string(page))
+	if m == nil || strings.Count(string(page), "<script") != 1 {
+		t.Fatalf("the page does not load main.js as its one module script")
+	}
+	// A static import ends its line: `… from './x.js';` or `import './x.js';`.
+	specifier := regexp.MustCompile(`(?m)(?:^import|\sfrom)\s*['"]([^'"]+)['"];$`)
+	// Only main.js hands something to the console (window.starcolor).
+	globals := regexp.MustCompile(`\b(?:window|globalThis|self)\.[\w$]+\s*=[^=]`)
+	seen := map[string]bool{}
+	var visit func(url string)
+	visit = func(url string) {
+		if seen[url] {
+			return
+		}
+		seen[url] = true
+		res := get(t, s, url)
+		src, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/javascript; charset=utf-8" ||
+			res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: %d %q %q", url, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Cache-Control"))
+			return
+		}
+		if !strings.HasSuffix(url, "?v="+strings.Trim(res.Header.Get("ETag"), `"`)) {
+			t.Errorf("%s is served with the ETag %s", url, res.Header.Get("ETag"))
+		}
+		if globals.Match(src) && !strings.HasPrefix(url, "/static/main.js") {
+			t.Errorf("%s sets a global: modules share what they export, nothing else", url)
+		}
+		for _, imp := range specifier.FindAllStringSubmatch(string(src), -1) {
+			if !regexp.MustCompile(`^\./[a-z0-9]+\.js\?v=[0-9a-f]{16}$`).MatchString(imp[1]) {
+				t.Errorf("%s imports %q, not a module's checksummed address", url, imp[1])
+				continue
+			}
+			visit("/static/" + strings.TrimPrefix(imp[1], "./"))
+		}
+	}
+	visit(m[1])
+	var names []string
+	for url := range seen {
+		names = append(names, url[len("/static/"):strings.Index(url, "?")])
+	}
+	slices.Sort(names)
+	want := []string{"account.js", "api.js", "board.js", "card.js", "effects.js", "game.js", "history.js", "i18n.js", "limits.js",
+		"main.js", "messages.js", "page.js", "sound.js", "state.js", "sync.js"}
+	if !slices.Equal(names, want) {
+		t.Errorf("the page loads the modules %v, want %v", names, want)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package cmdline
 
 import (
 	"strconv"
@@ -7,13 +7,13 @@ import (
 
 func TestParseEUR(t *testing.T) {
 	for in, want := range map[string]int64{"1": 100, "2": 200, "3": 300, "2.5": 250, "2,50": 250, "0.01": 1, " 3 ": 300} {
-		if got, err := parseEUR(in); err != nil || got != want {
-			t.Errorf("parseEUR(%q) = %d, %v; want %d", in, got, err, want)
+		if got, err := ParseEUR(in); err != nil || got != want {
+			t.Errorf("ParseEUR(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "0", "-1", "1.234", "1e2", "abc", "1.-5", "+2", "99999999999", "1.5.5", "0x10"} {
-		if got, err := parseEUR(in); err == nil {
-			t.Errorf("parseEUR(%q) = %d, want an error", in, got)
+		if got, err := ParseEUR(in); err == nil {
+			t.Errorf("ParseEUR(%q) = %d, want an error", in, got)
 		}
 	}
 }
@@ -24,16 +24,16 @@ func FuzzParseEUR(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		cents, err := parseEUR(s)
+		cents, err := ParseEUR(s)
 		if err != nil {
 			return
 		}
 		if cents <= 0 {
-			t.Fatalf("parseEUR(%q) = %d", s, cents)
+			t.Fatalf("ParseEUR(%q) = %d", s, cents)
 		}
-		back, err := parseEUR(strconv.FormatInt(cents/100, 10) + "." + strconv.FormatInt(100+cents%100, 10)[1:])
+		back, err := ParseEUR(strconv.FormatInt(cents/100, 10) + "." + strconv.FormatInt(100+cents%100, 10)[1:])
 		if err != nil || back != cents {
-			t.Fatalf("parseEUR(%q) = %d does not read back (%d, %v)", s, cents, back, err)
+			t.Fatalf("ParseEUR(%q) = %d does not read back (%d, %v)", s, cents, back, err)
 		}
 	})
 }

@@ -1,96 +1,52 @@
-package emission
+package chart
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
+	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
 
-// The chart's palette and type.
+// The report's picture is one card of 1200 × 1424 px.
 const (
-	chartWidth  = 1200
-	chartHeight = 1424
-
-	colInk      = "#1d2433"
-	colMuted    = "#5b6478"
-	colGrid     = "#e6e8f0"
-	colCard     = "#ffffff"
-	colCardLine = "#e1e4ee"
-	colPage     = "#f4f5fa"
-	colTable    = "#c5cbdb"
-	colDrawn    = "#5b3fd1"
-	colHit      = "#139e88"
-	colTarget   = "#d99a15"
-	colBad      = "#d23f3f"
-	colGood     = "#1e9e5a"
-	colLosing   = "#9aa3b5"
-	colTrack    = "#eef0f6"
-
-	fontStack = `system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'Liberation Sans', 'DejaVu Sans', sans-serif`
+	reportWidth  = 1200
+	reportHeight = 1424
 )
 
-// WriteSVG draws the report as one self-contained SVG document: the key figures, the units of
-// each tier against the prize table, the return to players and hit rate of each block against
-// the table's, the number of amounts revealed per unit, how each winning tier is shown, and the
-// presentation features. The same report always gives the same bytes.
-func (r *Report) WriteSVG(w io.Writer) error {
-	return r.WriteSVGIn(w, Words{})
-}
-
-// Words are the language a chart is drawn in: T translates each of its texts (written in English,
-// and given to T as they are, format verbs included), and Comma writes decimals with a comma.
-// The zero value draws in English.
-type Words struct {
-	T     func(string) string
-	Comma bool
-}
-
-// WriteSVGIn draws the report as WriteSVG does, in a language.
-func (r *Report) WriteSVGIn(w io.Writer, words Words) error {
-	if words.T == nil {
-		words.T = func(s string) string { return s }
-	}
-	c := &chart{r: r, w: words}
+// WriteReport draws an emission's report as one self-contained SVG document, in a language: the
+// key figures, the units of each tier against the prize table, the return to players and hit
+// rate of each block against the table's, the number of amounts revealed per unit, how each
+// winning tier is shown, and the presentation features. The same report in the same words always
+// gives the same bytes.
+func WriteReport(w io.Writer, r *emission.Report, words Words) error {
+	c := &report{r: r, w: words.orEnglish()}
 	c.document()
 	_, err := io.WriteString(w, c.b.String())
 	return err
 }
 
-// chart writes SVG into a buffer.
-type chart struct {
-	r *Report
+// report draws a report into a buffer.
+type report struct {
+	canvas
+	r *emission.Report
 	w Words
-	b strings.Builder
 }
 
 // t translates a text of the chart; tf translates a format, then fills it.
-func (c *chart) t(s string) string { return c.w.T(s) }
+func (c *report) t(s string) string { return c.w.T(s) }
 
-func (c *chart) tf(format string, args ...any) string { return fmt.Sprintf(c.w.T(format), args...) }
+func (c *report) tf(format string, args ...any) string { return fmt.Sprintf(c.w.T(format), args...) }
 
 // num writes a decimal number as the chart's language does.
-func (c *chart) num(s string) string {
+func (c *report) num(s string) string {
 	if c.w.Comma {
 		return strings.Replace(s, ".", ",", 1)
 	}
 	return s
-}
-
-func (c *chart) f(format string, args ...any) {
-	fmt.Fprintf(&c.b, format, args...)
-	c.b.WriteByte('\n')
-}
-
-// esc escapes text for XML character data and attribute values.
-func esc(s string) string {
-	var b strings.Builder
-	xml.EscapeText(&b, []byte(s))
-	return b.String()
 }
 
 // n writes a coordinate: one decimal at most, the same bytes for the same value.
@@ -104,7 +60,7 @@ func n(x float64) string {
 }
 
 // text writes a text element; anchor is start, middle or end; extra holds further attributes.
-func (c *chart) text(x, y float64, class, anchor, content string, extra ...string) {
+func (c *report) text(x, y float64, class, anchor, content string, extra ...string) {
 	attrs := ""
 	if anchor != "" && anchor != "start" {
 		attrs += ` text-anchor="` + anchor + `"`
@@ -119,7 +75,7 @@ func (c *chart) text(x, y float64, class, anchor, content string, extra ...strin
 // a fill attribute.
 func fill(colour string) string { return `style="fill:` + colour + `"` }
 
-func (c *chart) rect(x, y, w, h float64, fill string, extra ...string) {
+func (c *report) rect(x, y, w, h float64, fill string, extra ...string) {
 	attrs := ""
 	for _, e := range extra {
 		attrs += " " + e
@@ -127,7 +83,7 @@ func (c *chart) rect(x, y, w, h float64, fill string, extra ...string) {
 	c.f(`<rect x="%s" y="%s" width="%s" height="%s" fill="%s"%s/>`, n(x), n(y), n(max(w, 0)), n(max(h, 0)), fill, attrs)
 }
 
-func (c *chart) line(x1, y1, x2, y2 float64, stroke string, extra ...string) {
+func (c *report) line(x1, y1, x2, y2 float64, stroke string, extra ...string) {
 	attrs := ""
 	for _, e := range extra {
 		attrs += " " + e
@@ -136,7 +92,7 @@ func (c *chart) line(x1, y1, x2, y2 float64, stroke string, extra ...string) {
 }
 
 // card draws a panel with its title and subtitle.
-func (c *chart) card(x, y, w, h float64, title, sub string) {
+func (c *report) card(x, y, w, h float64, title, sub string) {
 	c.rect(x, y, w, h, colCard, `rx="14"`, `stroke="`+colCardLine+`"`)
 	c.text(x+24, y+34, "h", "", title)
 	if sub != "" {
@@ -145,7 +101,7 @@ func (c *chart) card(x, y, w, h float64, title, sub string) {
 }
 
 // legend draws legend entries right-aligned so that the last ends at x.
-func (c *chart) legend(x, y float64, items ...[2]string) {
+func (c *report) legend(x, y float64, items ...[2]string) {
 	width := 0.0
 	for _, it := range items {
 		width += 22 + textWidth(it[1], 12.5) + 18
@@ -189,12 +145,12 @@ func count(v int) string {
 }
 
 // pct writes a share as a percentage with the given decimals: "70.00 %".
-func (c *chart) pct(x float64, decimals int) string {
+func (c *report) pct(x float64, decimals int) string {
 	return c.num(strconv.FormatFloat(100*x, 'f', decimals, 64)) + "\u202f%"
 }
 
 // smartPct writes a share with enough decimals to tell small shares apart.
-func (c *chart) smartPct(x float64) string {
+func (c *report) smartPct(x float64) string {
 	switch p := 100 * x; {
 	case p == 0:
 		return "0\u202f%"
@@ -205,6 +161,14 @@ func (c *chart) smartPct(x float64) string {
 	default:
 		return c.pct(x, 1)
 	}
+}
+
+// shareOf is k out of n, 0 when n is 0.
+func shareOf(k, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(k) / float64(n)
 }
 
 // niceScale rounds a positive maximum up to a round number of round steps, for an axis of about
@@ -224,12 +188,12 @@ func niceScale(hi float64) (top, step float64) {
 }
 
 // tickPct writes an axis tick in percent with no more decimals than it needs.
-func (c *chart) tickPct(v float64) string {
+func (c *report) tickPct(v float64) string {
 	return c.num(strconv.FormatFloat(math.Round(v*1e6)/1e4, 'f', -1, 64)) + "\u202f%"
 }
 
 // odds writes "1 in N" for a count among units.
-func (c *chart) odds(units, k int) string {
+func (c *report) odds(units, k int) string {
 	if k == 0 {
 		return c.t("never")
 	}
@@ -240,19 +204,19 @@ func (c *chart) odds(units, k int) string {
 	return c.tf("1 in %s", c.num(strconv.FormatFloat(v, 'f', 2, 64)))
 }
 
-func (c *chart) tierName(amount int64) string {
+func (c *report) tierName(amount int64) string {
 	if amount == 0 {
 		return c.t("losing")
 	}
 	return gamedef.FormatEUR(amount)
 }
 
-func (c *chart) document() {
+func (c *report) document() {
 	r := c.r
 	t := &r.Total
 	c.f(`<?xml version="1.0" encoding="UTF-8"?>`)
 	c.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-labelledby="title desc">`,
-		chartWidth, chartHeight, chartWidth, chartHeight)
+		reportWidth, reportHeight, reportWidth, reportHeight)
 	c.f(`<title id="title">%s</title>`, esc(c.tf("Star Color — emission %s report", r.Emission)))
 	c.f(`<desc id="desc">%s</desc>`, esc(c.tf("%d block(s), %d units at %s: prizes %s, return to player %s, hit rate %s.",
 		len(r.Blocks), t.Units, gamedef.FormatEUR(r.Price), gamedef.FormatEUR(t.Prizes), c.pct(t.RTP(), 2), c.pct(t.HitRate(), 2))))
@@ -267,9 +231,9 @@ func (c *chart) document() {
 	c.f(`.val { font-size: 11.5px; font-weight: 600; }`)
 	c.f(`.kpi { font-size: 25px; font-weight: 700; }`)
 	c.f(`.kpil { font-size: 11px; font-weight: 600; letter-spacing: 0.08em; fill: %s; }`, colMuted)
-	c.f(`.tag { font-size: 10px; font-weight: 600; fill: #8a5a00; }`)
+	c.f(`.tag { font-size: 10px; font-weight: 600; fill: %s; }`, colTagInk)
 	c.f(`</style>`)
-	c.rect(0, 0, chartWidth, chartHeight, colPage)
+	c.rect(0, 0, reportWidth, reportHeight, colPage)
 
 	c.header()
 	c.tiers(40, 200, 1120, 400)
@@ -277,11 +241,11 @@ func (c *chart) document() {
 	c.gains(610, 620, 550, 370)
 	c.heatmap(40, 1010, 550, 370)
 	c.features(610, 1010, 550, 370)
-	c.text(40, chartHeight-18, "note", "", c.t("starcolor emission report · every unit read back and evaluated under the rules for the canonical colour · counts are exact"))
+	c.text(40, reportHeight-18, "note", "", c.t("starcolor emission report · every unit read back and evaluated under the rules for the canonical colour · counts are exact"))
 	c.f(`</svg>`)
 }
 
-func (c *chart) header() {
+func (c *report) header() {
 	r := c.r
 	t := &r.Total
 	c.text(40, 56, "title", "", c.tf("Star Color — emission %s", r.Emission))
@@ -326,7 +290,7 @@ func (c *chart) header() {
 }
 
 // tiers draws, per tier, the units drawn against the prize table on a logarithmic scale.
-func (c *chart) tiers(x, y, w, h float64) {
+func (c *report) tiers(x, y, w, h float64) {
 	t := &c.r.Total
 	c.card(x, y, w, h, c.t("Units per tier: drawn vs prize table"),
 		c.tf("Exact counts over %d block(s), logarithmic scale. Composite tiers are reached only by cumulating several amounts.", len(c.r.Blocks)))
@@ -365,7 +329,7 @@ func (c *chart) tiers(x, y, w, h float64) {
 		cx := px0 + gw*(float64(i)+0.5)
 		drawn := colDrawn
 		if tr.Amount == 0 {
-			drawn = colLosing
+			drawn = colNeutral
 		}
 		if !tr.OK() {
 			drawn = colBad
@@ -387,14 +351,14 @@ func (c *chart) tiers(x, y, w, h float64) {
 		c.text(cx, py1+40, "axis", "middle", c.odds(t.Units, tr.TableCount))
 		if tr.Composite {
 			tw := textWidth(c.t("composite"), 10) + 14
-			c.rect(cx-tw/2, py1+50, tw, 18, "#fdf1d6", `rx="9"`)
+			c.rect(cx-tw/2, py1+50, tw, 18, colTag, `rx="9"`)
 			c.text(cx, py1+63, "tag", "middle", c.t("composite"))
 		}
 	}
 }
 
 // blocks draws the return to players and hit rate of each block against the table's.
-func (c *chart) blocks(x, y, w, h float64) {
+func (c *report) blocks(x, y, w, h float64) {
 	r := c.r
 	c.card(x, y, w, h, c.t("Return to player and hit rate, per block"), c.t("Prizes ÷ (price × units), and winning units ÷ units; dashed: the prize table."))
 	c.legend(x+w-24, y+82, [2]string{colDrawn, c.t("return to player")}, [2]string{colHit, c.t("hit rate")})
@@ -452,15 +416,15 @@ func (c *chart) blocks(x, y, w, h float64) {
 }
 
 // gains draws how many amounts the units reveal.
-func (c *chart) gains(x, y, w, h float64) {
+func (c *report) gains(x, y, w, h float64) {
 	t := &c.r.Total
 	c.card(x, y, w, h, c.t("Amounts revealed per unit"), c.t("Share of all units revealing 0, 1, 2 … amounts; a total may be shown by several."))
-	c.legend(x+w-24, y+82, [2]string{colLosing, c.t("losing")}, [2]string{colDrawn, c.t("winning")})
+	c.legend(x+w-24, y+82, [2]string{colNeutral, c.t("losing")}, [2]string{colDrawn, c.t("winning")})
 	px0, px1 := x+64, x+w-24
 	py0, py1 := y+104, y+h-52
 	hi := 0.0
 	for _, k := range t.Gains {
-		hi = math.Max(hi, ratio(int64(k), int64(t.Units)))
+		hi = math.Max(hi, shareOf(k, t.Units))
 	}
 	ypos := c.percentAxis(px0, px1, py0, py1, hi)
 	c.text((px0+px1)/2, py1+38, "axis", "middle", c.t("amounts revealed on the unit's boards"))
@@ -471,10 +435,10 @@ func (c *chart) gains(x, y, w, h float64) {
 	bw := math.Min(40, gw*0.62)
 	for k, v := range t.Gains {
 		cx := px0 + gw*(float64(k)+0.5)
-		share := ratio(int64(v), int64(t.Units))
+		share := shareOf(v, t.Units)
 		colour := colDrawn
 		if k == 0 {
-			colour = colLosing
+			colour = colNeutral
 		}
 		yy := ypos(share)
 		c.rect(cx-bw/2, yy, bw, py1-yy, colour, `rx="3"`)
@@ -487,7 +451,7 @@ func (c *chart) gains(x, y, w, h float64) {
 
 // heatmap draws, for each winning tier, the share of its units by number of amounts revealed,
 // and the number of distinct combinations of amounts that show it.
-func (c *chart) heatmap(x, y, w, h float64) {
+func (c *report) heatmap(x, y, w, h float64) {
 	t := &c.r.Total
 	c.card(x, y, w, h, c.t("How each winning tier is shown"), c.t("Share of each tier's units by amounts revealed; ways: distinct combinations."))
 	from := 1
@@ -497,7 +461,7 @@ func (c *chart) heatmap(x, y, w, h float64) {
 		}
 	}
 	cols := len(t.Gains) - from
-	var rows []TierStats
+	var rows []emission.TierStats
 	for _, tr := range t.Tiers {
 		if tr.Amount > 0 {
 			rows = append(rows, tr)
@@ -529,7 +493,7 @@ func (c *chart) heatmap(x, y, w, h float64) {
 			if k < len(tr.Gains) {
 				v = tr.Gains[k]
 			}
-			share := ratio(int64(v), int64(tr.Count))
+			share := shareOf(v, tr.Count)
 			cx := gx0 + cw*float64(j)
 			if v == 0 {
 				c.rect(cx+1.5, yy+1.5, cw-3, rh-3, colTrack, `rx="4"`)
@@ -544,7 +508,7 @@ func (c *chart) heatmap(x, y, w, h float64) {
 			if cw >= 30 {
 				ink := colInk
 				if op > 0.7 {
-					ink = "#ffffff"
+					ink = colCard // its white, on a dark cell
 				}
 				label := strconv.FormatFloat(100*share, 'f', 0, 64)
 				if share < 0.01 {
@@ -559,7 +523,7 @@ func (c *chart) heatmap(x, y, w, h float64) {
 }
 
 // features draws the presentation features as shares of units.
-func (c *chart) features(x, y, w, h float64) {
+func (c *report) features(x, y, w, h float64) {
 	t := &c.r.Total
 	c.card(x, y, w, h, c.t("Presentation features"), c.t("Share of units showing each element; the last two among losing units."))
 	list := t.FeatureList()
@@ -570,7 +534,7 @@ func (c *chart) features(x, y, w, h float64) {
 		yy := y0 + rh*float64(i)
 		colour := colDrawn
 		if f.OfWhat != "units" {
-			colour = colLosing
+			colour = colNeutral
 		}
 		if i > 0 && list[i-1].OfWhat != f.OfWhat {
 			c.line(x+24, yy-2, x+w-24, yy-2, colGrid)
@@ -586,7 +550,7 @@ func (c *chart) features(x, y, w, h float64) {
 
 // percentAxis draws a vertical percentage scale up to at least hi, with its grid lines and base
 // line, over the plot area px0…px1 × py0…py1, and returns the y position of a value.
-func (c *chart) percentAxis(px0, px1, py0, py1, hi float64) func(float64) float64 {
+func (c *report) percentAxis(px0, px1, py0, py1, hi float64) func(float64) float64 {
 	hi, step := niceScale(hi)
 	ypos := func(v float64) float64 { return py1 - (py1-py0)*v/hi }
 	for i := 0; float64(i)*step <= hi*(1+1e-9); i++ {

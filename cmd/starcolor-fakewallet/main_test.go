@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,14 +11,21 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/fakewallet/fakewallettest"
 	"starcolor/internal/wallet"
 )
 
-// TestFakewallet runs the fake wallet as a real process: signed calls, a fault, a clean stop,
-// then its books and its listing read from its file.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	fakewallettest.Remove()
+	os.Exit(code)
+}
+
+// TestFakewallet runs the fake wallet as a real process, built as integrators build it: signed
+// calls, a fault, a clean stop, then its books and its listing read from its file.
 func TestFakewallet(t *testing.T) {
-	w := startFakewallet(t, []byte("s3cret shared"), "--initial-balance", "5000")
-	base, secret, db, cmd, logs := w.url, w.secret, w.db, w.cmd, w.logs
+	w := fakewallettest.Start(t, []byte("s3cret shared"), "--initial-balance", "5000")
+	base, secret, db, cmd := w.URL, w.Secret, w.DB, w.Cmd
 
 	key := wallet.NewKey(secret)
 	// call sends a call stamped at, signed (sig "": its own signature).
@@ -66,18 +72,18 @@ func TestFakewallet(t *testing.T) {
 	// Stopped with SIGTERM, it exits cleanly.
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("stopped: %v\n%s", err, logs)
+		t.Fatalf("stopped: %v\n%s", err, w.Logs())
 	}
-	if !strings.Contains(logs.String(), "transaction_id=d1") {
-		t.Errorf("no log line of the calls:\n%s", logs)
+	if !strings.Contains(w.Logs(), "transaction_id=d1") {
+		t.Errorf("no log line of the calls:\n%s", w.Logs())
 	}
 
-	r := cli("fakewallet", "books", "--db", db)
-	if r.code != 0 {
-		t.Fatalf("books: exit %d %s %s", r.code, r.stdout, r.stderr)
+	r := fakewallettest.Run(t, "books", "--db", db)
+	if r.Code != 0 {
+		t.Fatalf("books: exit %d %s %s", r.Code, r.Stdout, r.Stderr)
 	}
 	fields := func(line string) string { return strings.Join(strings.Fields(line), " ") }
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
 	for i, want := range []string{
 		"player initial adjusted debits debited rollbacks given back credits credited staked refused balance",
 		"ann 5000 0 1 1200 0 0 1 300 1200 1 4100 ok",
@@ -86,27 +92,29 @@ func TestFakewallet(t *testing.T) {
 		"credits whose debit is unknown, refused or rolled back: 0",
 	} {
 		if i >= len(lines) || fields(lines[i]) != want {
-			t.Fatalf("books:\n%s\nline %d, want %q", r.stdout, i, want)
+			t.Fatalf("books:\n%s\nline %d, want %q", r.Stdout, i, want)
 		}
 	}
-	r = cli("fakewallet", "transactions", "--db", db, "--after", "1", "--limit", "3")
+	r = fakewallettest.Run(t, "transactions", "--db", db, "--after", "1", "--limit", "3")
 	var kinds []string
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
 		var tr struct {
 			Seq  int64
 			Kind string
 			ID   string `json:"transaction_id"`
 		}
 		if err := json.Unmarshal([]byte(line), &tr); err != nil {
-			t.Fatalf("transactions: %v in %q", err, r.stdout)
+			t.Fatalf("transactions: %v in %q", err, r.Stdout)
 		}
 		kinds = append(kinds, tr.Kind+" "+tr.ID)
 	}
-	if got := strings.Join(kinds, ", "); r.code != 0 || got != "debit d3, credit c1, rollback r4" {
-		t.Fatalf("transactions: exit %d, %s", r.code, got)
+	if got := strings.Join(kinds, ", "); r.Code != 0 || got != "debit d3, credit c1, rollback r4" {
+		t.Fatalf("transactions: exit %d, %s", r.Code, got)
 	}
 }
 
+// Bad command lines are refused with their reason and change nothing; the help is the command's.
+// Each runs the command built as integrators build it.
 func TestFakewalletUsage(t *testing.T) {
 	dir := t.TempDir()
 	secretFile := filepath.Join(dir, "secret")
@@ -116,25 +124,23 @@ func TestFakewalletUsage(t *testing.T) {
 		code int
 		says string
 	}{
-		{[]string{"fakewallet"}, 2, "want --secret-file"},
-		{[]string{"fakewallet", "--secret-file", secretFile, "--drop", "1.5"}, 2, "probability from 0 to 1"},
-		{[]string{"fakewallet", "--secret-file", secretFile, "--fail", "NaN"}, 2, "probability from 0 to 1"},
-		{[]string{"fakewallet", "--secret-file", secretFile, "--initial-balance", "-1"}, 2, "0 or more cents"},
-		{[]string{"fakewallet", "--secret-file", filepath.Join(dir, "none")}, 1, "no such file"},
-		{[]string{"fakewallet", "books", "--db", filepath.Join(dir, "none.db")}, 1, "no fake wallet's database"},
-		{[]string{"fakewallet", "-h"}, 0, "GET  /transactions?after=SEQ&limit=N"},
+		{nil, 2, "want --secret-file"},
+		{[]string{"--secret-file", secretFile, "--drop", "1.5"}, 2, "probability from 0 to 1"},
+		{[]string{"--secret-file", secretFile, "--fail", "NaN"}, 2, "probability from 0 to 1"},
+		{[]string{"--secret-file", secretFile, "--initial-balance", "-1"}, 2, "0 or more cents"},
+		{[]string{"--secret-file", filepath.Join(dir, "none")}, 1, "starcolor-fakewallet: open " + filepath.Join(dir, "none") + ": no such file"},
+		{[]string{"books", "--db", filepath.Join(dir, "none.db")}, 1, "starcolor-fakewallet: no fake wallet's database"},
+		{[]string{"transactions", "--db", filepath.Join(dir, "none.db"), "--limit", "-1"}, 2, "Usage: starcolor-fakewallet transactions"},
+		{[]string{"-h"}, 0, "Usage: starcolor-fakewallet --secret-file FILE"},
+		{[]string{"-h"}, 0, "GET  /transactions?after=SEQ&limit=N"},
+		{[]string{"books", "-h"}, 0, "Usage: starcolor-fakewallet books [--db FILE] [--json]"},
 	} {
-		r := cli(c.args...)
-		if r.code != c.code || !strings.Contains(r.stderr, c.says) {
-			t.Errorf("%v: exit %d, %s", c.args, r.code, r.stderr)
+		r := fakewallettest.Run(t, c.args...)
+		if r.Code != c.code || !strings.Contains(r.Stderr, c.says) {
+			t.Errorf("%v: exit %d, %s", c.args, r.Code, r.Stderr)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.db")); err == nil {
 		t.Error("books made a database")
-	}
-	var help bytes.Buffer
-	run(t.Context(), []string{"help"}, &help, &help)
-	if !strings.Contains(help.String(), "fakewallet") {
-		t.Error("the command is not listed")
 	}
 }

@@ -1,3 +1,8 @@
+// Command starcolor-fakewallet runs a reference operator's wallet (seamless wallet mode,
+// docs/spec/WALLET.md 1.1) on a SQLite file of its own, for tests and for integrators to read:
+// the other side of Star Color's calls, with faults to inject, and its books. It is a command of
+// its own, apart from starcolor: its API sets players' balances, which the binary that runs the
+// game for real money must not carry.
 package main
 
 import (
@@ -16,9 +21,21 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"starcolor/internal/cmdline"
 	"starcolor/internal/fakewallet"
 	"starcolor/internal/wallet"
 )
+
+// prog is the command's name, in its messages.
+const prog = "starcolor-fakewallet"
+
+func main() { cmdline.Main(run) }
+
+// run executes one command line and returns the process exit code: 0, 1 for a failure, 2 for a
+// command line that could not be understood.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return cmdline.ExitCode(prog, runFakewallet(ctx, args, stdout, stderr), stderr)
+}
 
 const fakewalletHelp = `Runs a reference operator's wallet (seamless wallet, docs/spec/WALLET.md), for tests and for integrators to
 read: the other side of Star Color's calls, keeping docs/spec/WALLET.md's promises in a SQLite file of its
@@ -37,7 +54,7 @@ own (--db). Give Star Color its base URL (http://ADDR): Star Color posts to {bas
         sets a player's balance in cents (counted in the books as an adjustment), or blocks
         them ("blocked": true: debits are 403 player_blocked; credits and rollbacks still pass).
   GET  /books
-        the books of "fakewallet books", as JSON.
+        the books of "starcolor-fakewallet books", as JSON.
   GET  /transactions?after=SEQ&limit=N
         the listing for reconciliation: {"transactions": [...], "next": SEQ}, every debit,
         credit and rollback after the one numbered SEQ (0: from the first), at most N (at most
@@ -65,12 +82,12 @@ for /players, /books, /transactions) whose signature is good:
   --refuse P   refuse a new debit, 402 insufficient_funds or 403 limit_reached at random,
                without moving anything (kept, final, as a real refusal)
 
-  starcolor fakewallet books [--db FILE] [--json]
+  starcolor-fakewallet books [--db FILE] [--json]
         prints each player's account: the initial balance, adjustments, debits (count and
         sum of the successful ones), rollbacks (count and sum given back), credits, staked (the
         debits that stand: debits − rollbacks), debits refused, balance; and the total. Fails
         if a player's balance is not initial + adjusted − debits + rollbacks + credits.
-  starcolor fakewallet transactions [--db FILE] [--after SEQ] [--limit N]
+  starcolor-fakewallet transactions [--db FILE] [--after SEQ] [--limit N]
         prints the listing of GET /transactions, one JSON object a line.`
 
 func runFakewallet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -82,7 +99,7 @@ func runFakewallet(ctx context.Context, args []string, stdout, stderr io.Writer)
 			return fakewalletTransactions(ctx, args[1:], stdout, stderr)
 		}
 	}
-	fs := newFlags("fakewallet", "--secret-file FILE [--addr HOST:PORT] [--db FILE] [faults…] | books | transactions", fakewalletHelp, stderr)
+	fs := cmdline.NewFlags(prog, "--secret-file FILE [--addr HOST:PORT] [--db FILE] [faults…] | books | transactions", fakewalletHelp, stderr)
 	db := fakewalletDB(fs)
 	addr := fs.String("addr", "127.0.0.1:9000", "the `address` to listen on")
 	secretFile := fs.String("secret-file", "", "the `file` holding the secret shared with Star Color (its bytes, without a trailing newline)")
@@ -95,18 +112,18 @@ func runFakewallet(ctx context.Context, args []string, stdout, stderr io.Writer)
 	probability(fs, &f.Drop, "drop", "apply the call, then close the connection without an answer, with this `probability`")
 	probability(fs, &f.Refuse, "refuse", "refuse a new debit (402 insufficient_funds or 403 limit_reached) with this `probability`")
 	fs.Uint64Var(&f.Seed, "seed", 0, "the `seed` of the faults' draws; 0: a random one")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	case *secretFile == "":
-		return usageError(fs, "want --secret-file")
+		return cmdline.UsageError(fs, "want --secret-file")
 	case *initial < 0:
-		return usageError(fs, "--initial-balance is 0 or more cents")
+		return cmdline.UsageError(fs, "--initial-balance is 0 or more cents")
 	case f.SlowDelay < 0:
-		return usageError(fs, "--slow-delay is 0 or more")
+		return cmdline.UsageError(fs, "--slow-delay is 0 or more")
 	}
 	secret, err := wallet.ReadSecret(*secretFile)
 	if err != nil {
@@ -180,16 +197,16 @@ func openFakewallet(ctx context.Context, db string) (*fakewallet.Store, error) {
 }
 
 func fakewalletBooks(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("fakewallet books", "[--db FILE] [--json]",
+	fs := cmdline.NewFlags(prog+" books", "[--db FILE] [--json]",
 		`Prints the fake wallet's books: each player's account and the total, amounts in cents. Fails if
 a player's balance is not initial + adjusted − debits + rollbacks + credits.`, stderr)
 	db := fakewalletDB(fs)
 	asJSON := fs.Bool("json", false, "print the books as JSON (as GET /books)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	store, err := openFakewallet(ctx, *db)
 	if err != nil {
@@ -234,20 +251,20 @@ a player's balance is not initial + adjusted − debits + rollbacks + credits.`,
 }
 
 func fakewalletTransactions(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("fakewallet transactions", "[--db FILE] [--after SEQ] [--limit N]",
+	fs := cmdline.NewFlags(prog+" transactions", "[--db FILE] [--after SEQ] [--limit N]",
 		`Prints the fake wallet's transactions in the order they came, one JSON object a line, as
-GET /transactions lists them (see "starcolor fakewallet -h").`, stderr)
+GET /transactions lists them (see "starcolor-fakewallet -h").`, stderr)
 	db := fakewalletDB(fs)
 	after := fs.Int64("after", 0, "print the transactions after the one numbered `SEQ`")
 	limit := fs.Int("limit", 0, "print at most `N` transactions; 0: all")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if *after < 0 || *limit < 0 {
-		return usageError(fs, "--after and --limit are 0 or more")
+		return cmdline.UsageError(fs, "--after and --limit are 0 or more")
 	}
 	store, err := openFakewallet(ctx, *db)
 	if err != nil {

@@ -1,3 +1,7 @@
+// Command starcolor-loadtest plays the player API of running servers (starcolor serve) with many
+// concurrent players, as clients would, and measures plays per second, latencies and the CPU a
+// play costs; it also checks every answer against the API and the players' balances. It is a
+// command of its own, apart from the starcolor binary that runs the game for real money.
 package main
 
 import (
@@ -8,13 +12,22 @@ import (
 	"io"
 	"strings"
 
+	"starcolor/internal/cmdline"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/loadtest"
 	"starcolor/internal/wallet"
 )
 
+func main() { cmdline.Main(run) }
+
+// run executes one command line and returns the process exit code: 0, 1 for a failure (or an
+// answer that contradicts the API), 2 for a command line that could not be understood.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return cmdline.ExitCode("starcolor-loadtest", runLoadtest(ctx, args, stdout, stderr), stderr)
+}
+
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("loadtest", "[--addr URL[,URL…]] [--players N] [--duration D] [--plays N] [--stake EUR] [--mode auto|manual] [--deposit EUR]",
+	fs := cmdline.NewFlags("starcolor-loadtest", "[--addr URL[,URL…]] [--players N] [--duration D] [--plays N] [--stake EUR] [--mode auto|manual] [--deposit EUR]",
 		`Plays the player API of a running server (starcolor serve) with many concurrent players, as
 a client would: each registers, logs in, deposits play money and plays games one after the
 other until the duration or the play budget is spent, depositing again when short of money and
@@ -32,40 +45,40 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	walletSecret := fs.String("wallet-secret-file", "", "play a server in wallet mode (serve --wallet): the `file` of the secret the operator signs its launch calls with; each player is launched instead of signing up and depositing")
 	seed := fs.Uint64("seed", 0, "makes the colours and clicks of manual games reproducible (0: random)")
 	metrics := fs.String("metrics", "http://127.0.0.1:9464", "the servers' metrics listeners (serve --metrics-addr), base `URL`s in the order of --addr, for the CPU a play costs them; \"\" for none (default: serve's, with one --addr)")
-	if err := parse(fs, args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError(fs, "unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	if *players < 1 || *players > loadtest.MaxPlayers {
-		return usageError(fs, "--players %d: between 1 and %d", *players, loadtest.MaxPlayers)
+		return cmdline.UsageError(fs, "--players %d: between 1 and %d", *players, loadtest.MaxPlayers)
 	}
 	if *duration <= 0 || *duration > loadtest.MaxDuration {
-		return usageError(fs, "--duration %s: more than 0 and at most %s", *duration, loadtest.MaxDuration)
+		return cmdline.UsageError(fs, "--duration %s: more than 0 and at most %s", *duration, loadtest.MaxDuration)
 	}
 	if *plays < 0 {
-		return usageError(fs, "--plays %d: 0 (no limit) or more", *plays)
+		return cmdline.UsageError(fs, "--plays %d: 0 (no limit) or more", *plays)
 	}
 	if *mode != "auto" && *mode != "manual" {
-		return usageError(fs, "--mode %q: auto or manual", *mode)
+		return cmdline.UsageError(fs, "--mode %q: auto or manual", *mode)
 	}
 	if *keys != "uuid7" && *keys != "random" {
-		return usageError(fs, "--keys %q: uuid7 or random", *keys)
+		return cmdline.UsageError(fs, "--keys %q: uuid7 or random", *keys)
 	}
-	stakeCents, err := parseEUR(*stake)
+	stakeCents, err := cmdline.ParseEUR(*stake)
 	if err != nil {
-		return usageError(fs, "--stake: %v", err)
+		return cmdline.UsageError(fs, "--stake: %v", err)
 	}
-	depositCents, err := parseEUR(*deposit)
+	depositCents, err := cmdline.ParseEUR(*deposit)
 	if err != nil {
-		return usageError(fs, "--deposit: %v", err)
+		return cmdline.UsageError(fs, "--deposit: %v", err)
 	}
 	if depositCents < stakeCents {
-		return usageError(fs, "--deposit %s is less than the stake %s", *deposit, *stake)
+		return cmdline.UsageError(fs, "--deposit %s is less than the stake %s", *deposit, *stake)
 	}
 	if err := loadtest.CheckBaseURL(ctx, *addr); err != nil {
-		return usageError(fs, "--addr: %v", err)
+		return cmdline.UsageError(fs, "--addr: %v", err)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -74,10 +87,10 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 	}
 	if *metrics != "" {
 		if err := loadtest.CheckBaseURL(ctx, *metrics); err != nil {
-			return usageError(fs, "--metrics: %v", err)
+			return cmdline.UsageError(fs, "--metrics: %v", err)
 		}
 		if strings.Count(*metrics, ",") != strings.Count(*addr, ",") {
-			return usageError(fs, "--metrics: one URL for each --addr")
+			return cmdline.UsageError(fs, "--metrics: one URL for each --addr")
 		}
 	}
 
@@ -90,7 +103,7 @@ Only loopback addresses are accepted. The exit status is 1 if any such contradic
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "loadtest: %d players, %s games at %s, for %s against %s…\n",
+	fmt.Fprintf(stderr, "starcolor-loadtest: %d players, %s games at %s, for %s against %s…\n",
 		*players, *mode, gamedef.FormatEUR(stakeCents), *duration, *addr)
 	res, err := loadtest.Run(ctx, cfg)
 	if err != nil {
