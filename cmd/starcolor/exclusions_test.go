@@ -31,8 +31,8 @@ func TestExclusionsImport(t *testing.T) {
 	}
 	high := int64(lottery.MaxLimit)
 	store.SetLimits(ctx, p.ID, lottery.LimitsChange{Deposit: &high, Stake: &high}, "player", time.Now())
-	if _, err := store.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: 4200,
-		Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, time.Now()); err != nil {
+	if _, err := store.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: 4200},
+		time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	store.Close()

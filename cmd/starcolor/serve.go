@@ -358,8 +358,8 @@ func ensureDemo(ctx context.Context, svc *game.Service, store app.Store) error {
 	if p.Balance >= 5000 || p.Shut(time.Now()) != nil {
 		return nil
 	}
-	_, err = store.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: 5000 - p.Balance,
-		Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, time.Now())
+	_, err = store.Pay(ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: 5000 - p.Balance},
+		time.Now())
 	return err
 }
 

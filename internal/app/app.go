@@ -64,6 +64,9 @@ type WalletConfig struct {
 // App is the application over one store.
 type App struct {
 	sender *wallet.Sender // wallet mode's outbox sender (nil: no wallet)
+	// loops run in the background beside the sweeps, as the mode chosen at start asks: in wallet
+	// mode, the outbox's sender, the sweep of held calls and the forgetting of unused rollbacks.
+	loops []func(context.Context)
 	// heldFor is how long a rollback may stay held before the sweep takes its debit for one a
 	// crash left: longer than a sale waits for its debit.
 	heldFor time.Duration
@@ -131,6 +134,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 			l.Linger(walletLinger)
 		}
 		a.API.EnableLaunch(w.Secret, w.PublicURL, cfg.Now)
+		a.loops = append(a.loops, a.sender.Run, a.walletSweep, a.dropUnusedRollbacks)
 	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,
 		AuthRate: cfg.Game.AuthRate, SessionIdle: cfg.Game.SessionIdle, SessionLifetime: cfg.Game.SessionLifetime,

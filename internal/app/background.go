@@ -29,10 +29,8 @@ const storePause = time.Millisecond
 // Background runs the sweeps and the store check until ctx ends.
 func (a *App) Background(ctx context.Context) {
 	go a.checkStore(ctx)
-	if a.sender != nil {
-		go a.sender.Run(ctx)
-		go a.walletSweep(ctx)
-		go a.dropUnusedRollbacks(ctx)
+	for _, run := range a.loops {
+		go run(ctx)
 	}
 	tick := time.NewTicker(sweepEvery)
 	defer tick.Stop()

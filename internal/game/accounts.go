@@ -25,8 +25,8 @@ type Registration struct {
 
 // Register creates a player with an empty wallet; addr is the client's address (throttle.Address).
 func (s *Service) Register(ctx context.Context, r Registration, addr string) (Player, error) {
-	if s.wallet != nil {
-		return Player{}, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return Player{}, err
 	}
 	username, err := identity.Username(r.Username)
 	if err != nil {
@@ -154,8 +154,8 @@ func (s *Service) authenticate(ctx context.Context, token string, write bool) (P
 func (s *Service) Me(ctx context.Context, who Player) (Player, error) {
 	p, err := s.db.PlayerByID(ctx, who.ID)
 	me := Player{ID: p.ID, Username: p.Username, Balance: p.Balance, AccountID: p.AccountID, session: who.session}
-	if err == nil && s.wallet != nil {
-		me.Balance, err = s.walletBalance(ctx, me) // the money is the wallet's
+	if err == nil {
+		me.Balance, err = s.money.balance(ctx, me)
 	}
 	return me, err
 }
@@ -196,8 +196,8 @@ const (
 // runs longer leaves the longer, and still pays out what is there. It returns the end of the
 // exclusion in force and the amount paid out.
 func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, int64, error) {
-	if s.wallet != nil {
-		return time.Time{}, 0, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return time.Time{}, 0, err
 	}
 	if days < MinExclusionDays || days > MaxExclusionDays {
 		return time.Time{}, 0, fault.Errorf(fault.Invalid, "an exclusion lasts %d to %d days", MinExclusionDays, MaxExclusionDays)
@@ -216,8 +216,8 @@ func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, i
 // the player ends; it cannot log in again, and no money reaches it afterwards. It returns what
 // was paid out.
 func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
-	if s.wallet != nil {
-		return 0, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return 0, err
 	}
 	paid, err := s.db.ClosePlayer(ctx, p.ID, p.session, s.now())
 	if err != nil {
@@ -244,8 +244,8 @@ func (s *Service) SessionsEnded(playerIDs ...int64) {
 // fresh one opens in their place; it returns the fresh session's token, for the client that
 // asked. In wallet mode the operator keeps its players' access: there is no password here.
 func (s *Service) ChangePassword(ctx context.Context, p Player, current, next, addr string) (string, error) {
-	if s.wallet != nil {
-		return "", errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return "", err
 	}
 	stored, err := s.db.PlayerByID(ctx, p.ID)
 	if err != nil {

@@ -120,7 +120,7 @@ func (s *Service) CheckStore(ctx context.Context, pause time.Duration) (int, err
 	})
 	pages := 0
 	for _, e := range es {
-		r, err := s.readerOf(ctx, e.ID)
+		r, err := s.units.reader(ctx, e.ID)
 		if err != nil {
 			return pages, err
 		}

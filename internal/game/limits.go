@@ -16,8 +16,8 @@ import (
 
 // Limits are the player's limits as they hold now, with their deposits and stakes of the week.
 func (s *Service) Limits(ctx context.Context, p Player) (lottery.Limits, error) {
-	if s.wallet != nil {
-		return lottery.Limits{}, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return lottery.Limits{}, err
 	}
 	return s.db.Limits(ctx, p.ID, s.now())
 }
@@ -25,8 +25,8 @@ func (s *Service) Limits(ctx context.Context, p Player) (lottery.Limits, error) 
 // SetLimits changes the player's limits (any of them) and keeps each change of a limit; it
 // returns the limits after it.
 func (s *Service) SetLimits(ctx context.Context, p Player, c lottery.LimitsChange) (lottery.Limits, error) {
-	if s.wallet != nil {
-		return lottery.Limits{}, errWalletMode
+	if err := s.money.accounts(); err != nil {
+		return lottery.Limits{}, err
 	}
 	l, err := s.db.SetLimits(ctx, p.ID, c, "player", s.now())
 	if errors.Is(err, lottery.ErrLimitAmount) || errors.Is(err, lottery.ErrRealityCheck) {

@@ -3,8 +3,6 @@ package game
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +12,6 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
-	"starcolor/internal/session"
 	"starcolor/internal/store"
 	"starcolor/internal/wallet"
 )
@@ -31,8 +28,8 @@ type WalletStore interface {
 	store.Launches
 }
 
-// Wallet is the game's wallet mode: the store's side, the wallet's client, and the sender of the
-// outbox to wake when a call is due.
+// Wallet is the game's wallet mode, the service's money once WithWallet puts it in: the store's
+// side, the wallet's client, and the sender of the outbox to wake when a call is due.
 type Wallet struct {
 	Store  WalletStore
 	Client *wallet.Client
@@ -40,6 +37,8 @@ type Wallet struct {
 	// DebitWait bounds how long a player's request waits for its debit, sent again meanwhile
 	// (docs/spec/WALLET.md: a few seconds at most).
 	DebitWait time.Duration
+
+	s *Service // the service whose money this is
 
 	balMu    sync.Mutex
 	balances map[int64]balance // the wallet's answers, at most a second old
@@ -52,7 +51,131 @@ type Wallet struct {
 	soldOut map[int64]bool // the stakes a sale found sold out, until one is on sale again
 
 	whoMu sync.Mutex
-	who   map[sessionOf]walletWho // see walletPlayer
+	who   map[sessionOf]walletWho // see player
+}
+
+// WithWallet puts the service in wallet mode: its money is the operator's wallet from now on.
+// It is called once, at start, before the service serves.
+func (s *Service) WithWallet(w *Wallet) {
+	if w.DebitWait <= 0 {
+		w.DebitWait = 4 * time.Second
+	}
+	if w.Wake == nil {
+		w.Wake = func() {}
+	}
+	w.s = s
+	w.balances, w.ids, w.who = map[int64]balance{}, map[string]int64{}, map[sessionOf]walletWho{}
+	s.money = w
+}
+
+// errWalletMode refuses what the operator does in wallet mode: moving money, protecting players.
+var errWalletMode = fault.Errorf(fault.WalletMode, "the operator holds the money and the player's protection: this is done on the operator's site")
+
+// accounts refuses the calls of the players' accounts: the operator keeps them (403 wallet_mode).
+func (w *Wallet) accounts() error { return errWalletMode }
+
+// launches are the store's launches of the operator's players.
+func (w *Wallet) launches() (store.Launches, error) { return w.Store, nil }
+
+// balance is the player's balance at the wallet: asked, or an answer at most a second old.
+func (w *Wallet) balance(ctx context.Context, p Player) (int64, error) {
+	w.balMu.Lock()
+	b, ok := w.balances[p.ID]
+	w.balMu.Unlock()
+	if ok && w.s.now().Sub(b.at) < time.Second {
+		return b.amount, nil
+	}
+	who, session, err := w.player(ctx, p)
+	if err != nil {
+		return 0, err
+	}
+	amount, err := w.Client.Balance(ctx, wallet.BalanceRequest{Player: who, OperatorSession: session})
+	if err != nil {
+		return 0, walletFault(err)
+	}
+	w.keepBalance(p.ID, who, amount)
+	return amount, nil
+}
+
+// sell debits the stake at the wallet, then sells: only a debit the wallet acknowledged sells a
+// unit. A sale refused is not kept under its key (docs/spec/WALLET.md): a retry is a new attempt.
+// A key answered already answers the same: checked before the debit, or with the sale when the
+// player's rollback was held ahead (the debit of a copy of an older sale is then rolled back).
+// The same key sent twice at once waits here for its first sale (saleKeys), and then answers the
+// same; sent to two servers at once, both debit, and the second sale, refused for its key, rolls
+// its debit back.
+func (w *Wallet) sell(ctx context.Context, p Player, req lottery.SaleRequest) (lottery.Answer, *lottery.Game, error) {
+	unlock, err := w.keys.lock(ctx, p.ID, req.Key)
+	if err != nil {
+		return lottery.Answer{}, nil, err
+	}
+	defer unlock()
+	kept, next, err := w.debit(ctx, p, &req)
+	switch {
+	case err != nil:
+		// The debit refused, or its outcome unknown: the answer of a copy of the request sold
+		// meanwhile on another server, if there is one, else the refusal.
+		return w.s.saleAnswer(ctx, p, &req, lottery.Game{}, err)
+	case kept != nil:
+		ans, err := w.s.keptAnswer(ctx, p, *kept, req.RequestHash)
+		return ans, nil, err
+	}
+	g, err := w.s.db.Sell(ctx, req, w.s.now())
+	if err != nil {
+		w.rollBack(ctx, req.Wallet.Rollback) // the debit stands, the sale does not: rolled back
+		w.noteSoldOut(req.Price, err)
+	} else {
+		if req.Wallet.Next != nil {
+			w.ahead.keep(p.ID, next)
+		}
+		w.Wake() // the credit of an « Auto » game is due
+	}
+	return w.s.saleAnswer(ctx, p, &req, g, err)
+}
+
+// finished releases the credit of a game that has just finished.
+func (w *Wallet) finished(ctx context.Context, g *lottery.Game) {
+	if g.Status != lottery.Finished {
+		return
+	}
+	if err := w.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), nil, []string{strconv.FormatInt(g.ID, 10)}, w.s.now()); err != nil {
+		w.s.log.Warn("wallet: releasing a credit", "round", g.ID, "err", err)
+	}
+	w.Wake()
+}
+
+// NoteWalletBalance notes the balance the wallet answered to a credit or a rollback the outbox
+// sent for one of its players. Without it, the balance shown for a second after a sale would be
+// the debit's answer, which lacks the prize credited since: a player who has just won would see
+// their stake taken and not their prize, and one whose sale was refused and rolled back their
+// stake still gone. Another server's calls still leave this one's answer at most a second old,
+// as docs/spec/WALLET.md allows. (Answers of calls made at once may be noted out of order; each
+// is the wallet's own balance at its moment, and the next sale or second corrects it.)
+func (s *Service) NoteWalletBalance(walletPlayer string, amount int64) {
+	s.money.answered(walletPlayer, amount)
+}
+
+// answered notes a balance the wallet answered to the outbox. Only a player this server already
+// shows a balance of is noted: there is no answer of theirs to correct otherwise.
+func (w *Wallet) answered(walletPlayer string, amount int64) {
+	w.balMu.Lock()
+	if id, ok := w.ids[walletPlayer]; ok {
+		w.balances[id] = balance{amount, w.s.now()}
+	}
+	w.balMu.Unlock()
+}
+
+type balance struct {
+	amount int64
+	at     time.Time
+}
+
+// keepBalance keeps the wallet's answer of a player's balance, for a second.
+func (w *Wallet) keepBalance(playerID int64, walletPlayer string, amount int64) {
+	w.balMu.Lock()
+	w.balances[playerID] = balance{amount, w.s.now()}
+	w.ids[walletPlayer] = playerID
+	w.balMu.Unlock()
 }
 
 // sessionOf is a player's session.
@@ -65,15 +188,14 @@ type sessionOf struct {
 // of the launch that opened the session here.
 type walletWho struct{ player, session string }
 
-// maxWho bounds the players of sessions remembered by walletPlayer.
+// maxWho bounds the players of sessions remembered by player.
 const maxWho = 100_000
 
-// walletPlayer is who the player of a session is at the operator, read once per session rather
-// than at every sale: a player's id at the operator never changes, and a session is opened by
-// one launch, whose operator's session the store keeps with it (docs/spec/WALLET.md 1.1: a later launch
-// opens another session, and changes nothing of this one's, on any server).
-func (s *Service) walletPlayer(ctx context.Context, p Player) (who, session string, err error) {
-	w := s.wallet
+// player is who the player of a session is at the operator, read once per session rather than
+// at every sale: a player's id at the operator never changes, and a session is opened by one
+// launch, whose operator's session the store keeps with it (docs/spec/WALLET.md 1.1: a later
+// launch opens another session, and changes nothing of this one's, on any server).
+func (w *Wallet) player(ctx context.Context, p Player) (who, session string, err error) {
 	k := sessionOf{p.ID, string(p.session)}
 	w.whoMu.Lock()
 	e, ok := w.who[k]
@@ -143,73 +265,6 @@ func (k *saleKeys) lock(ctx context.Context, player int64, key string) (unlock f
 	}
 }
 
-type balance struct {
-	amount int64
-	at     time.Time
-}
-
-// WithWallet puts the service in wallet mode.
-func (s *Service) WithWallet(w *Wallet) {
-	if w.DebitWait <= 0 {
-		w.DebitWait = 4 * time.Second
-	}
-	if w.Wake == nil {
-		w.Wake = func() {}
-	}
-	w.balances, w.ids, w.who = map[int64]balance{}, map[string]int64{}, map[sessionOf]walletWho{}
-	s.wallet = w
-}
-
-// WalletMode tells whether the money is the operator's wallet's.
-func (s *Service) WalletMode() bool { return s.wallet != nil }
-
-// errWalletMode refuses what the operator does in wallet mode: moving money, protecting players.
-var errWalletMode = fault.Errorf(fault.WalletMode, "the operator holds the money and the player's protection: this is done on the operator's site")
-
-// Launch opens the game for one of the operator's players: their account here (made the first
-// time), and a token good once for LaunchLifetime that opens a session, whose calls to the
-// wallet carry operatorSession. nonce is the launch's, used once (docs/spec/WALLET.md 1.1): used already,
-// the launch is fault.DuplicateLaunch and changes nothing.
-func (s *Service) Launch(ctx context.Context, walletPlayer, operatorSession, nonce string) (string, error) {
-	if s.wallet == nil {
-		return "", fault.Errorf(fault.NotFound, "this server has no operator's wallet")
-	}
-	if walletPlayer == "" || len(walletPlayer) > 256 || len(operatorSession) > 1024 {
-		return "", fault.Errorf(fault.Invalid, "player (1 to 256 bytes) and operator_session (up to 1024) are required")
-	}
-	if !wallet.ValidNonce(nonce) {
-		return "", fault.Errorf(fault.Invalid, "nonce is required: %d to %d characters of A-Z, a-z, 0-9, _ and -, new at each launch", wallet.MinNonce, wallet.MaxNonce)
-	}
-	token := randomToken()
-	h := sha256.Sum256([]byte(token))
-	now := s.now()
-	l := lottery.Launch{WalletPlayer: walletPlayer, OperatorSession: operatorSession, Nonce: nonce, TokenHash: h[:], Expires: now.Add(lottery.LaunchLifetime)}
-	if _, err := s.wallet.Store.LaunchPlayer(ctx, l, now); err != nil {
-		return "", err
-	}
-	return token, nil
-}
-
-// OpenLaunch spends a launch token and opens a session for its player: the session's token. The
-// store notes the session with its launch before it is opened, so that the session is never
-// without its launch's operator's session.
-func (s *Service) OpenLaunch(ctx context.Context, token string) (string, error) {
-	if s.wallet == nil {
-		return "", fault.Errorf(fault.NotFound, "this server has no operator's wallet")
-	}
-	h := sha256.Sum256([]byte(token))
-	open := session.NewToken()
-	sh := session.Hash(open)
-	id, err := s.wallet.Store.UseLaunch(ctx, h[:], sh[:], s.now())
-	if err != nil {
-		return "", err
-	}
-	if err := s.sessions.OpenToken(ctx, id, open); err != nil {
-		return "", err
-	}
-	return open, nil
-}
-
 // transactionSuffix names a sale's movements (its debit, and its credit or rollback): the time in
 // milliseconds then 64 random bits, in hex. Unique forever without asking anyone, and in time
 // order, so that the outbox's index of transaction ids grows at its end rather than at a random
@@ -218,60 +273,6 @@ func transactionSuffix(now time.Time) string {
 	var b [8]byte
 	rand.Read(b[:])
 	return fmt.Sprintf("%012x%x", now.UnixMilli(), b)
-}
-
-func randomToken() string {
-	b := make([]byte, 24)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// walletBalance is the player's balance at the wallet: asked, or an answer at most a second old.
-func (s *Service) walletBalance(ctx context.Context, p Player) (int64, error) {
-	w := s.wallet
-	w.balMu.Lock()
-	b, ok := w.balances[p.ID]
-	w.balMu.Unlock()
-	if ok && s.now().Sub(b.at) < time.Second {
-		return b.amount, nil
-	}
-	who, session, err := s.walletPlayer(ctx, p)
-	if err != nil {
-		return 0, err
-	}
-	amount, err := w.Client.Balance(ctx, wallet.BalanceRequest{Player: who, OperatorSession: session})
-	if err != nil {
-		return 0, walletFault(err)
-	}
-	s.noteBalance(p.ID, who, amount)
-	return amount, nil
-}
-
-func (s *Service) noteBalance(playerID int64, walletPlayer string, amount int64) {
-	s.wallet.balMu.Lock()
-	s.wallet.balances[playerID] = balance{amount, s.now()}
-	s.wallet.ids[walletPlayer] = playerID
-	s.wallet.balMu.Unlock()
-}
-
-// NoteWalletBalance notes the balance the wallet answered to a credit or a rollback the outbox
-// sent for one of its players. Without it, the balance shown for a second after a sale would be
-// the debit's answer, which lacks the prize credited since: a player who has just won would see
-// their stake taken and not their prize, and one whose sale was refused and rolled back their
-// stake still gone. Only a player this server already shows a balance of is noted (there is no
-// answer of theirs to correct otherwise); another server's calls still leave this one's answer
-// at most a second old, as docs/spec/WALLET.md allows. (Answers of calls made at once may be noted out of
-// order; each is the wallet's own balance at its moment, and the next sale or second corrects it.)
-func (s *Service) NoteWalletBalance(walletPlayer string, amount int64) {
-	w := s.wallet
-	if w == nil {
-		return
-	}
-	w.balMu.Lock()
-	if id, ok := w.ids[walletPlayer]; ok {
-		w.balances[id] = balance{amount, s.now()}
-	}
-	w.balMu.Unlock()
 }
 
 // walletFault is a wallet's refusal as the player is told it (the same status and code), or an
@@ -291,31 +292,31 @@ func walletFault(err error) error {
 	return fault.Retry(fault.WalletUnavailable, time.Second, "the operator's wallet did not answer: nothing was sold; try again")
 }
 
-// walletSale debits the stake at the wallet for a sale about to be made, and puts in req what the
-// sale needs of it; a refusal or an unknown outcome refuses the sale (the rollback of an unknown
-// one is released to the outbox). If the sale's key has its answer already, nothing is debited:
-// that answer is returned. done is to call with the sale's outcome once it is made.
-func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleRequest) (kept *lottery.KeptAnswer, done func(sold bool), err error) {
-	w := s.wallet
-	who, session, err := s.walletPlayer(ctx, p)
+// debit debits the stake at the wallet for a sale about to be made, and puts in req what the sale
+// needs of it; a refusal or an unknown outcome refuses the sale (the rollback of an unknown one
+// is released to the outbox). If the sale's key has its answer already, nothing is debited: that
+// answer is returned. next is the rollback held ahead of the player's next sale, to keep once the
+// sale is made, if req.Wallet.Next holds it.
+func (w *Wallet) debit(ctx context.Context, p Player, req *lottery.SaleRequest) (kept *lottery.KeptAnswer, next heldAhead, err error) {
+	who, session, err := w.player(ctx, p)
 	if err != nil {
-		return nil, nil, err
+		return nil, heldAhead{}, err
 	}
-	if err := s.onSale(ctx, req.Price); err != nil {
-		return nil, nil, err
+	if err := w.onSale(ctx, req.Price); err != nil {
+		return nil, heldAhead{}, err
 	}
-	now := s.now()
+	now := w.s.now()
 	often := w.ahead.played(p.ID, now)
 	h, ok := w.ahead.take(p.ID, req.Key, now)
 	if !ok {
 		if h.game, err = w.Store.ReserveGameID(ctx); err != nil {
-			return nil, nil, err
+			return nil, heldAhead{}, err
 		}
 		h.suffix = transactionSuffix(now)
 		call := rollbackCall(who, h.game, h.suffix, req.Price)
 		k, found, err := w.Store.HoldRollback(ctx, p.ID, req.Key, call, now)
 		if err != nil || found {
-			return &k, nil, err
+			return &k, heldAhead{}, err
 		}
 	}
 	// With a rollback held ahead, the key is checked with the sale only (lottery.Book.Taken),
@@ -341,46 +342,51 @@ func (s *Service) walletSale(ctx context.Context, p Player, req *lottery.SaleReq
 	case errors.As(err, &refused) && (refused.Status == 402 || refused.Status == 403):
 		// Final: no rollback is owed for it.
 		if derr := w.Store.DropHeldWalletCalls(context.WithoutCancel(ctx), []string{rollback}); derr != nil {
-			s.log.Warn("wallet: forgetting the rollback of a refused debit", "transaction", debit.TransactionID, "err", derr)
+			w.s.log.Warn("wallet: forgetting the rollback of a refused debit", "transaction", debit.TransactionID, "err", derr)
 		}
-		return nil, nil, walletFault(err)
+		return nil, heldAhead{}, walletFault(err)
 	default:
-		s.rollBack(ctx, rollback)
-		return nil, nil, walletFault(err)
+		w.rollBack(ctx, rollback)
+		return nil, heldAhead{}, walletFault(err)
 	}
-	s.noteBalance(p.ID, who, after)
-	next, nextHeld := s.holdAhead(ctx, who, req.Key, often)
+	w.keepBalance(p.ID, who, after)
+	call, next := w.holdAhead(ctx, who, req.Key, often)
 	req.GameID = h.game
-	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rollback, Next: next, Credit: func(g *lottery.Game) lottery.WalletCall {
-		c := wallet.CreditRequest{TransactionID: "credit-" + h.suffix, Player: who, RoundID: round, Amount: g.Prize,
-			Currency: wallet.Currency, DebitTransactionID: debit.TransactionID}
-		b, _ := json.Marshal(c)
-		call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: c.TransactionID, Player: who, RoundID: round, Amount: g.Prize, Body: b}
-		if g.Status != lottery.Finished {
-			call.Status = lottery.CallHeld // credited when the game finishes
-		}
-		return call
-	}}
-	done = func(sold bool) {
-		if sold && next != nil {
-			w.ahead.keep(p.ID, nextHeld)
-		}
+	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rollback, Next: call,
+		Credit: &credit{who: who, round: round, suffix: h.suffix, debit: debit.TransactionID}}
+	return nil, next, nil
+}
+
+// credit is the credit of a sale's round, made once the sale knows its prize
+// (lottery.WalletCredit): its transaction id is the debit's suffix after "credit-".
+type credit struct {
+	who, round    string // the player at the operator, the round
+	suffix, debit string // the round's transaction suffix, and its debit's transaction id
+}
+
+// CreditOf is the credit of a sold game's prize, held until the game finishes.
+func (c *credit) CreditOf(g *lottery.Game) lottery.WalletCall {
+	r := wallet.CreditRequest{TransactionID: "credit-" + c.suffix, Player: c.who, RoundID: c.round, Amount: g.Prize,
+		Currency: wallet.Currency, DebitTransactionID: c.debit}
+	b, _ := json.Marshal(r)
+	call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: r.TransactionID, Player: c.who, RoundID: c.round, Amount: g.Prize, Body: b}
+	if g.Status != lottery.Finished {
+		call.Status = lottery.CallHeld // credited when the game finishes
 	}
-	return nil, done, nil
+	return call
 }
 
 // onSale refuses, before its debit, a sale at a stake found sold out, while no emission puts
 // one on sale again: without it, each such sale would debit the operator's wallet, be refused
 // by the store, and roll its debit back. The emissions are read only once a stake sold out.
-func (s *Service) onSale(ctx context.Context, price int64) error {
-	w := s.wallet
+func (w *Wallet) onSale(ctx context.Context, price int64) error {
 	w.soldMu.Lock()
 	out := w.soldOut[price]
 	w.soldMu.Unlock()
 	if !out {
 		return nil
 	}
-	es, err := s.db.Emissions(ctx)
+	es, err := w.s.db.Emissions(ctx)
 	if err != nil {
 		return err
 	}
@@ -400,12 +406,11 @@ func (s *Service) onSale(ctx context.Context, price int64) error {
 	return lottery.ErrSoldOut
 }
 
-// noteSale notes a stake found sold out by a sale in wallet mode (see onSale).
-func (s *Service) noteSale(price int64, err error) {
+// noteSoldOut notes a stake found sold out by a sale (see onSale).
+func (w *Wallet) noteSoldOut(price int64, err error) {
 	if fault.CodeOf(err) != fault.SoldOut {
 		return
 	}
-	w := s.wallet
 	w.soldMu.Lock()
 	if w.soldOut == nil {
 		w.soldOut = map[int64]bool{}
@@ -415,21 +420,10 @@ func (s *Service) noteSale(price int64, err error) {
 }
 
 // rollBack releases a held rollback to the outbox: its debit's sale was not made.
-func (s *Service) rollBack(ctx context.Context, transactionID string) {
-	if err := s.wallet.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), []string{transactionID}, nil, s.now()); err != nil {
+func (w *Wallet) rollBack(ctx context.Context, transactionID string) {
+	if err := w.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), []string{transactionID}, nil, w.s.now()); err != nil {
 		// It stays held: the sweep of stale calls releases it (ReleaseStaleWalletCalls).
-		s.log.Warn("wallet: releasing a rollback", "transaction", transactionID, "err", err)
+		w.s.log.Warn("wallet: releasing a rollback", "transaction", transactionID, "err", err)
 	}
-	s.wallet.Wake()
-}
-
-// creditFinished releases the credit of a game that just finished, in wallet mode.
-func (s *Service) creditFinished(ctx context.Context, g *lottery.Game) {
-	if s.wallet == nil || g.Status != lottery.Finished {
-		return
-	}
-	if err := s.wallet.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), nil, []string{strconv.FormatInt(g.ID, 10)}, s.now()); err != nil {
-		s.log.Warn("wallet: releasing a credit", "round", g.ID, "err", err)
-	}
-	s.wallet.Wake()
+	w.Wake()
 }

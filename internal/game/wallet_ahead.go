@@ -126,15 +126,15 @@ func rollbackCall(who string, game int64, suffix string, amount int64) lottery.W
 
 // holdAhead makes the rollback to hold ahead for the player's next sale, if they play often
 // enough (nil otherwise, or if no round can be reserved: the next sale holds its own).
-func (s *Service) holdAhead(ctx context.Context, who, key string, often bool) (*lottery.WalletCall, heldAhead) {
+func (w *Wallet) holdAhead(ctx context.Context, who, key string, often bool) (*lottery.WalletCall, heldAhead) {
 	if !often {
 		return nil, heldAhead{}
 	}
-	id, err := s.wallet.Store.ReserveGameID(ctx)
+	id, err := w.Store.ReserveGameID(ctx)
 	if err != nil {
 		return nil, heldAhead{}
 	}
-	now := s.now()
+	now := w.s.now()
 	h := heldAhead{game: id, suffix: transactionSuffix(now), until: now.Add(heldAheadFor), after: key}
 	// The amount of a rollback is not sent (docs/spec/WALLET.md): the outbox keeps the stake rolled back
 	// for its own listing, and the next sale's is not known yet.
@@ -146,23 +146,19 @@ func (s *Service) holdAhead(ctx context.Context, who, key string, often bool) (*
 // DropUnusedRollbacks forgets the rollbacks this server held ahead for sales that did not come
 // in time: their debits were never sent.
 func (s *Service) DropUnusedRollbacks(ctx context.Context) error {
-	if s.wallet == nil {
-		return nil
-	}
-	return s.dropHeldAhead(ctx, s.wallet.ahead.expired(s.now()))
+	return s.money.dropAhead(ctx, s.now())
 }
 
 // DropRollbacksHeldAhead forgets every rollback this server holds ahead, once it takes no more
 // sales (it is shutting down): without it, the sweep would send each to the wallet, the
 // rollback of a debit never sent, for every player who played in the last seconds.
 func (s *Service) DropRollbacksHeldAhead(ctx context.Context) error {
-	if s.wallet == nil {
-		return nil
-	}
-	return s.dropHeldAhead(ctx, s.wallet.ahead.expired(time.Unix(1<<62, 0)))
+	return s.money.dropAhead(ctx, time.Unix(1<<62, 0))
 }
 
-func (s *Service) dropHeldAhead(ctx context.Context, old []heldAhead) error {
+// dropAhead forgets the rollbacks held ahead whose time is over at until.
+func (w *Wallet) dropAhead(ctx context.Context, until time.Time) error {
+	old := w.ahead.expired(until)
 	if len(old) == 0 {
 		return nil
 	}
@@ -170,5 +166,5 @@ func (s *Service) dropHeldAhead(ctx context.Context, old []heldAhead) error {
 	for i, h := range old {
 		ids[i] = "rollback-" + h.suffix
 	}
-	return s.wallet.Store.DropHeldWalletCalls(ctx, ids)
+	return w.Store.DropHeldWalletCalls(ctx, ids)
 }

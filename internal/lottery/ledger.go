@@ -52,9 +52,7 @@ type Payment struct {
 	Amount  int64  // cents, > 0
 
 	Key         string // "" for none (the server's own payments)
-	RequestHash []byte
-	// Answer is the answer kept under the key, given the player's balance after the payment.
-	Answer func(balance int64) (Answer, error)
+	RequestHash []byte // kept under the key with its answer, PaidAnswer
 }
 
 // Transfer is the payment's transfer.

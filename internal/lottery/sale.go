@@ -8,13 +8,16 @@ import (
 	"starcolor/internal/fault"
 )
 
-// The sale (docs/spec/RULES.md §7): the stake debited, the next unsold unit of the open block at that price
-// assigned, its prize credited, the game written, the answer kept under the request's key; all
-// of it or nothing. Sales come in batches, the server's hot path: a store reads once per batch
-// what they are decided against (a Book: the buyers' balances, the keys they have used, their
-// sessions, where each price's sales stand), Decide decides each sale in turn against the Book as
-// the batch's earlier sales leave it, and the store writes the Rows that come out, all in one
-// transaction.
+// The sale (docs/spec/RULES.md §7): the stake debited, the next unsold unit of the open block at
+// that price assigned, its prize credited, the game written, the answer kept under the request's
+// key; all of it or nothing. Sales come in batches, the server's hot path, one transaction each:
+//
+//  1. the store reads, once, what the batch is decided against: a Book (the buyers' balances and
+//     stakes of the week, the keys they have used, their sessions);
+//  2. Decide decides each sale in turn against the Book as the batch's earlier sales leave it. It
+//     asks the store's Stock where the sales at a price stand and the ids of the rows, and the
+//     request's Prizes the prize of the unit it gives;
+//  3. the store writes the Rows that come out.
 
 // SaleRequest is a sale with its idempotency key: what a store needs to know to sell.
 type SaleRequest struct {
@@ -35,14 +38,16 @@ type SaleRequest struct {
 	Wallet *WalletSale
 
 	Key         string // the request's Idempotency-Key
-	RequestHash []byte // SHA-256 of the request's call and body
-	// Answer is the answer kept under the key for the sold game (docs/spec/API.md: a retry gets it back).
-	Answer func(g *Game) Answer
+	RequestHash []byte // SHA-256 of the request's call and body, kept under the key with SoldAnswer
+	// Prizes reads the prize of the unit the sale is given.
+	Prizes Prizes
+}
 
-	// PrizeOf reads the prize of a unit from its emission, checked against its commitment. It
-	// runs in the store's turn, with the store's context: never the request's, whose end (a
-	// client hanging up) would otherwise fail every sale of the batch.
-	PrizeOf func(ctx context.Context, emission string, block, unit int) (int64, error)
+// Prizes reads the prizes of units, each checked against its emission's commitment (the game
+// server's unit cache). Decide asks it in the store's turn, with the store's context: never the
+// request's, whose end (a client hanging up) would otherwise fail every sale of the batch.
+type Prizes interface {
+	Prize(ctx context.Context, emission string, block, unit int) (int64, error)
 }
 
 // Sale is a sale being decided: its request and its time, and once decided, its game and the
@@ -86,15 +91,21 @@ type Book struct {
 	// buyer without one has set no limit (docs/spec/RULES.md §7 and docs/spec/API.md 1.1: the limit is checked in the
 	// sale's atomic step).
 	Stakes map[int64]*Staking
+}
+
+// Stock is what Decide asks of the store while it decides a batch, in the batch's transaction:
+// where the sales at a price stand, and the ids of the rows to write, which each store hands out
+// its own way.
+type Stock interface {
 	// Cursor is where the sales at a price stand, moved by the store to the next open block
 	// (oldest emission first) once its block is sold out; none left is a fault.SoldOut.
-	Cursor func(price int64) (*Cursor, error)
+	Cursor(price int64) (*Cursor, error)
 	// NextIDs gives a sold game its id and its stake transfer's; its prize transfer's, when it
 	// won, is the next.
-	NextIDs func(won bool) (game, stake int64)
+	NextIDs(won bool) (game, stake int64)
 	// TransferID gives another transfer its id (a sale in wallet mode's deposit and withdrawal),
 	// called in the order the transfers are written.
-	TransferID func() int64
+	TransferID() int64
 }
 
 // WalletSale is what a sale in wallet mode brings from the debit the wallet acknowledged: the
@@ -104,15 +115,22 @@ type Book struct {
 type WalletSale struct {
 	// Balance is the wallet's balance after the debit.
 	Balance int64
-	// Credit is the credit of the game's prize, to keep in the outbox with the game (held until
-	// the game finishes).
-	Credit func(g *Game) WalletCall
+	// Credit makes the credit of the game's prize, to keep in the outbox with the game (held
+	// until the game finishes).
+	Credit WalletCredit
 	// Rollback is the transaction id of the rollback kept (held) before the debit, in case the
 	// sale is not made: the sale deletes it.
 	Rollback string
 	// Next, if not nil, is the rollback to hold ahead for the player's next sale, kept with this
 	// sale's game: that sale then sends its debit without a write of its own before it.
 	Next *WalletCall
+}
+
+// WalletCredit makes the call that credits a sold game's prize at the operator's wallet, once
+// Decide knows the prize. The call's body is in the wallet's protocol (internal/wallet), which
+// the domain does not speak.
+type WalletCredit interface {
+	CreditOf(g *Game) WalletCall
 }
 
 // Staking is what a buyer's stakes are checked against: their weekly stake limit and their
@@ -172,13 +190,14 @@ type Rows struct {
 	Released    []string
 }
 
-// Decide decides each sale in turn against the book: a sale whose session has ended, whose key
+// Decide decides each sale in turn against the book, its units and ids taken from the store's
+// stock: a sale whose session has ended, whose key
 // is taken, at a price sold out, that the buyer cannot afford, or whose unit cannot be read, gets
 // its error and changes nothing, and so does one past the buyer's weekly stake limit (or before
 // they set one); the others get their game, and their rows. An error returned
 // (a store that cannot say where a price's sales stand) means that none of the batch may be
 // written.
-func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
+func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, error) {
 	rows := &Rows{Moves: map[int64]int64{}, Hours: map[HourKey]*Sales{}}
 	unread := map[int64]error{} // by price: the next unit's prize could not be read
 	for _, s := range sales {
@@ -196,7 +215,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			s.Err = ErrKeyTaken
 			continue
 		}
-		c, err := b.Cursor(r.Price)
+		c, err := stock.Cursor(r.Price)
 		if err != nil {
 			if fault.CodeOf(err) != fault.SoldOut {
 				return nil, err
@@ -233,7 +252,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, Unit: c.Sold, Stake: r.Price,
 			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: at, UpdatedAt: s.Time.Unix()}
-		if g.Prize, err = r.PrizeOf(ctx, g.Emission, g.Block, g.Unit); err != nil {
+		if g.Prize, err = r.Prizes.Prize(ctx, g.Emission, g.Block, g.Unit); err != nil {
 			// This unit cannot be read (or failed its check against the commitment): the sales at
 			// this price fail, and it stays unsold; the others go on.
 			s.Err, unread[r.Price] = err, err
@@ -246,9 +265,9 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		var debit int64
 		if r.Wallet != nil {
-			debit = b.TransferID() // the deposit that stands for the debit, written first
+			debit = stock.TransferID() // the deposit that stands for the debit, written first
 		}
-		g.ID, g.StakeTransfer = b.NextIDs(g.Prize > 0)
+		g.ID, g.StakeTransfer = stock.NextIDs(g.Prize > 0)
 		if r.GameID != 0 {
 			g.ID = r.GameID
 		}
@@ -268,7 +287,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 			rows.Moves[r.AccountID] += g.Prize - g.Stake
 		}
 		rows.Moves[PrizeFundAccount] += g.Stake - g.Prize
-		s.Answer = r.Answer(g)
+		s.Answer = SoldAnswer(g.ID)
 
 		rows.Games = append(rows.Games, g)
 		rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer, From: r.AccountID, To: PrizeFundAccount,
@@ -279,10 +298,10 @@ func Decide(ctx context.Context, sales []*Sale, b *Book) (*Rows, error) {
 		}
 		if r.Wallet != nil {
 			if g.Prize > 0 {
-				rows.Transfers = append(rows.Transfers, Transfer{ID: b.TransferID(), From: r.AccountID, To: BankAccount,
+				rows.Transfers = append(rows.Transfers, Transfer{ID: stock.TransferID(), From: r.AccountID, To: BankAccount,
 					Amount: g.Prize, Kind: Withdrawal, CreatedAt: g.CreatedAt})
 			}
-			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit(g))
+			rows.WalletCalls = append(rows.WalletCalls, r.Wallet.Credit.CreditOf(g))
 			if r.Wallet.Next != nil {
 				rows.WalletCalls = append(rows.WalletCalls, *r.Wallet.Next)
 			}

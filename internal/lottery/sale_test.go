@@ -11,38 +11,47 @@ import (
 	"starcolor/internal/fault"
 )
 
-// book is a Book over one open block per price, of units whose prizes are prizes[unit % len].
+// book is a Book over one open block per price, of units whose prizes are prizes[unit % len],
+// and its Stock.
 type book struct {
 	Book
+	units                  int
 	cursors                map[int64]*Cursor
 	nextGame, nextTransfer int64
 }
 
 func newBook(units int, balances map[int64]int64) *book {
-	b := &book{cursors: map[int64]*Cursor{}, nextGame: 1, nextTransfer: 1}
+	b := &book{units: units, cursors: map[int64]*Cursor{}, nextGame: 1, nextTransfer: 1}
 	stakes := map[int64]*Staking{}
 	for id := range balances {
 		stakes[id] = &Staking{Limit: Limit{Set: true, Amount: MaxLimit}}
 	}
-	b.Book = Book{Balances: balances, Taken: map[KeyRef]bool{}, Live: map[string]bool{"live": true}, Stakes: stakes,
-		Cursor: func(price int64) (*Cursor, error) {
-			c := b.cursors[price]
-			if c == nil {
-				c = &Cursor{Emission: fmt.Sprintf("E%d", price), Units: units}
-				b.cursors[price] = c
-			}
-			if !c.Open() {
-				return nil, fault.Errorf(fault.SoldOut, "sold out")
-			}
-			return c, nil
-		},
-		NextIDs: func(won bool) (int64, int64) {
-			g, s := b.nextGame, b.nextTransfer
-			b.nextGame++
-			b.nextTransfer += 1 + map[bool]int64{true: 1}[won]
-			return g, s
-		}}
+	b.Book = Book{Balances: balances, Taken: map[KeyRef]bool{}, Live: map[string]bool{"live": true}, Stakes: stakes}
 	return b
+}
+
+func (b *book) Cursor(price int64) (*Cursor, error) {
+	c := b.cursors[price]
+	if c == nil {
+		c = &Cursor{Emission: fmt.Sprintf("E%d", price), Units: b.units}
+		b.cursors[price] = c
+	}
+	if !c.Open() {
+		return nil, fault.Errorf(fault.SoldOut, "sold out")
+	}
+	return c, nil
+}
+
+func (b *book) NextIDs(won bool) (int64, int64) {
+	g, s := b.nextGame, b.nextTransfer
+	b.nextGame++
+	b.nextTransfer += 1 + map[bool]int64{true: 1}[won]
+	return g, s
+}
+
+func (b *book) TransferID() int64 {
+	b.nextTransfer++
+	return b.nextTransfer - 1
 }
 
 // sale is a sale by account (its player's id is the account's) at a price, whose unit u wins
@@ -50,13 +59,28 @@ func newBook(units int, balances map[int64]int64) *book {
 func sale(account, price int64, key string, prizes ...int64) *Sale {
 	return &Sale{Time: time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC), Request: SaleRequest{
 		PlayerID: account, AccountID: account, Price: price, Mode: Auto, Status: Finished, Key: key,
-		Answer: func(g *Game) Answer { return Answer{Status: 201, Body: fmt.Appendf(nil, "game:%d", g.ID)} },
-		PrizeOf: func(_ context.Context, _ string, _, unit int) (int64, error) {
-			if len(prizes) == 0 {
-				return 0, nil
-			}
-			return prizes[unit%len(prizes)], nil
-		}}}
+		Prizes: prizeCycle(prizes)}}
+}
+
+// prizeCycle is units whose unit u wins prizes[u % len(prizes)], or nothing (lottery.Prizes).
+type prizeCycle []int64
+
+func (p prizeCycle) Prize(_ context.Context, _ string, _, unit int) (int64, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return p[unit%len(p)], nil
+}
+
+// brokenUnits fails every read of a prize with err, and counts the reads.
+type brokenUnits struct {
+	err   error
+	reads int
+}
+
+func (b *brokenUnits) Prize(context.Context, string, int, int) (int64, error) {
+	b.reads++
+	return 0, b.err
 }
 
 // A player runs out of money exactly when the stakes exceed what they hold, the prizes of the
@@ -67,7 +91,7 @@ func TestDecideBalances(t *testing.T) {
 		sale(10, 100, "a"), sale(10, 100, "b"), sale(10, 100, "c"), // no prizes: the third is refused
 		sale(11, 100, "a", 0, 0, 200), sale(11, 100, "b"), sale(11, 100, "c"), // its unit, 2, wins 2 €: all three sell
 	}
-	rows, err := Decide(context.Background(), sales, &b.Book)
+	rows, err := Decide(context.Background(), sales, &b.Book, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +144,7 @@ func sameErr(got, want error) bool {
 func TestDecidePrizePays(t *testing.T) {
 	b := newBook(1000, map[int64]int64{7: 100})
 	sales := []*Sale{sale(7, 100, "a", 300), sale(7, 100, "b", 300)}
-	rows, err := Decide(context.Background(), sales, &b.Book)
+	rows, err := Decide(context.Background(), sales, &b.Book, b)
 	if err != nil || sales[1].Err != nil {
 		t.Fatalf("%v, %v", err, sales[1].Err)
 	}
@@ -144,7 +168,7 @@ func TestDecideRefusals(t *testing.T) {
 	s := []*Sale{sale(1, 100, "old"), sale(1, 100, "k"), sale(1, 100, "k"), sale(1, 200, "x"), sale(1, 100, "y"), sale(1, 100, "z")}
 	s[3].Request.Session = []byte("gone")
 	s[4].Request.Session = []byte("live")
-	if _, err := Decide(context.Background(), s, &b.Book); err != nil {
+	if _, err := Decide(context.Background(), s, &b.Book, b); err != nil {
 		t.Fatal(err)
 	}
 	want := []error{ErrKeyTaken, nil, ErrKeyTaken, ErrSessionEnded, nil, fault.Errorf(fault.SoldOut, "")}
@@ -160,19 +184,19 @@ func TestDecideRefusals(t *testing.T) {
 func TestDecideUnreadableUnit(t *testing.T) {
 	b := newBook(1000, map[int64]int64{1: 10_000})
 	broken := errors.New("broken page")
-	reads := 0
+	units := &brokenUnits{err: broken}
 	bad := func(price int64, key string) *Sale {
 		s := sale(1, price, key)
-		s.Request.PrizeOf = func(context.Context, string, int, int) (int64, error) { reads++; return 0, broken }
+		s.Request.Prizes = units
 		return s
 	}
 	s := []*Sale{bad(200, "a"), sale(1, 100, "b"), bad(200, "c")}
-	rows, err := Decide(context.Background(), s, &b.Book)
+	rows, err := Decide(context.Background(), s, &b.Book, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !errors.Is(s[0].Err, broken) || s[1].Err != nil || !errors.Is(s[2].Err, broken) || reads != 1 {
-		t.Fatalf("errors %v %v %v, reads %d", s[0].Err, s[1].Err, s[2].Err, reads)
+	if !errors.Is(s[0].Err, broken) || s[1].Err != nil || !errors.Is(s[2].Err, broken) || units.reads != 1 {
+		t.Fatalf("errors %v %v %v, reads %d", s[0].Err, s[1].Err, s[2].Err, units.reads)
 	}
 	if b.cursors[200].Sold != 0 || len(rows.Games) != 1 {
 		t.Fatalf("the unreadable unit moved the cursor: %+v", b.cursors[200])
@@ -199,7 +223,7 @@ func TestDecideProperties(t *testing.T) {
 			a := 3 + int64(rng.IntN(len(balances)))
 			s = append(s, sale(a, int64(100*(1+rng.IntN(3))), fmt.Sprint(rng.IntN(20)), int64(rng.IntN(4))*100, 0, 0))
 		}
-		rows, err := Decide(context.Background(), s, &b.Book)
+		rows, err := Decide(context.Background(), s, &b.Book, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,7 +274,7 @@ func TestDecideStakeLimit(t *testing.T) {
 	b.Stakes[1] = &Staking{Limit: Limit{Set: true, Amount: 500}, Window: Window{Total: 900, Expired: 600, Next: t0}} // 300 staked this week
 	delete(b.Stakes, 3)
 	sales := []*Sale{sale(1, 100, "a"), sale(2, 100, "a"), sale(1, 100, "b"), sale(1, 100, "c"), sale(3, 100, "a"), sale(1, 50, "d")}
-	rows, err := Decide(context.Background(), sales, &b.Book)
+	rows, err := Decide(context.Background(), sales, &b.Book, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +296,7 @@ func TestDecideStakeLimit(t *testing.T) {
 	b = newBook(1000, map[int64]int64{1: 10_000})
 	b.Stakes[1].Limit = Limit{Set: true, Amount: 0, Pending: &Pending{Amount: 100, EffectiveAt: sales[0].Time}}
 	s := sale(1, 100, "a")
-	if _, err := Decide(context.Background(), []*Sale{s}, &b.Book); err != nil || s.Err != nil {
+	if _, err := Decide(context.Background(), []*Sale{s}, &b.Book, b); err != nil || s.Err != nil {
 		t.Errorf("a raise in force: %v %v", err, s.Err)
 	}
 }

@@ -79,8 +79,9 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 		if p.Kind == lottery.Withdrawal {
 			balance = from
 		}
-		if ans, err = p.Answer(balance); err != nil || p.Key == "" {
-			return err
+		ans = lottery.PaidAnswer(balance)
+		if p.Key == "" {
+			return nil
 		}
 		_, err = tx.Exec(ctx, `UPDATE idempotency SET status = $1, response = $2 WHERE player_id = $3 AND key = $4`, int32(ans.Status), ans.Body, p.PlayerID, p.Key)
 		return err

@@ -233,8 +233,7 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	slices.Sort(priceList)
 
 	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{}}
-	cursors := map[int64]*lottery.Cursor{}
-	var gameIDs, transferIDs []int64
+	stock := &saleStock{ctx: ctx, tx: tx, cursors: map[int64]*lottery.Cursor{}}
 	b := &pgx.Batch{}
 	b.Queue(`BEGIN`)
 	// Every read and write of a batch goes through an index: planned so even on tables whose
@@ -284,18 +283,17 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	}
 	// Sales in wallet mode write two transfers more (the debit's deposit, the prize's
 	// withdrawal): a pair of ids each, from the same sequence.
-	var extra []int64
 	if n := walletSales(ops); n > 0 {
 		b.Queue(`SELECT nextval('transfers_id_seq') FROM generate_series(1, $1)`, n).Query(func(rows pgx.Rows) error {
 			var t int64
-			_, err := pgx.ForEachRow(rows, []any{&t}, func() error { extra = append(extra, t, t+1); return nil })
+			_, err := pgx.ForEachRow(rows, []any{&t}, func() error { stock.others = append(stock.others, t, t+1); return nil })
 			return err
 		})
 	}
 	b.Queue(`SELECT nextval('games_id_seq'), nextval('transfers_id_seq') FROM generate_series(1, $1)`, len(ops)).Query(func(rows pgx.Rows) error {
 		var g, t int64
 		_, err := pgx.ForEachRow(rows, []any{&g, &t}, func() error {
-			gameIDs, transferIDs = append(gameIDs, g), append(transferIDs, t)
+			stock.games, stock.stakes = append(stock.games, g), append(stock.stakes, t)
 			return nil
 		})
 		return err
@@ -308,7 +306,7 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		_, err := pgx.ForEachRow(rows, []any{&price, &c.Emission, &c.Block, &c.Sold, &c.Units}, func() error {
 			c.Written = c.Sold
 			cc := c
-			cursors[price] = &cc
+			stock.cursors[price] = &cc
 			return nil
 		})
 		return err
@@ -324,18 +322,7 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	}); err != nil {
 		return 0, err
 	}
-	book.Cursor = func(price int64) (*lottery.Cursor, error) { return nextCursor(ctx, tx, cursors, price) }
-	book.TransferID = func() int64 {
-		t := extra[0]
-		extra = extra[1:]
-		return t
-	}
-	book.NextIDs = func(bool) (int64, int64) {
-		g, t := gameIDs[0], transferIDs[0]
-		gameIDs, transferIDs = gameIDs[1:], transferIDs[1:]
-		return g, t
-	}
-	rows, err := lottery.Decide(ctx, sales, book)
+	rows, err := lottery.Decide(ctx, sales, book, stock)
 	if err != nil {
 		return 0, err
 	}
@@ -344,7 +331,7 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		return 0, err
 	}
 	w := &pgx.Batch{}
-	blocks := queueWrites(w, rows, cursors)
+	blocks := queueWrites(w, rows, stock.cursors)
 	w.Queue(`COMMIT`)
 	commit := time.Now()
 	res := tx.SendBatch(ctx, w)
@@ -367,6 +354,37 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		return 0, err
 	}
 	return time.Since(commit), nil
+}
+
+// saleStock is what a batch's decision asks of its transaction (lottery.Stock): the cursors of
+// the open blocks it locked, and the ids it drew from the sequences before (unused ones are gaps).
+type saleStock struct {
+	ctx     context.Context
+	tx      querier
+	cursors map[int64]*lottery.Cursor // by price
+	// The ids of the games and of their stake transfers, a pair for each sale of the batch, and
+	// those of the other transfers of the sales in wallet mode, two for each.
+	games, stakes, others []int64
+}
+
+// Cursor is where the sales at a price stand (nextCursor).
+func (s *saleStock) Cursor(price int64) (*lottery.Cursor, error) {
+	return nextCursor(s.ctx, s.tx, s.cursors, price)
+}
+
+// NextIDs gives a game the next pair of ids drawn: its own and its stake transfer's. (The
+// transfers' sequence steps by two: the prize's is the next.)
+func (s *saleStock) NextIDs(bool) (game, stake int64) {
+	game, stake = s.games[0], s.stakes[0]
+	s.games, s.stakes = s.games[1:], s.stakes[1:]
+	return game, stake
+}
+
+// TransferID gives a transfer the next id drawn for the sales in wallet mode.
+func (s *saleStock) TransferID() int64 {
+	t := s.others[0]
+	s.others = s.others[1:]
+	return t
 }
 
 // openBlocks locks and reads, for each price given in order, the block its sales sell from: the

@@ -65,12 +65,9 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	}); err != nil {
 		return err
 	}
-	// A game keeps the id of its stake transfer, and its prize's is the next (migration 0005).
-	// SQLite gives each new row the largest id so far plus one, and the batch's transfers go in
-	// order, so their ids are known before they are written; the insert checks that they were.
-	// (Explicit ids would cost a lookup each.) Other writes of the batch may have added transfers.
-	var nextTransfer int64
-	if err := t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM transfers`).Scan(&nextTransfer); err != nil {
+	// The batch's transfers take the ids after the largest so far (saleStock).
+	stock := &saleStock{t: t, w: w}
+	if err := t.queryRow(`SELECT coalesce(max(id), 0) + 1 FROM transfers`).Scan(&stock.nextTransfer); err != nil {
 		return err
 	}
 
@@ -89,21 +86,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 			sessions = append(sessions, r.Session)
 		}
 	}
-	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{},
-		Cursor: func(price int64) (*lottery.Cursor, error) { return w.cursor(t, price) },
-		TransferID: func() int64 {
-			id := nextTransfer
-			nextTransfer++
-			return id
-		},
-		NextIDs: func(won bool) (int64, int64) {
-			game, stake := w.db.gameIDs.take(), nextTransfer
-			nextTransfer++
-			if won {
-				nextTransfer++
-			}
-			return game, stake
-		}}
+	book := &lottery.Book{Balances: map[int64]int64{}, Taken: map[lottery.KeyRef]bool{}, Live: map[string]bool{}}
 	err := t.chunks(`SELECT i.player_id, i.key FROM (VALUES `, `) v JOIN idempotency i ON i.player_id = v.column1 AND i.key = v.column2`, 2, keys,
 		func(query string, args []any) error {
 			return t.rows(func(r *sql.Rows) error {
@@ -181,7 +164,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		return fmt.Errorf("read held rollbacks: %w", err)
 	}
 
-	rows, err := lottery.Decide(ctx, sales, book)
+	rows, err := lottery.Decide(ctx, sales, book, stock)
 	if err != nil || len(rows.Games) == 0 {
 		return err
 	}
@@ -272,6 +255,40 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		}
 	}
 	return nil
+}
+
+// saleStock is what a batch's decision asks of the writer (lottery.Stock): its cursors, and the
+// ids of the games and transfers.
+//
+// A game keeps the id of its stake transfer, and its prize's is the next (migration 0005).
+// SQLite gives each new row the largest id so far plus one, and the batch's transfers go in
+// order, so their ids are known before they are written; the insert checks that they were.
+// (Explicit ids would cost a lookup each.) Other writes of the batch may have added transfers,
+// so the first is read at the batch's start.
+type saleStock struct {
+	t            *tx
+	w            *writer
+	nextTransfer int64
+}
+
+// Cursor is where the sales at a price stand (writer.cursor).
+func (s *saleStock) Cursor(price int64) (*lottery.Cursor, error) { return s.w.cursor(s.t, price) }
+
+// NextIDs gives a game the next id reserved for games, and the next transfer's id to its stake.
+func (s *saleStock) NextIDs(won bool) (game, stake int64) {
+	game, stake = s.w.db.gameIDs.take(), s.nextTransfer
+	s.nextTransfer++
+	if won {
+		s.nextTransfer++
+	}
+	return game, stake
+}
+
+// TransferID gives a transfer the next id.
+func (s *saleStock) TransferID() int64 {
+	id := s.nextTransfer
+	s.nextTransfer++
+	return id
 }
 
 // cursor returns where the sales at a price stand, moving to the next open block when the

@@ -61,8 +61,7 @@ func (f *salesFixture) playerTB(t testing.TB, name string, deposit int64) lotter
 }
 
 func (f *salesFixture) deposit(p lottery.Player, amount int64) error {
-	_, err := f.d.Pay(context.Background(), lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: amount,
-		Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, f.now)
+	_, err := f.d.Pay(context.Background(), lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: lottery.Deposit, Amount: amount}, f.now)
 	return err
 }
 
@@ -70,14 +69,14 @@ func (f *salesFixture) sell(p lottery.Player, key string) (lottery.Game, error) 
 	return f.d.Sell(context.Background(), lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Price: 100, Mode: "auto", Color: 3, Status: "finished",
 		Key: key, RequestHash: []byte("body"),
-		Answer: func(g *lottery.Game) lottery.Answer {
-			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, "game:%d", g.ID)}
-		},
-		PrizeOf: func(_ context.Context, e string, block, unit int) (int64, error) {
-			rec, err := f.reader.Unit(context.Background(), block, unit)
-			return rec.Prize, err
-		},
+		Prizes: f,
 	}, f.now)
+}
+
+// Prize reads the prizes of the fixture's sales from its emission's reader (lottery.Prizes).
+func (f *salesFixture) Prize(_ context.Context, _ string, block, unit int) (int64, error) {
+	rec, err := f.reader.Unit(context.Background(), block, unit)
+	return rec.Prize, err
 }
 
 // A new database gets small pages (initFile); one made with other pages keeps them and opens.

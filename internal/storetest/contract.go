@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -210,14 +211,18 @@ func (f *fixture) pay(t testing.TB, p lottery.Player, kind string, amount int64,
 	return bal
 }
 
+// tryPay makes a payment, and returns the balance its answer says.
 func (f *fixture) tryPay(p lottery.Player, kind string, amount int64, key string, at time.Time) (int64, error) {
-	var balance int64
-	_, err := f.s.Pay(f.ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: kind, Amount: amount, Key: key,
-		RequestHash: []byte("pay " + key), Answer: func(b int64) (lottery.Answer, error) {
-			balance = b
-			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, `{"balance":%d}`, b)}, nil
-		}}, at)
-	return balance, err
+	ans, err := f.s.Pay(f.ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Kind: kind, Amount: amount, Key: key,
+		RequestHash: []byte("pay " + key)}, at)
+	if err != nil {
+		return 0, err
+	}
+	var b struct{ Balance int64 }
+	if err := json.Unmarshal(ans.Body, &b); err != nil {
+		return 0, fmt.Errorf("the answer of a payment, %q: %w", ans.Body, err)
+	}
+	return b.Balance, nil
 }
 
 // sale is a sale at 1 € of a unit of S, under a key.
@@ -229,15 +234,22 @@ func (f *fixture) saleOf(p lottery.Player, key string, price int64, r *emission.
 	return lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Price: price, Mode: lottery.Auto, Color: 3, Status: lottery.Finished,
 		Key: key, RequestHash: []byte("body"),
-		Answer: func(g *lottery.Game) lottery.Answer {
-			return lottery.Answer{Status: 201, Body: fmt.Appendf(nil, "game:%d", g.ID)}
-		},
-		PrizeOf: func(ctx context.Context, _ string, block, unit int) (int64, error) {
-			rec, err := r.Unit(ctx, block, unit)
-			return rec.Prize, err
-		},
+		Prizes: readerPrizes{r},
 	}
 }
+
+// readerPrizes reads the prizes of a sale's units from its emission's reader (lottery.Prizes).
+type readerPrizes struct{ r *emission.Reader }
+
+func (p readerPrizes) Prize(ctx context.Context, _ string, block, unit int) (int64, error) {
+	rec, err := p.r.Unit(ctx, block, unit)
+	return rec.Prize, err
+}
+
+// failedPrizes reads every unit's prize as nothing, with its error (nil: a unit that wins nothing).
+type failedPrizes struct{ err error }
+
+func (p failedPrizes) Prize(context.Context, string, int, int) (int64, error) { return 0, p.err }
 
 func (f *fixture) sell(p lottery.Player, key string) (lottery.Game, error) {
 	return f.s.Sell(f.ctx, f.sale(p, key), f.now)

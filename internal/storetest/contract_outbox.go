@@ -123,9 +123,9 @@ func testWalletCallsListed(t *testing.T, h Harness) {
 	}
 	r := f.sale(p, "sold")
 	r.GameID = id
-	r.Wallet = &lottery.WalletSale{Balance: 5000, Rollback: "r-sold", Credit: func(g *lottery.Game) lottery.WalletCall {
+	r.Wallet = &lottery.WalletSale{Balance: 5000, Rollback: "r-sold", Credit: creditFunc(func(g *lottery.Game) lottery.WalletCall {
 		return lottery.WalletCall{Call: "credit", TransactionID: "c-sold", Player: "op-7", RoundID: fmt.Sprint(g.ID), Amount: g.Prize, Body: []byte(`{"c":2}`)}
-	}}
+	})}
 	g, err := f.s.Sell(f.ctx, r, f.now)
 	if err != nil {
 		t.Fatal(err)
@@ -266,14 +266,14 @@ func testWalletSales(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	credit := func(g *lottery.Game) lottery.WalletCall {
+	credit := creditFunc(func(g *lottery.Game) lottery.WalletCall {
 		c := lottery.WalletCall{Call: "credit", TransactionID: fmt.Sprint("c-", g.ID), Player: "op-1", RoundID: fmt.Sprint(g.ID), Amount: g.Prize,
 			Body: fmt.Appendf(nil, `{"transaction_id":"c-%d","amount":%d}`, g.ID, g.Prize)}
 		if g.Status != lottery.Finished {
 			c.Status = lottery.CallHeld
 		}
 		return c
-	}
+	})
 	sell := func(key string, manual bool) lottery.Game {
 		id, err := f.s.ReserveGameID(f.ctx)
 		if err != nil {
@@ -447,3 +447,8 @@ func testWalletSales(t *testing.T, h Harness) {
 		t.Fatalf("ledger: %+v", c)
 	}
 }
+
+// creditFunc makes a sold game's credit with a function of the test's (lottery.WalletCredit).
+type creditFunc func(g *lottery.Game) lottery.WalletCall
+
+func (f creditFunc) CreditOf(g *lottery.Game) lottery.WalletCall { return f(g) }

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -123,7 +122,7 @@ func testUnreadablePrize(t *testing.T, h Harness) {
 	sale := func(key string, price int64, prizeErr error) (lottery.Game, error) {
 		r := f.sale(p, key)
 		r.Price = price
-		r.PrizeOf = func(context.Context, string, int, int) (int64, error) { return 0, prizeErr }
+		r.Prizes = failedPrizes{prizeErr}
 		return f.s.Sell(f.ctx, r, f.now)
 	}
 	release := f.s.Hold()
@@ -175,7 +174,7 @@ func testSessionEndedRefusesSales(t *testing.T, h Harness) {
 		t.Fatalf("a sale after its session ended: %v", err)
 	}
 	_, err := f.s.Pay(f.ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: gone, Kind: lottery.Withdrawal, Amount: 10,
-		Key: "w-gone", Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{Status: 201}, nil }}, f.now)
+		Key: "w-gone"}, f.now)
 	if !fault.Is(err, fault.NotLoggedIn) {
 		t.Fatalf("a payment after its session ended: %v", err)
 	}

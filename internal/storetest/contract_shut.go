@@ -67,7 +67,7 @@ func testShutRacingSales(t *testing.T, h Harness) {
 					default:
 					}
 					_, err := servers[n%2].Pay(f.ctx, lottery.Payment{PlayerID: p.ID, AccountID: p.AccountID, Session: hash, Kind: lottery.Deposit,
-						Amount: 100, Answer: func(int64) (lottery.Answer, error) { return lottery.Answer{}, nil }}, f.now)
+						Amount: 100}, f.now)
 					switch {
 					case fault.Is(err, fault.NotLoggedIn), fault.Is(err, fault.Excluded), fault.Is(err, fault.AccountClosed):
 						mu.Lock()
