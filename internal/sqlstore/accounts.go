@@ -15,15 +15,6 @@ import (
 // player's rows; under SQLite's one writer, the locks are nothing (Dialect.lock,
 // Dialect.forNoKeyUpdate).
 
-// lockIdentity takes the lock of the persons of one LookupKey (none: nothing to lock): a sign-up
-// and an exclusion of whoever may be the same person (identity.SamePerson) wait for each other.
-func (d Dialect) lockIdentity(ctx context.Context, q Querier, lookupKey string) error {
-	if lookupKey == "" {
-		return nil
-	}
-	return d.lock(ctx, q, "identity:"+lookupKey)
-}
-
 // nullable is a key as a column keeps it: NULL for none.
 func nullable(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 

@@ -61,23 +61,6 @@ const TextLayout = "2006-01-02T15:04:05.000000000Z07:00"
 // TextTime is a time as SQLite keeps it (TextLayout).
 func TextTime(t time.Time) string { return t.UTC().Format(TextLayout) }
 
-// Time is a time as a parameter of the dialect: text on SQLite (TextTime), a timestamptz on
-// PostgreSQL.
-func (d Dialect) Time(t time.Time) any {
-	if d == SQLite {
-		return TextTime(t)
-	}
-	return t
-}
-
-// NullTime is Time, or NULL for the zero time.
-func (d Dialect) NullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return d.Time(t)
-}
-
 // ScanTime is a destination for a time of either dialect (SQLite's text, PostgreSQL's
 // timestamptz), read in UTC; NULL is the zero time.
 func ScanTime(t *time.Time) sql.Scanner { return timeDest{t} }
@@ -116,40 +99,10 @@ func each(rows Rows, err error) func(fn func(Rows) error) error {
 	}
 }
 
-// lock takes a lock of the transaction named name, held until it ends, where the dialect has
-// writes at once (PostgreSQL's servers share a database); SQLite's writer runs one write at a
-// time already.
-func (d Dialect) lock(ctx context.Context, q Querier, name string) error {
-	if d == SQLite {
-		return nil
-	}
-	_, err := q.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, name)
-	return err
-}
-
-// lockShared takes a lock of the transaction named name, shared with the other transactions
-// that take it shared, and held until it ends; see lock.
-func (d Dialect) lockShared(ctx context.Context, q Querier, name string) error {
-	if d == SQLite {
-		return nil
-	}
-	_, err := q.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))`, name)
-	return err
-}
-
 // registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
 // alone (lock), each sign-up shared (lockShared), so that no account opens unseen while a list is
 // imported (the import would not find it to close it).
 const registerLock = "starcolor:register"
-
-// forShare locks for share the rows of a table read in a transaction, where the dialect has
-// writes at once (PostgreSQL: " FOR SHARE OF p").
-func (d Dialect) forShare(table string) string {
-	if d == SQLite {
-		return ""
-	}
-	return " FOR SHARE OF " + table
-}
 
 // CheckWrite says whether the store can write now: it fails if a write has failed for the
 // store's sake in the last few seconds, or if a write of its own fails (made at most once a

@@ -45,11 +45,6 @@ func (s *DB) DemoSession(ctx context.Context, hash []byte) (lottery.DemoSession,
 	return ds, s.fault(err)
 }
 
-// cascades tells whether the dialect's writes delete a demo session's games with it (ON DELETE
-// CASCADE): SQLite's writer does not enforce foreign keys (sqlite/writer.go), so there they are
-// deleted first, in the same write.
-func (d Dialect) cascades() bool { return d != SQLite }
-
 // EndDemoSession forgets a demo session and its games.
 func (s *DB) EndDemoSession(ctx context.Context, hash []byte) error {
 	const end = `DELETE FROM demo_sessions WHERE token_hash = $1`

@@ -66,37 +66,6 @@ var checks = []check{
 			    OR (s.kind = 'operator' AND NOT EXISTS (SELECT 1 FROM operators o WHERE o.id = s.owner_id))`},
 }
 
-// checks are the dialect's own checks: the hours of sales_hourly against the games, as the
-// dialect keeps hours (text prefixes on SQLite, timestamptz on PostgreSQL), and the references
-// no foreign key checks at each write (SQLite's writer checks none: pragma_foreign_key_check
-// reads them all; PostgreSQL's hot tables have none).
-func (d Dialect) checks() []check {
-	if d == SQLite {
-		return []check{
-			{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
-			      games_by_hour AS (SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0)
-			        FROM games GROUP BY 1, 2)
-			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour)) +
-			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept))`},
-			{What: "rows referring to rows that do not exist (foreign keys)", SQL: `SELECT count(*) FROM pragma_foreign_key_check`},
-		}
-	}
-	return []check{
-		{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
-			      games_by_hour AS (SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, stake AS price,
-			        count(*)::bigint AS units, sum(stake)::bigint AS stakes, sum(prize)::bigint AS prizes, count(*) FILTER (WHERE prize > 0)::bigint AS winners
-			        FROM games GROUP BY 1, 2)
-			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour) x) +
-			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept) y)`},
-		{What: "rows referring to rows that do not exist (games, transfers, keys)", SQL: `SELECT (SELECT count(*) FROM games g WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = g.player_id)
-			           OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.emission_id = g.emission_id AND b.block = g.block)) +
-			        (SELECT count(*) FROM transfers t WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.from_account)
-			           OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.to_account)
-			           OR (t.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id))) +
-			        (SELECT count(*) FROM idempotency i WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = i.player_id))`},
-	}
-}
-
 // CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
 // transfers, every game has exactly its stake and (when it won) its prize transfer, every
 // block's sold count equals its games, which are its first units, each sold once, what the sales

@@ -14,18 +14,6 @@ import (
 // ledger. A change of limits, a deposit and a batch of sales each lock the player's account row
 // first where servers write at once, so that they are checked one after the other.
 
-// forNoKeyUpdate locks rows for an update that changes no key, where the dialect has writes at
-// once (PostgreSQL's " FOR NO KEY UPDATE", of a table when one is named).
-func (d Dialect) forNoKeyUpdate(table string) string {
-	switch {
-	case d == SQLite:
-		return ""
-	case table == "":
-		return " FOR NO KEY UPDATE"
-	}
-	return " FOR NO KEY UPDATE OF " + table
-}
-
 // limitsOf reads a player's limits as they hold at now, with the sums they bound; lock locks the
 // player's account row until the write ends.
 func (s *DB) limitsOf(ctx context.Context, q Querier, playerID int64, now time.Time, lock bool) (lottery.Limits, error) {

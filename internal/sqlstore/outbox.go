@@ -19,23 +19,6 @@ import (
 // many at a time (SettleWalletCalls, ReleaseWalletCalls, DropHeldWalletCalls) stay each store's,
 // in one round trip on PostgreSQL.
 
-// skipLocked skips the rows another transaction has locked, where servers write at once
-// (PostgreSQL's " FOR UPDATE SKIP LOCKED"): another server claiming calls is not waited for.
-func (d Dialect) skipLocked() string {
-	if d == SQLite {
-		return ""
-	}
-	return " FOR UPDATE SKIP LOCKED"
-}
-
-// gameOfRound is the id of the game a round id (text) names, NULL for one that names none.
-func (d Dialect) gameOfRound(column string) string {
-	if d == SQLite {
-		return "CAST(" + column + " AS INTEGER)"
-	}
-	return "CASE WHEN " + column + " ~ '^[0-9]{1,18}$' THEN " + column + "::bigint END"
-}
-
 // ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due again
 // only after lease: the time to send them, so that no other sender takes them meanwhile. Calls
 // another server is claiming are skipped.

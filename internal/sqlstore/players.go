@@ -17,14 +17,6 @@ func PlayerColumns(d Dialect) string {
 		`, p.excluded_until, p.closed_at, p.closed_by`
 }
 
-// date is a date column as text, YYYY-MM-DD (identity.DateLayout): SQLite keeps it so.
-func (d Dialect) date(column string) string {
-	if d == SQLite {
-		return column
-	}
-	return "to_char(" + column + ", 'YYYY-MM-DD')"
-}
-
 // ScanPlayer reads a player's PlayerColumns; none is fault.NotFound.
 func ScanPlayer(row Row) (lottery.Player, error) {
 	var p lottery.Player

@@ -13,23 +13,6 @@ import (
 // player's earliest live session, and sums the games sold since, through the players' sessions
 // by owner and their games by time, both indexes: one statement, whatever the player's history.
 
-// fromUnix is a time in unix seconds (a SQL expression) as games' created_at compares it:
-// SQLite's fixed-width text (TextLayout), PostgreSQL's timestamptz.
-func (d Dialect) fromUnix(expr string) string {
-	if d == SQLite {
-		return "strftime('%Y-%m-%dT%H:%M:%S.000000000Z', " + expr + ", 'unixepoch')"
-	}
-	return "to_timestamp(" + expr + ")"
-}
-
-// greatest is the function of the greater of two values.
-func (d Dialect) greatest() string {
-	if d == SQLite {
-		return "max"
-	}
-	return "greatest"
-}
-
 // PlaySessionQuery reads a player's play session: $1 the player, $2 and $3 the bounds of a live
 // session (last seen at or after, opened at or after). (The SQLite store's tests check its plan.)
 func PlaySessionQuery(d Dialect) string {

@@ -15,15 +15,6 @@ import (
 // list stays each store's: it writes the whole list at once, in multi-row statements on SQLite
 // and from arrays on PostgreSQL, and so does the making of every key again (rekey).
 
-// binary is a text column compared byte by byte, as SQLite compares text and sorts the keys in
-// Go (PostgreSQL's COLLATE "C").
-func (d Dialect) binary(column string) string {
-	if d == SQLite {
-		return column
-	}
-	return column + ` COLLATE "C"`
-}
-
 // ScanPerson reads a person of the register: last name, first names, birth date (as text:
 // Dialect.date).
 func ScanPerson(r Row) (identity.Person, error) {

@@ -3,10 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
-
-	"starcolor/internal/identity"
 
 	"starcolor/internal/lottery"
 )
@@ -23,42 +20,6 @@ func (s *DB) SalesOver(ctx context.Context, p lottery.Period, since time.Time) (
 // hourLayout is how SQLite keeps the hours of sales_hourly: the first 13 characters of the
 // games' created_at (SQLite's sales.go writes them).
 const hourLayout = "2006-01-02T15"
-
-// period is the period of sales_hourly's hour column, and hour a time as that column compares
-// it: on SQLite the first characters of the hour's text (a day is its first 10), on PostgreSQL
-// date_trunc of the timestamptz.
-func (d Dialect) period(p lottery.Period) string {
-	if d == SQLite {
-		return fmt.Sprintf("substr(hour, 1, %d)", len(d.periodLayout(p)))
-	}
-	if p == lottery.Day {
-		return "date_trunc('day', hour AT TIME ZONE 'UTC')"
-	}
-	return "date_trunc('hour', hour AT TIME ZONE 'UTC')"
-}
-
-// periodLayout is how SQLite writes a period of sales.
-func (d Dialect) periodLayout(p lottery.Period) string {
-	if p == lottery.Day {
-		return "2006-01-02"
-	}
-	return hourLayout
-}
-
-func (d Dialect) hour(t time.Time) any {
-	if d == SQLite {
-		return t.UTC().Format(hourLayout)
-	}
-	return t
-}
-
-// periodDest is a destination for a period of sales as the dialect reads it (period).
-func (d Dialect) periodDest(t *time.Time, p lottery.Period) any {
-	if d == SQLite {
-		return layoutDest{t, d.periodLayout(p)}
-	}
-	return ScanTime(t)
-}
 
 type layoutDest struct {
 	t      *time.Time
@@ -166,18 +127,6 @@ func (s *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, b
 		return nil, s.fault(err)
 	}
 	return out, nil
-}
-
-// nameStarts is how the dialect finds the players whose name starts with start, as it always
-// has: SQLite's LIKE on the name (ASCII case does not matter), PostgreSQL's on the name's key
-// (identity.UsernameKey), names sorted byte by byte. It returns the condition and order, and the
-// pattern for $1.
-func (d Dialect) nameStarts(start string) (where, pattern string) {
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	if d == SQLite {
-		return `p.username LIKE $1 ESCAPE '\' ORDER BY p.username`, esc.Replace(start) + "%"
-	}
-	return `p.name_key LIKE $1 ESCAPE '\' ORDER BY p.username COLLATE "C"`, esc.Replace(identity.UsernameKey(start)) + "%"
 }
 
 // FindPlayers lists up to limit players whose name starts with start, in name order.

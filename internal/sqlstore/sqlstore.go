@@ -11,28 +11,7 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
 )
-
-// Dialect is a kind of database the stores run on.
-type Dialect int
-
-// The dialects.
-const (
-	SQLite Dialect = iota + 1
-	PostgreSQL
-)
-
-// String is the dialect's name, as its migration files end (NNNN_name.sqlite.sql).
-func (d Dialect) String() string {
-	switch d {
-	case SQLite:
-		return "sqlite"
-	case PostgreSQL:
-		return "postgres"
-	}
-	return fmt.Sprintf("Dialect(%d)", int(d))
-}
 
 // Querier runs statements: a connection, a pool or a transaction of either driver, through its
 // store's adapter.
