@@ -96,6 +96,10 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		}
 		cfg.Definition = def
 	}
+	// One definition is on sale: the stakes the game takes are the prices of its tables.
+	if cfg.Game.Definition == nil {
+		cfg.Game.Definition = cfg.Definition
+	}
 	a := &App{Store: store, log: cfg.Log, now: cfg.Now, holder: newHolder()}
 	a.Game = game.New(store, cfg.Game, cfg.Now, cfg.Log)
 	// Demo games are drawn from the tables new emissions are made with.

@@ -16,8 +16,8 @@ var mini []byte
 // MiniJSON is the file of the mini definition.
 func MiniJSON() []byte { return mini }
 
-// Mini is a definition with one table at 1 € whose blocks hold 1,000 units: the regulation's
-// tiers scaled down, composite tiers included.
+// Mini is a definition with the regulation's three tables (1, 2 and 3 €) whose blocks hold 1,000
+// units: the regulation's tiers scaled down, composite tiers included.
 func Mini(tb testing.TB) *gamedef.Definition {
 	tb.Helper()
 	def, err := gamedef.Parse(mini)
