@@ -7,9 +7,9 @@ import (
 
 // The work done in the background: sweeps that finish abandoned games, delete ended sessions and
 // forget old idempotency keys and login counts, and the check of the whole store. Any number of
-// servers may share a store, and each runs these loops; a sweep is done by one of them each time,
-// the one that takes its lease in the store, so that each piece of work is done once. The store
-// check is each server's own: it checks the units that server reads and sells.
+// servers may share a store, and each runs these loops. A sweep is done by one of them each
+// time, the one that takes its lease in the store, so that each piece of work is done once. The
+// store check is each server's own: it checks the units that server reads and sells.
 
 // How often each sweep runs, and how long the server that takes it keeps its lease (a little
 // less than its period, so that the next round is anyone's again).
@@ -22,8 +22,8 @@ const (
 // beside the checks of every page as it is read; the first check runs at start.
 const storeCheckEvery = 24 * time.Hour
 
-// storePause is the rest after each page the background check reads: it checks about a page a
-// millisecond (a block in about 5 s), and leaves the machine to the sales.
+// storePause is the rest after each page the background check reads. The check reads about a
+// page a millisecond (a block in about 5 s), and leaves the machine to the sales.
 const storePause = time.Millisecond
 
 // Background runs the sweeps and the store check until ctx ends.
@@ -66,7 +66,7 @@ func (a *App) Background(ctx context.Context) {
 	}
 }
 
-// sweep runs a sweep if this server takes its lease for the period: the server that takes it
+// sweep runs a sweep if this server takes its lease for the period. The server that takes it
 // keeps it a little less than the period, and nobody else runs the sweep meanwhile.
 func (a *App) sweep(ctx context.Context, name string, every time.Duration, run func()) {
 	now := a.now()
@@ -129,10 +129,14 @@ func (a *App) dropUnusedRollbacks(ctx context.Context) {
 // died is rolled back within heldFor and this.
 const walletSweepEvery = 5 * time.Second
 
-// walletSweep releases, every walletSweepEvery, the calls a crash left held: a rollback held for
-// longer than any sale waits for its debit, whose round was never sold (a sale that comes later
-// all the same finds its rollback gone and is refused: lottery.Book.Held), and the credit of a
-// game that finished. It is done by whichever server takes the sweep's lease.
+// walletSweep releases, every walletSweepEvery, the calls a crash left held:
+//
+//   - A rollback whose round was never sold, held for longer than any sale waits for its debit.
+//     A sale that comes later all the same finds its rollback gone and is refused
+//     (lottery.Book.Held).
+//   - The credit of a game that finished.
+//
+// It is done by whichever server takes the sweep's lease.
 func (a *App) walletSweep(ctx context.Context) {
 	tick := time.NewTicker(walletSweepEvery)
 	defer tick.Stop()

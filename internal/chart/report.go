@@ -17,11 +17,16 @@ const (
 	reportHeight = 1424
 )
 
-// WriteReport draws an emission's report as one self-contained SVG document, in a language: the
-// key figures, the units of each tier against the prize table, the return to players and hit
-// rate of each block against the table's, the number of amounts revealed per unit, how each
-// winning tier is shown, and the presentation features. The same report in the same words always
-// gives the same bytes.
+// WriteReport draws an emission's report as one self-contained SVG document, in a language:
+//
+//   - the key figures;
+//   - the units of each tier against the prize table;
+//   - the return to players and hit rate of each block against the table's;
+//   - the number of amounts revealed per unit;
+//   - how each winning tier is shown;
+//   - the presentation features.
+//
+// The same report in the same words always gives the same bytes.
 func WriteReport(w io.Writer, r *emission.Report, words Words) error {
 	c := &report{r: r, w: words.orEnglish()}
 	c.document()

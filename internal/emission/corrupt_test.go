@@ -13,8 +13,12 @@ import (
 )
 
 // One byte changed in a stored unit (its tier: the prize it pays) makes its whole page unreadable,
-// not a unit that pays another prize: every read of that page fails with ErrCorrupt, the watcher
-// hears of it once, the other pages read as before, and Verify finds exactly that page.
+// not a unit that pays another prize:
+//
+//   - every read of that page fails with ErrCorrupt;
+//   - the watcher hears of it once;
+//   - the other pages read as before;
+//   - Verify finds exactly that page.
 func TestCorruptPageIsNeverRead(t *testing.T) {
 	e, pages := build(t, gamedeftest.Mini(t), 100, 2, 0, seedOf("corrupt"))
 	ctx := context.Background()
@@ -141,8 +145,8 @@ func TestCorruptBlockCommitment(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckPage is the check of one page of 256 units of the real game against its root,
-// what a sale pays once per page (and a report, an export or ledger check once per page too).
+// BenchmarkCheckPage is the check of one page of 256 units of the real game against its root.
+// A sale pays it once per page, and so do a report, an export or a ledger check.
 func BenchmarkCheckPage(b *testing.B) {
 	def, _ := gamedef.Lookup(gamedef.Default)
 	table, _ := def.Table(100)

@@ -20,11 +20,11 @@ type emissionStore interface {
 	Emission(ctx context.Context, id string) (*emission.Emission, error)
 }
 
-// Create refuses an order that cannot make an emission before anything is written, and
-// otherwise writes through the store's one method the emission its seed builds: read back from a
-// real SQLite file (written directly and staged) and a real PostgreSQL, it has the roots, the
-// table, the creation time and the units of that seed. A second creation of the same id is
-// refused and leaves the first as it was.
+// Create refuses an order that cannot make an emission before anything is written. Otherwise it
+// writes, through the store's one method, the emission its seed builds. Read back from a real
+// SQLite file (written directly and staged) and a real PostgreSQL, it has the roots, the table,
+// the creation time and the units of that seed. A second creation of the same id is refused and
+// leaves the first as it was.
 func TestCreate(t *testing.T) {
 	ctx := context.Background()
 	def := gamedeftest.Mini(t)

@@ -15,12 +15,23 @@ import (
 const PageUnits = 256
 
 // A page is a table of n offsets (little-endian uint16, from the start of the page), then one
-// record per unit: the prize's tier, a flags byte (bit 0: board 2 follows), the salt, board 1 and,
-// when flagged, board 2. A board is its colours packed three bits a star (cells 0 to 20 in the low
-// 63 bits of a little-endian uint64, cells 21 to 41 in a second one), then the number of stars
-// that hide something and, for each in cell order, its cell and its content code. Most stars hide
-// nothing, so a unit takes about 43 bytes, and a block about 43 MB, which is what the creation of
-// a block spends most of its database time writing.
+// record per unit. A record holds:
+//
+//  1. the prize's tier;
+//  2. a flags byte (bit 0: board 2 follows);
+//  3. the salt;
+//  4. board 1;
+//  5. when flagged, board 2.
+//
+// A board holds:
+//
+//  1. its colours packed three bits a star: cells 0 to 20 in the low 63 bits of a little-endian
+//     uint64, cells 21 to 41 in a second one;
+//  2. the number of stars that hide something;
+//  3. for each of those, in cell order, its cell and its content code.
+//
+// Most stars hide nothing, so a unit takes about 43 bytes, and a block about 43 MB. Writing them
+// is what the creation of a block spends most of its database time on.
 const (
 	offsetSize = 2
 	headSize   = 2 + audit.SaltSize

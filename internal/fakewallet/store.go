@@ -1,21 +1,24 @@
-// Package fakewallet is a reference operator's wallet (seamless wallet, docs/spec/WALLET.md): the other
-// side of internal/wallet, for Star Color's tests and for integrators to read. It keeps the
-// players' balances and every transaction in a SQLite file of its own, the calls that wait
-// together written in one transaction (each undone alone if it fails), and serves the four calls
-// of docs/spec/WALLET.md over HTTP (Server), signed both ways as 1.1 binds them (internal/wallet's Key:
-// the call, the time, the request answered), with faults to inject (Faults).
-// `starcolor-fakewallet` runs it.
+// Package fakewallet is a reference operator's wallet (seamless wallet, docs/spec/WALLET.md):
+// the other side of internal/wallet, for Star Color's tests and for integrators to read.
+//
+// It keeps the players' balances and every transaction in a SQLite file of its own. The calls
+// that wait are written together in one transaction, each undone alone if it fails. It serves
+// the four calls of docs/spec/WALLET.md over HTTP (Server), with faults to inject (Faults). They
+// are signed both ways as 1.1 binds them (internal/wallet's Key: the call, the time, the request
+// answered). `starcolor-fakewallet` runs it.
 //
 // What it promises, beside docs/spec/WALLET.md's text:
+//
 //   - A debit, a credit or a rollback is kept with the exact answer it got (status and body), a
-//     refusal (402, 403) too: the same transaction_id with the same body answers those bytes
-//     again; with another body, or at another call, it is 409 duplicate_transaction.
-//   - A debit whose id was rolled back, before or after it came, is 409, even the same debit again.
+//     refusal (402, 403) too. The same transaction_id with the same body answers those bytes
+//     again. With another body, or at another call, it is 409 duplicate_transaction.
+//   - A debit whose id was rolled back, before or after it came, is 409, even the same debit
+//     again.
 //   - A rollback gives a successful debit's amount back once; of a debit refused, nothing; of an
 //     id never seen, nothing, and the id is remembered. A rollback of an id already rolled back
 //     answers what the first rollback of it answered.
 //   - A credit is always accepted (a blocked player, an ended session, its debit unknown, refused
-//     or rolled back): a credit is Star Color's debt to the player, and a refusal would only turn
+//     or rolled back). A credit is Star Color's debt to the player, and a refusal would only turn
 //     it into a dispute settled by hand. The books count the credits whose debit did not stand
 //     (Books.Unmatched), for reconciliation to look at.
 package fakewallet
@@ -92,9 +95,9 @@ CREATE TABLE rolled_back (
 PRAGMA user_version = 2;
 `
 
-// echoes is the upgrade of a file of version 1 to version 2 (docs/spec/WALLET.md 1.1): every kept answer
-// echoes its transaction_id, as a new one does, so that the same call sent again is answered
-// what a client of 1.1 checks.
+// echoes is the upgrade of a file of version 1 to version 2 (docs/spec/WALLET.md 1.1). Every
+// kept answer echoes its transaction_id, as a new one does. So the same call sent again is
+// answered what a client of 1.1 checks.
 const echoes = `
 UPDATE transactions SET answer = CAST(json_set(CAST(answer AS TEXT), '$.transaction_id', id) AS BLOB);
 PRAGMA user_version = 2;
@@ -107,11 +110,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return OpenWith(ctx, path, true)
 }
 
-// OpenWith is Open, durable or not: a wallet that is not (synchronous=OFF) loses its last
-// movements in a crash of the machine, and answers far more calls a second; for load tests.
-// The store has one connection: SQLite writes one transaction at a time anyway, the calls are
-// written by one goroutine (see write), and the books and the listing wait for the connection on
-// a Go lock, not in SQLite's busy handler.
+// OpenWith is Open, durable or not, for load tests. A wallet that is not (synchronous=OFF) loses
+// its last movements in a crash of the machine, and answers far more calls a second.
+//
+// The store has one connection, as SQLite writes one transaction at a time anyway. The calls
+// are written by one goroutine (see write). The books and the listing wait for the connection
+// on a Go lock, not in SQLite's busy handler.
 func OpenWith(ctx context.Context, path string, durable bool) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("no database path")
@@ -198,16 +202,21 @@ type pending struct {
 	done chan struct{} // closed once the outcome is known (and, if any, committed)
 }
 
-// write runs fn in a write transaction and answers once it is committed, unless fn fails: then
+// write runs fn in a write transaction and answers once it is committed, unless fn fails. Then
 // nothing of fn stays, and its error is answered (an *Error as it is, any other as unavailable).
 //
-// The calls are written by one goroutine, the writer (group commit): it takes every call waiting
-// when it starts (at most maxBatch), runs each in a savepoint of one transaction (undone alone if
-// it fails: one refused or failed call does not undo the others), commits once, and only then
-// answers them all. A commit, whose cost is the same for one call or a hundred, is shared; if it
-// fails, every call of the transaction is answered unavailable. A call whose caller has left
-// before its turn is not run; one whose caller leaves while it waits may be run all the same:
-// its outcome is unknown to that caller, who was answered unavailable.
+// The calls are written by one goroutine, the writer (group commit), so that a commit is shared.
+// Its cost is the same for one call or a hundred. The writer goes:
+//
+//  1. It takes every call waiting when it starts (at most maxBatch).
+//  2. It runs each in a savepoint of one transaction, undone alone if it fails: one refused or
+//     failed call does not undo the others.
+//  3. It commits once.
+//  4. Only then does it answer them all.
+//
+// If the commit fails, every call of the transaction is answered unavailable. A call whose
+// caller has left before its turn is not run. One whose caller leaves while it waits may be run
+// all the same: its outcome is unknown to that caller, who was answered unavailable.
 func (s *Store) write(ctx context.Context, fn writeFunc) (Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return Answer{}, unavailable(err)
@@ -254,7 +263,7 @@ func (s *Store) writer() {
 			s.mu.Unlock()
 			<-s.wake
 			// The callers just answered, and those just come, are about to queue their next
-			// calls: the writer lets them (the goroutines ready to run, until that brings none
+			// calls. The writer lets them (the goroutines ready to run, until that brings none
 			// more), so that one commit serves them all, instead of writing the first alone.
 			for n := -1; ; {
 				runtime.Gosched()

@@ -18,11 +18,17 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// Every request is signed as docs/spec/WALLET.md 1.1 says, or refused 401 bad_signature, signed as the
-// answer to it, changing nothing: a signature missing, wrong, not hex, of another body, under
-// another secret, of 1.0's kind (the body alone), made for another path or method, or with a
-// timestamp 301 s old or ahead of the wallet's clock, or none. In upper case, or 300 s off, it
-// is good.
+// Every request is signed as docs/spec/WALLET.md 1.1 says, or refused. A refusal is 401
+// bad_signature, signed as the answer to it, and changes nothing. A signature is refused when it
+// is:
+//
+//   - missing, wrong, or not hex;
+//   - of another body, or under another secret;
+//   - of 1.0's kind (the body alone);
+//   - made for another path or method;
+//   - with a timestamp 301 s old or ahead of the wallet's clock, or none.
+//
+// In upper case, or 300 s off, it is good.
 func TestSignatures(t *testing.T) {
 	w := newWallet(t, Faults{})
 	body := []byte(`{"transaction_id":"d1","player":"p1","operator_session":"s","round_id":"1","amount":500,"currency":"EUR"}`)

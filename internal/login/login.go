@@ -1,9 +1,13 @@
 // Package login is what a password goes through, for players and operators alike, before it is
-// hashed or checked: the rate of its client's address (throttle.Rate), the bound on hashes at
-// once (passhash.Gate, which bounds their memory), and for a login, the count of failed attempts
-// for that name from that address, taken and decided in one write of the store before the
-// password is checked (Store.ReserveLogin), so that guesses sent at once cannot all be evaluated,
-// whichever servers they are sent to.
+// hashed or checked:
+//
+//   - the rate of its client's address (throttle.Rate);
+//   - the bound on hashes at once (passhash.Gate), which bounds their memory;
+//   - for a login, the count of failed attempts for that name from that address.
+//
+// The count is taken and decided in one write of the store before the password is checked
+// (Store.ReserveLogin). So guesses sent at once cannot all be evaluated, whichever servers they
+// are sent to.
 package login
 
 import (
@@ -47,12 +51,15 @@ func (g *Guard) Hash(ctx context.Context, addr, password string) (string, error)
 }
 
 // Check checks a login attempt for subject (lottery.PlayerSubject or OperatorSubject) from addr
-// against stored, the account's hash, or "" when no account has that name (a stand-in hash is
-// then checked, so that the answer takes as long and says the same). It returns nil for the
-// right password, and the caller then clears the failures (ClearLogin) before it opens the
-// session; fault.NotLoggedIn for a wrong one; fault.TooManyAttempts, with when to
-// try again, while the name is locked for that address or the address has tried too much;
-// fault.Unavailable when too many passwords are being checked.
+// against stored, the account's hash. stored is "" when no account has that name: a stand-in
+// hash is then checked, so that the answer takes as long and says the same. It returns:
+//
+//   - nil for the right password; the caller then clears the failures (ClearLogin) before it
+//     opens the session;
+//   - fault.NotLoggedIn for a wrong one;
+//   - fault.TooManyAttempts, with when to try again, while the name is locked for that address
+//     or the address has tried too much;
+//   - fault.Unavailable when too many passwords are being checked.
 func (g *Guard) Check(ctx context.Context, subject, addr, password, stored string) error {
 	if err := g.allow(ctx, addr); err != nil {
 		return err

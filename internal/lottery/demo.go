@@ -7,10 +7,10 @@ import (
 	"starcolor/internal/fault"
 )
 
-// Demo play (docs/spec/API.md 1.2): a visitor tries the game with play money, without an account. Its
-// sessions and games are kept in tables of their own, which no query of players, games,
-// transfers, emissions or reports reads: a demo game is never a unit of an emission, and moves no
-// money of the ledger.
+// Demo play (docs/spec/API.md 1.2): a visitor tries the game with play money, without an
+// account. Its sessions and games are kept in tables of their own. No query of players, games,
+// transfers, emissions or reports reads them: a demo game is never a unit of an emission, and
+// moves no money of the ledger.
 
 // DemoSession is a demo session, known by the SHA-256 of its token as a player's session is.
 type DemoSession struct {
@@ -21,10 +21,10 @@ type DemoSession struct {
 	LastSeen  int64 // unix seconds: its last game or move
 }
 
-// DemoGame is a demo game as stored: a game's own fields (PlayerID, Emission, Block, Unit and
-// StakeTransfer unused: there is no player, no emission and no transfer), and the unit it is
-// played on, drawn for it alone and kept as its audit line (docs/spec/RULES.md §8), from which it is replayed
-// as a real game is from its emission's unit.
+// DemoGame is a demo game as stored. It has a game's own fields, with PlayerID, Emission, Block,
+// Unit and StakeTransfer unused: there is no player, no emission and no transfer. It has the
+// unit it is played on, drawn for it alone and kept as its audit line (docs/spec/RULES.md §8).
+// It is replayed from that line as a real game is from its emission's unit.
 type DemoGame struct {
 	Game
 	Line []byte
@@ -41,11 +41,15 @@ type DemoAlive struct {
 	IdleBefore, CreatedBefore int64
 }
 
-// DemoSale is a demo game to sell to a session: its stake taken from the session's play money
-// and its prize, drawn already, added, in one write; refused if the session has ended
-// (ErrSessionEnded), cannot pay the stake (fault.InsufficientFunds) or has played MaxGames
-// already (fault.TooManyAttempts). A key the session has sold under already sells nothing: the
-// store returns the game sold under it.
+// DemoSale is a demo game to sell to a session. In one write, its stake is taken from the
+// session's play money and its prize, drawn already, added. It is refused if the session:
+//
+//   - has ended (ErrSessionEnded);
+//   - cannot pay the stake (fault.InsufficientFunds);
+//   - has played MaxGames already (fault.TooManyAttempts).
+//
+// A key the session has sold under already sells nothing: the store returns the game sold under
+// it.
 type DemoSale struct {
 	Session     []byte
 	Alive       DemoAlive
@@ -74,7 +78,7 @@ func (s DemoSale) Game(balanceAfter int64, now time.Time) DemoGame {
 }
 
 // Refusal says why a session as read (found: false when there is none) cannot pay a demo sale,
-// once the store's write found it could not: both stores decide by it.
+// once the store's write found it could not. Both stores decide by it.
 func (s DemoSale) Refusal(d DemoSession, found bool) error {
 	switch {
 	case !found || d.LastSeen < s.Alive.IdleBefore || d.CreatedAt < s.Alive.CreatedBefore:
@@ -89,5 +93,5 @@ func (s DemoSale) Refusal(d DemoSession, found bool) error {
 }
 
 // ErrDemoKept is what a store's write of a demo sale returns to undo it when the sale's key has
-// a game already (its answer is that game): it never leaves the store.
+// a game already (its answer is that game). It never leaves the store.
 var ErrDemoKept = errors.New("the demo sale's key has its game already")

@@ -11,9 +11,9 @@ import (
 	"starcolor/internal/identity"
 )
 
-// What the stores do with the comparison of names (internal/identity, docs/spec/API.md 1.2), the same on
-// both: the keys they keep of a player, who may not sign up, and the keys made again when the
-// comparison changes.
+// What the stores do with the comparison of names (internal/identity, docs/spec/API.md 1.2),
+// the same on both. It is the keys they keep of a player, who may not sign up, and the keys
+// made again when the comparison changes.
 
 // Keys are what a store keeps of a player to find and compare them. NameKey finds a login's
 // account; NameSkeleton, with NameTwin, is unique: no new name may read like one taken. An
@@ -40,8 +40,8 @@ func KeysOf(username string, wallet bool, p *identity.Person) Keys {
 }
 
 // refusedMessage is what a sign-up refused for who the person is hears, whatever the reason
-// (docs/spec/API.md 1.2): the register of excluded persons is confidential, and the end of someone's
-// exclusion is theirs to know.
+// (docs/spec/API.md 1.2). The register of excluded persons is confidential, and the end of
+// someone's exclusion is theirs to know.
 const refusedMessage = "no account can be opened for this person; the operator's support can say more"
 
 // RefuseRegistration is a sign-up refused for who the person is (fault.RegistrationRefused):
@@ -50,9 +50,9 @@ func RefuseRegistration(reason string) error {
 	return &fault.Error{Code: fault.RegistrationRefused, Message: refusedMessage, Cause: errors.New(reason)}
 }
 
-// Refusal says why a person may not open an account (RefuseRegistration), from what a store
-// found under their LookupKey: the persons of the register of excluded persons, and the players
-// whose self-exclusion runs; nil if they may.
+// Refusal says why a person may not open an account (RefuseRegistration), or nil if they may.
+// It decides from what a store found under their LookupKey: the persons of the register of
+// excluded persons, and the players whose self-exclusion runs.
 func Refusal(p identity.Person, listed []identity.Person, excluded []Player) error {
 	for _, l := range listed {
 		if identity.SamePerson(p, l) {
@@ -104,8 +104,11 @@ type RegisterEntry struct {
 }
 
 // Rekeying is what a store writes once the comparison of names has changed
-// (identity.KeyScheme): the players whose keys change, with their new keys; the register, one
-// entry per person (identity.Person.Key); and what the operator must look at.
+// (identity.KeyScheme):
+//
+//   - the players whose keys change, with their new keys;
+//   - the register, one entry per person (identity.Person.Key);
+//   - what the operator must look at.
 type Rekeying struct {
 	Players    []KeyedPlayer
 	Register   []RegisterEntry
@@ -119,13 +122,16 @@ const systemName = "starcolor"
 // players (in the order of their ids) and the register as stored, on the date of now.
 //
 // Accounts made before may now be alike, and nothing is closed for it: the operator decides.
-// Usernames that read alike keep their accounts: the first (by id) keeps the skeleton, the
-// others are its twins (NameTwin 1, 2 …), each still found by its own name at login
-// (identity.PickUsername), and no new one may take it. An open account whose identity now
-// matches the running self-exclusion of another, or a person of the register, stays open and
-// is listed: a migration moves no money and cannot end the sessions a running server holds,
-// and the next import of the register closes listed accounts anyway (the operator may import
-// the current list again to close them at once).
+//
+//   - Usernames that read alike keep their accounts. The first (by id) keeps the skeleton, and
+//     the others are its twins (NameTwin 1, 2 …). Each is still found by its own name at login
+//     (identity.PickUsername), and no new one may take it.
+//   - An open account whose identity now matches the running self-exclusion of another, or a
+//     person of the register, stays open and is listed.
+//
+// A migration moves no money and cannot end the sessions a running server holds. The next
+// import of the register closes listed accounts anyway. (The operator may import the current
+// list again to close them at once.)
 func Rekey(players []KeyedPlayer, register []RegisterEntry, now time.Time) Rekeying {
 	var out Rekeying
 	at := func(action, detail string) {

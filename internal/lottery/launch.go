@@ -9,10 +9,14 @@ import (
 // LaunchLifetime is how long a launch token is good for (docs/spec/WALLET.md: once, for 60 seconds).
 const LaunchLifetime = 60 * time.Second
 
-// Launch is the operator's launch of one of its players (docs/spec/WALLET.md 1.1), as the store keeps it:
-// who they are at the operator, the operator's session that the session it opens sends in its
-// calls to the wallet (that launch's own: a later launch never changes it), the nonce it was
-// sent with (used once, forever), and its token's hash, good once until Expires.
+// Launch is the operator's launch of one of its players (docs/spec/WALLET.md 1.1), as the store
+// keeps it:
+//
+//   - who they are at the operator;
+//   - the operator's session that the session it opens sends in its calls to the wallet (that
+//     launch's own: a later launch never changes it);
+//   - the nonce it was sent with (used once, forever);
+//   - its token's hash, good once until Expires.
 type Launch struct {
 	WalletPlayer    string
 	OperatorSession string

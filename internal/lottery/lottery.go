@@ -1,7 +1,8 @@
-// Package lottery is Star Color's domain, apart from any store or protocol: the players and the
-// operators, their sessions, the ledger's accounts and transfers, the games sold, the answers
-// kept for retried requests, what the sales add up to, and the sale itself (docs/spec/RULES.md §7, sale.go):
-// a decision over the state a store reads, giving the rows a store writes.
+// Package lottery is Star Color's domain, apart from any store or protocol. It holds the players
+// and the operators, their sessions, the ledger's accounts and transfers, the games sold, the
+// answers kept for retried requests, and what the sales add up to. It holds the sale itself
+// (docs/spec/RULES.md §7, sale.go): a decision over the state a store reads, giving the rows a
+// store writes.
 //
 // The stores (internal/sqlite, internal/postgres) read and write these types and nothing else
 // crosses their boundary: their own errors are turned into faults (internal/fault) inside them.
@@ -20,7 +21,7 @@ import (
 // its effect, and is answered from what was kept (docs/spec/API.md).
 var ErrKeyTaken = errors.New("idempotency key already used")
 
-// ErrMoved is a game that has moved since it was read: a move computed from what was read is not
+// ErrMoved is a game that has moved since it was read. A move computed from what was read is not
 // written, and is computed again from the game as it is now.
 var ErrMoved = errors.New("the game has moved since it was read")
 
@@ -31,7 +32,7 @@ var ErrExists = errors.New("already exists")
 var ErrSoldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
 
 // ErrDebitRolledBack refuses a sale in wallet mode whose debit's rollback was released before the
-// sale's turn came (the sweep of held calls took it for one a crash left): the stake goes back.
+// sale's turn came: the sweep of held calls took it for one a crash left. The stake goes back.
 var ErrDebitRolledBack = fault.Retry(fault.WalletUnavailable, time.Second, "the sale took too long and its debit is being rolled back: nothing was sold; try again")
 
 // ErrSessionEnded refuses a write whose session has ended (a logout) since its request was let in:

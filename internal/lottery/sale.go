@@ -8,9 +8,10 @@ import (
 	"starcolor/internal/fault"
 )
 
-// The sale (docs/spec/RULES.md §7): the stake debited, the next unsold unit of the open block at
-// that price assigned, its prize credited, the game written, the answer kept under the request's
-// key; all of it or nothing. Sales come in batches, the server's hot path, one transaction each:
+// The sale (docs/spec/RULES.md §7) is all of it or nothing. The stake is debited, the next
+// unsold unit of the open block at that price assigned, its prize credited, the game written,
+// the answer kept under the request's key. Sales come in batches, the server's hot path, one
+// transaction each:
 //
 //  1. the store reads, once, what the batch is decided against: a Book (the buyers' balances and
 //     stakes of the week, the keys they have used, their sessions);
@@ -87,17 +88,17 @@ type Book struct {
 	// One no longer held was released (a sweep took its sale for one a crash ended): its debit
 	// is being rolled back, so the sale must not be made.
 	Held map[string]bool
-	// Stakes are the buyers' weekly stake limits and the stakes of their week, by account: a
-	// buyer without one has set no limit (docs/spec/RULES.md §7 and docs/spec/API.md 1.1: the limit is checked in the
-	// sale's atomic step).
+	// Stakes are the buyers' weekly stake limits and the stakes of their week, by account. A
+	// buyer without one has set no limit. The limit is checked in the sale's atomic step
+	// (docs/spec/RULES.md §7 and docs/spec/API.md 1.1).
 	Stakes map[int64]*Staking
 }
 
 // Stock is what Decide asks of the store while it decides a batch, in the batch's transaction:
-// where the sales at a price stand, and the ids of the rows to write, which each store hands out
-// its own way.
+// where the sales at a price stand, and the ids of the rows to write. Each store hands out the
+// ids its own way.
 type Stock interface {
-	// Cursor is where the sales at a price stand, moved by the store to the next open block
+	// Cursor is where the sales at a price stand. The store moves it to the next open block
 	// (oldest emission first) once its block is sold out; none left is a fault.SoldOut.
 	Cursor(price int64) (*Cursor, error)
 	// NextIDs gives a sold game its id and its stake transfer's; its prize transfer's, when it
@@ -108,10 +109,10 @@ type Stock interface {
 	TransferID() int64
 }
 
-// WalletSale is what a sale in wallet mode brings from the debit the wallet acknowledged: the
-// stake is the wallet's, so the player's account is neither checked nor left changed (the books
-// show the debit as a deposit from the bank, which stands for the wallet, and the prize, credited
-// to the wallet, as a withdrawal to it); the player's limits are the operator's.
+// WalletSale is what a sale in wallet mode brings from the debit the wallet acknowledged. The
+// stake is the wallet's, so the player's account is neither checked nor left changed. The books
+// show the debit as a deposit from the bank, which stands for the wallet, and the prize,
+// credited to the wallet, as a withdrawal to it. The player's limits are the operator's.
 type WalletSale struct {
 	// Balance is the wallet's balance after the debit.
 	Balance int64
@@ -122,7 +123,7 @@ type WalletSale struct {
 	// sale is not made: the sale deletes it.
 	Rollback string
 	// Next, if not nil, is the rollback to hold ahead for the player's next sale, kept with this
-	// sale's game: that sale then sends its debit without a write of its own before it.
+	// sale's game. That sale then sends its debit without a write of its own before it.
 	Next *WalletCall
 }
 
@@ -142,10 +143,11 @@ type Staking struct {
 	Changed bool
 }
 
-// BringForward brings forward the buyers' stake windows that a stake has left since they were
-// last brought forward (rarely: a stake leaves a week after it was made), to the batch's first
-// sale: the batch's later sales are checked against a sum that may still count a stake that left
-// meanwhile, never one that is missing. forward reads a player's games as Window.Forward asks.
+// BringForward brings forward, to the batch's first sale, the buyers' stake windows that a stake
+// has left since they were last brought forward. That is rare: a stake leaves a week after it
+// was made. The batch's later sales are checked against a sum that may still count a stake that
+// left meanwhile, never one that is missing. forward reads a player's games as Window.Forward
+// asks.
 func (b *Book) BringForward(sales []*Sale, forward func(player int64, w *Window, at time.Time) error) error {
 	first := sales[0].Time
 	owner := map[int64]int64{} // the buyer of each account
@@ -183,20 +185,25 @@ type Rows struct {
 	Moves     map[int64]int64 // by account
 	Hours     map[HourKey]*Sales
 	Windows   map[int64]Window // by account: the stake windows that changed, as they now stand
-	// The wallet's outbox: the credits of the sales in wallet mode (and the rollbacks they hold
-	// ahead for their players' next sales), and the transaction ids of the rollbacks held before
-	// their debits, which the sales delete.
+	// The wallet's outbox: the credits of the sales in wallet mode, and the rollbacks they hold
+	// ahead for their players' next sales. Released holds the transaction ids of the rollbacks
+	// held before their debits, which the sales delete.
 	WalletCalls []WalletCall
 	Released    []string
 }
 
 // Decide decides each sale in turn against the book, its units and ids taken from the store's
-// stock: a sale whose session has ended, whose key
-// is taken, at a price sold out, that the buyer cannot afford, or whose unit cannot be read, gets
-// its error and changes nothing, and so does one past the buyer's weekly stake limit (or before
-// they set one); the others get their game, and their rows. An error returned
-// (a store that cannot say where a price's sales stand) means that none of the batch may be
-// written.
+// stock. A sale gets its error and changes nothing when:
+//
+//   - its session has ended;
+//   - its key is taken;
+//   - its price is sold out;
+//   - the buyer cannot afford it;
+//   - its unit cannot be read;
+//   - it goes past the buyer's weekly stake limit, or they have set none.
+//
+// The others get their game, and their rows. An error returned (a store that cannot say where a
+// price's sales stand) means that none of the batch may be written.
 func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, error) {
 	rows := &Rows{Moves: map[int64]int64{}, Hours: map[HourKey]*Sales{}}
 	unread := map[int64]error{} // by price: the next unit's prize could not be read
@@ -243,9 +250,9 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 		}
 		g := &s.Game
 		// Times are kept to the microsecond, as PostgreSQL keeps them: a game reads back as sold.
-		// A sale is never dated before the player's previous one (requests queued at once may be
-		// decided in another order), so that a player's games are in the order of time by id,
-		// as their stake window counts them.
+		// A sale is never dated before the player's previous one: requests queued at once may be
+		// decided in another order. So a player's games are in the order of time by id, as their
+		// stake window counts them.
 		at := s.Time.UTC().Truncate(time.Microsecond)
 		if at.Before(st.Window.Last) {
 			at = st.Window.Last

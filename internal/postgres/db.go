@@ -1,13 +1,19 @@
 // Package postgres is the store for several servers of one game: a PostgreSQL database (through
-// github.com/jackc/pgx/v5) that any number of `starcolor serve` processes share, keeping nothing
-// of the game in memory but what never changes. It keeps the same contract as the SQLite store
-// (internal/storetest runs on both) with PostgreSQL's means: sales are decided by the domain
-// (lottery.Decide) in batches, each one transaction of a few multi-row statements, with the rows
-// they depend on locked (sales.go); every other write is a short transaction of its own, retried
-// when PostgreSQL gives up on it for a conflict (40001, 40P01); the emissions' units are copied in
-// with COPY. Its errors never leave it but as faults (asFault): a database that cannot be reached
-// is a 503 with Retry-After, and the pool connects again by itself when it is back. The schema
-// comes from the one history both stores share (internal/sqlstore).
+// github.com/jackc/pgx/v5) that any number of `starcolor serve` processes share. It keeps
+// nothing of the game in memory but what never changes.
+//
+// It keeps the same contract as the SQLite store (internal/storetest runs on both) with
+// PostgreSQL's means:
+//
+//   - Sales are decided by the domain (lottery.Decide) in batches, each one transaction of a few
+//     multi-row statements, with the rows they depend on locked (sales.go).
+//   - Every other write is a short transaction of its own, retried when PostgreSQL gives up on
+//     it for a conflict (40001, 40P01).
+//   - The emissions' units are copied in with COPY.
+//
+// Its errors never leave it but as faults (asFault). A database that cannot be reached is a 503
+// with Retry-After, and the pool connects again by itself when it is back. The schema comes from
+// the one history both stores share (internal/sqlstore).
 package postgres
 
 import (
@@ -36,8 +42,8 @@ type DB struct {
 	*sqlstore.DB // the statements written once for both dialects (querier.go)
 
 	pool *pgxpool.Pool
-	// pages reads the emissions' units, apart: a batch of sales reads the prizes of the units it
-	// sells while it holds its locks, and must never wait for a connection that a transaction
+	// pages reads the emissions' units, apart. A batch of sales reads the prizes of the units it
+	// sells while it holds its locks. It must never wait for a connection that a transaction
 	// waiting for those locks holds.
 	pages *pgxpool.Pool
 
@@ -117,10 +123,11 @@ func (d *DB) WriteStats() lottery.WriteStats {
 // schema up to date.
 const migrationLock = 0x5374_6172_436f_6c // "StarCol"
 
-// migrate brings the schema up to date with the history (sqlstore.History), each step in a
-// transaction of its own, then makes the keys of names again if their comparison has changed
-// (rekey), under an advisory lock: of the servers starting together, one does it and the others
-// find it done.
+// migrate brings the schema up to date under an advisory lock: of the servers starting
+// together, one does it and the others find it done. It goes in two steps:
+//
+//  1. It applies the history (sqlstore.History), each step in a transaction of its own.
+//  2. It makes the keys of names again if their comparison has changed (rekey).
 func (d *DB) migrate(ctx context.Context) error {
 	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
@@ -146,7 +153,7 @@ func (d *DB) migrate(ctx context.Context) error {
 // retries is how many times a transaction PostgreSQL gave up on for a conflict is run again.
 const retries = 10
 
-// inTx runs fn in a transaction, committed if fn returns nil, and runs it again when PostgreSQL
+// inTx runs fn in a transaction, committed if fn returns nil. It runs it again when PostgreSQL
 // gives up on it for a conflict with another (a serialization failure, a deadlock). Its error
 // comes out as a fault.
 func (d *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
@@ -174,8 +181,8 @@ func isCode(err error, code, constraint string) bool {
 	return errors.As(err, &pe) && pe.Code == code && (constraint == "" || pe.ConstraintName == constraint)
 }
 
-// WithLock runs fn while no other section of the same name runs, on any server of the database:
-// it holds a session-level advisory lock on a connection of its own meanwhile.
+// WithLock runs fn while no other section of the same name runs, on any server of the database.
+// It holds a session-level advisory lock on a connection of its own meanwhile.
 func (d *DB) WithLock(ctx context.Context, name string, fn func() error) error {
 	conn, err := d.pool.Acquire(ctx)
 	if err != nil {

@@ -11,14 +11,14 @@ import (
 	"starcolor/internal/sqlstore"
 )
 
-// The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who may not sign
-// up for who they are: as the SQLite store's keys.go, in PostgreSQL's terms.
+// The keys names and identities are compared by (lottery.Keys, docs/spec/API.md 1.2), and who
+// may not sign up for who they are: as the SQLite store's keys.go, in PostgreSQL's terms.
 
 // rekey makes every stored key again (lottery.Rekey) when the comparison has changed since they
-// were made (identity.KeyScheme, kept in key_scheme), and lists in the operators' log what the
-// operator must look at: once a change, in one transaction, under the lock of the migrations
-// (of the servers starting together, one makes them), with the players and the register
-// locked against writes meanwhile.
+// were made (identity.KeyScheme, kept in key_scheme). It lists in the operators' log what the
+// operator must look at. It runs once a change, in one transaction, under the lock of the
+// migrations: of the servers starting together, one makes them. The players and the register
+// are locked against writes meanwhile.
 func rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		var scheme string

@@ -14,12 +14,17 @@ import (
 // Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
 // the key, in one transaction. A deposit to an account closed or self-excluded is refused
 // (lottery.Player.Shut's fault), session or not: its balance has been paid out, and no money may
-// reach it again. A deposit past the player's weekly deposit limit, or before they
-// set one, is fault.LimitReached or fault.LimitsRequired (the player's account locked first, so
-// that two deposits on two servers are checked one after the other); too little money is
-// fault.InsufficientFunds, a key already used
-// lottery.ErrKeyTaken (two servers given one key at once: the second waits for the first, and
-// finds it taken), an ended session lottery.ErrSessionEnded; each changes nothing.
+// reach it again. Each of these fails and changes nothing:
+//
+//   - a deposit past the player's weekly deposit limit: fault.LimitReached;
+//   - a deposit before they set one: fault.LimitsRequired;
+//   - too little money: fault.InsufficientFunds;
+//   - a key already used: lottery.ErrKeyTaken;
+//   - an ended session: lottery.ErrSessionEnded.
+//
+// The player's account is locked before the limit is checked, so that two deposits on two
+// servers are checked one after the other. When two servers are given one key at once, the
+// second waits for the first, and finds the key taken.
 func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error) {
 	var ans lottery.Answer
 	err := d.inTx(ctx, func(tx pgx.Tx) error {

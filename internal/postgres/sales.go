@@ -14,28 +14,35 @@ import (
 )
 
 // The sales of every server are decided against the same rows, so a batch locks what it depends
-// on, always in the same order (so that two batches never wait for each other in a circle): the
-// buyers' accounts, by id; then the open block at each of its prices, by price (the block row is
-// what sells each unit once and in order, whichever server sells it); the prize fund last, at its
-// one update. A batch is one transaction in two round trips, whatever its size:
+// on. It always locks in the same order, so that two batches never wait for each other in a
+// circle:
 //
-//  1. in one pipelined batch: BEGIN, the accounts locked and read, the keys already answered, the
-//     live sessions, the open blocks locked and read, and ids for the games and transfers from
-//     their sequences (unused ids are gaps, never reused);
-//  2. the decision, in the server (lottery.Decide; a block sold out mid-batch costs one more round
-//     trip, to write it and lock the next);
-//  3. in one pipelined batch: the keys, the games, the transfers, the balances, the hours' totals
-//     and the blocks, each one statement over arrays (unnest), whatever the number of sales, and
-//     COMMIT.
+//  1. the buyers' accounts, by id;
+//  2. in wallet mode, the outbox rows of the rollbacks still held for its sales;
+//  3. the open block at each of its prices, by price (the block row is what sells each unit once
+//     and in order, whichever server sells it);
+//  4. the prize fund last, at its one update.
 //
-// The blocks' rows are held from the first round trip's end to the commit: every batch at a price,
-// on any server, waits for the one before, so what lies between (one round trip, the decision,
-// the writes, the commit's flush) is what bounds the sales at a price.
+// A batch is one transaction in two round trips, whatever its size:
 //
-// A key that another server's batch answered between the read and the write (two servers given
-// the same Idempotency-Key at once) makes the key's insert do nothing: the batch is then run again
-// from the start, and reads the key as taken. A sale has one effect, whichever servers it is sent
-// to.
+//  1. In one pipelined batch: BEGIN, the accounts locked and read, the keys already answered, the
+//     live sessions, the held rollbacks locked, the open blocks locked and read. The same batch
+//     draws ids for the games and transfers from their sequences (unused ids are gaps, never
+//     reused).
+//  2. The decision, in the server (lottery.Decide). A block sold out mid-batch costs one more
+//     round trip, to write it and lock the next.
+//  3. In one pipelined batch: the keys, the games, the transfers, the balances, the wallet's
+//     outbox (in wallet mode), the hours' totals and the blocks, and COMMIT. Each is one
+//     statement over arrays (unnest), whatever the number of sales.
+//
+// The blocks' rows are held from the first round trip's end to the commit. Every batch at a
+// price, on any server, waits for the one before. So what lies between bounds the sales at a
+// price: one round trip, the decision, the writes, the commit's flush.
+//
+// Two servers may be given the same Idempotency-Key at once. A key that another server's batch
+// answered between the read and the write makes the key's insert do nothing. The batch then runs
+// again from the start, and reads the key as taken. A sale has one effect, whichever servers it
+// is sent to.
 
 // maxBatch bounds the sales of one transaction.
 const maxBatch = 512
@@ -46,7 +53,7 @@ type saleOp struct {
 	hold chan struct{} // a hold of the batches (Hold), not a sale
 }
 
-// Sell sells the next unsold unit at the request's price to the player and returns the game,
+// Sell sells the next unsold unit at the request's price to the player. It returns the game
 // once it is durably committed: the stake debited, the prize credited, the game and the answer
 // under the key written, all or nothing. A key the player has already used fails with
 // lottery.ErrKeyTaken and changes nothing.
@@ -91,7 +98,7 @@ func (d *DB) Hold() (release func()) {
 
 // A batch that waited for another server's batch to release a block (its reads took longer than
 // contended) is followed by one that gathers sales for as long, up to maxLinger, before it
-// starts: it would spend that time waiting for the lock anyway, and the batches that take turns
+// starts. It would spend that time waiting for the lock anyway, and the batches that take turns
 // at a block then carry more sales each. Measured with two servers at one price: about a tenth
 // more sales a second, and no longer answers (docs/PERFORMANCE.md). A server alone never waits.
 const (
@@ -236,9 +243,9 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	stock := &saleStock{ctx: ctx, tx: tx, cursors: map[int64]*lottery.Cursor{}}
 	b := &pgx.Batch{}
 	b.Queue(`BEGIN`)
-	// Every read and write of a batch goes through an index: planned so even on tables whose
-	// statistics are not gathered yet (a new database fills them at thousands of rows a second,
-	// and a plan cached while they were empty reads them whole at every batch).
+	// Every read and write of a batch goes through an index, planned so even on tables whose
+	// statistics are not gathered yet. A new database fills them at thousands of rows a second,
+	// and a plan cached while they were empty reads them whole at every batch.
 	b.Queue(`SET LOCAL enable_seqscan = off`)
 	// The buyers' accounts, with their weekly stake limits and the stakes of their week: each
 	// locked, so that every server checks a player's sales one batch after the other.
@@ -298,7 +305,7 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		})
 		return err
 	})
-	// The open blocks last: each price's block row is locked from here to the commit, and every
+	// The open blocks last: each price's block row is locked from here to the commit. Every
 	// server's batch at that price waits for it, so nothing else is read while it is held.
 	b.Queue(openBlocks, priceList).Query(func(rows pgx.Rows) error {
 		var price int64
@@ -356,13 +363,14 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	return time.Since(commit), nil
 }
 
-// saleStock is what a batch's decision asks of its transaction (lottery.Stock): the cursors of
-// the open blocks it locked, and the ids it drew from the sequences before (unused ones are gaps).
+// saleStock is what a batch's decision asks of its transaction (lottery.Stock). It holds the
+// cursors of the open blocks it locked, and the ids it drew from the sequences before (unused
+// ones are gaps).
 type saleStock struct {
 	ctx     context.Context
 	tx      querier
 	cursors map[int64]*lottery.Cursor // by price
-	// The ids of the games and of their stake transfers, a pair for each sale of the batch, and
+	// The ids of the games and of their stake transfers, a pair for each sale of the batch. Then
 	// those of the other transfers of the sales in wallet mode, two for each.
 	games, stakes, others []int64
 }
@@ -394,8 +402,8 @@ const openBlocks = `SELECT p.price, b.emission_id, b.block, b.sold, b.units FROM
 		WHERE e.price = p.price AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1 FOR NO KEY UPDATE OF b) b
 	ORDER BY p.price`
 
-// nextCursor is where the sales at a price stand, moving on to the next open block once the
-// current one is sold out (its count is written first, so that the search skips it).
+// nextCursor is where the sales at a price stand. It moves on to the next open block once the
+// current one is sold out, whose count it writes first so that the search skips it.
 func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Cursor, price int64) (*lottery.Cursor, error) {
 	c := cursors[price]
 	switch {
@@ -409,8 +417,8 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 		}
 	}
 	// Looked for again: the first read finds nothing when the block it waited for was sold out by
-	// the batch that held it (its row no longer qualifies once the lock is granted, and the search
-	// does not go on to the next); a statement of its own sees the blocks as they are now.
+	// the batch that held it. Its row no longer qualifies once the lock is granted, and the search
+	// does not go on to the next. A statement of its own sees the blocks as they are now.
 	found := &lottery.Cursor{}
 	var p int64
 	err := tx.QueryRow(ctx, openBlocks, []int64{price}).Scan(&p, &found.Emission, &found.Block, &found.Sold, &found.Units)
@@ -426,8 +434,8 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 	return found, nil
 }
 
-// writeCursor writes a block's sold count and adds its units' prizes to its totals, guarded by
-// the count read (the row is locked: a mismatch is a bug, and fails the batch).
+// writeCursor writes a block's sold count and adds its units' prizes to its totals. The update
+// is guarded by the count read: the row is locked, so a mismatch is a bug, and fails the batch.
 func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {
 	if c.Sold == c.Written {
 		return nil
@@ -444,9 +452,15 @@ func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {
 	return nil
 }
 
-// queueWrites queues the batch's writes, each one statement over arrays: the keys first (their
-// count says whether one was answered meanwhile), then the games, the transfers, the balances,
-// the hours, and last the blocks, whose updates it counts.
+// queueWrites queues the batch's writes, each one statement over arrays, in this order:
+//
+//  1. the keys, whose count says whether one was answered meanwhile;
+//  2. the games;
+//  3. the transfers;
+//  4. the balances;
+//  5. the wallet's outbox, in wallet mode;
+//  6. the hours;
+//  7. the blocks, whose updates it counts.
 func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cursor) (blocks int) {
 	n := len(rows.Answers)
 	kp, kk, kh, ks, kr, kc := make([]int64, n), make([]string, n), make([][]byte, n), make([]int32, n), make([][]byte, n), make([]int64, n)

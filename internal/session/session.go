@@ -1,15 +1,17 @@
 // Package session is the one implementation of logged-in sessions, for players (the API, the
-// player's page) and operators (the back office) alike: a random token in an HttpOnly cookie,
-// kept by the store as its SHA-256 only, ended by a logout, by inactivity or by age.
+// player's page) and operators (the back office) alike. A session is a random token in an
+// HttpOnly cookie, kept by the store as its SHA-256 only, ended by a logout, by inactivity or by
+// age.
 //
 // Any server of the game can check any session: the store holds them. A process also keeps a
 // copy of the sessions it has seen in memory, sparing a read of the store per request:
-//   - where it is the only server of its store (SQLite: Config.Cache), the copy is exact, and
-//     serves every check;
-//   - over a store shared by several servers, a read (Check) always reads the store, so that a
-//     logout on one server ends the session on all of them at once; a write (CheckWrite), which
-//     checks its session again in its own transaction as every write does, may take a copy seen
-//     in the last few seconds instead, as it only needs to know whose request it is.
+//
+//   - Where it is the only server of its store (SQLite: Config.Cache), the copy is exact, and
+//     serves every check.
+//   - Over a store shared by several servers, a read (Check) always reads the store, so that a
+//     logout on one server ends the session on all of them at once. A write (CheckWrite) may
+//     take a copy seen in the last few seconds instead, as it only needs to know whose request
+//     it is. It checks its session again in its own transaction, as every write does.
 package session
 
 import (
@@ -52,7 +54,7 @@ type Manager struct {
 
 	mu    sync.Mutex
 	cache map[[32]byte]*entry
-	// gone counts the sessions dropped from the cache: a Check that read a session's row while
+	// gone counts the sessions dropped from the cache. A Check that read a session's row while
 	// one was dropped reads it again, so that it cannot put back what a logout took out.
 	gone uint64
 }
@@ -99,9 +101,9 @@ func NewToken() string {
 	return base64.RawURLEncoding.EncodeToString(raw)
 }
 
-// Draft is a new session for an owner, not yet stored, and its token: for a write that opens it
-// in its own transaction with other changes (a password changed ends every other session and
-// opens this one, in one step).
+// Draft is a new session for an owner, not yet stored, and its token. It is for a write that
+// opens it in its own transaction with other changes: a password changed ends every other
+// session and opens this one, in one step.
 func (m *Manager) Draft(ownerID int64) (string, lottery.Session) {
 	token := NewToken()
 	h := Hash(token)
@@ -129,7 +131,7 @@ func (m *Manager) Check(ctx context.Context, token string) (lottery.Session, err
 }
 
 // CheckWrite is Check for a request that writes, and checks its session again in the
-// transaction of its write: over a shared store, a copy read in the last hintFor will do.
+// transaction of its write. Over a shared store, a copy read in the last hintFor will do.
 func (m *Manager) CheckWrite(ctx context.Context, token string) (lottery.Session, error) {
 	return m.check(ctx, token, true)
 }
@@ -218,8 +220,11 @@ func cmp(err, other error) error {
 }
 
 // End ends the session of a token. Once it returns, no request with the token succeeds, on this
-// server or another: the session's row is deleted first, so that every check and every write
-// from then on is refused, then its copy in memory.
+// server or another. It goes in two steps:
+//
+//  1. It deletes the session's row, so that every check and every write from then on is
+//     refused.
+//  2. It drops the session's copy in memory.
 func (m *Manager) End(ctx context.Context, token string) error {
 	h := Hash(token)
 	err := m.store.DeleteSession(ctx, h[:])
@@ -230,11 +235,9 @@ func (m *Manager) End(ctx context.Context, token string) error {
 	return err
 }
 
-// Forget drops the copy of a session, by its hash: a write found it ended in its transaction (a
-// logout on another server), so that the next request reads the store again.
 // EndedAll forgets this server's copies of every session of an owner, which the store has just
-// ended (a self-exclusion), as End does for one: a check that read one of them meanwhile reads it
-// again.
+// ended (a self-exclusion), as End does for one. A check that read one of them meanwhile reads
+// it again.
 func (m *Manager) EndedAll(ownerID int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -246,6 +249,8 @@ func (m *Manager) EndedAll(ownerID int64) {
 	m.gone++
 }
 
+// Forget drops the copy of a session, by its hash: a write found it ended in its transaction (a
+// logout on another server). The next request then reads the store again.
 func (m *Manager) Forget(hash []byte) {
 	if len(hash) == 32 {
 		m.drop([32]byte(hash))

@@ -136,10 +136,13 @@ func TestSalesMigrations(t *testing.T) {
 	}
 }
 
-// BenchmarkSalesReports is what the back office's sales page reads (sales by hour over two days,
-// by day over a month, the totals by price, the open blocks' prizes sold) on a database of a
-// million games, 600,000 of them from the one open block of a million units: from the totals
-// the sales keep ("kept"), and summed over the games as before migration 0004 ("games").
+// BenchmarkSalesReports is what the back office's sales page reads: sales by hour over two days,
+// by day over a month, the totals by price, the open blocks' prizes sold. The database holds a
+// million games, 600,000 of them from the one open block of a million units. It reads them two
+// ways:
+//
+//   - "kept": from the totals the sales keep;
+//   - "games": summed over the games, as before migration 0004.
 func BenchmarkSalesReports(b *testing.B) {
 	ctx := context.Background()
 	d := mustOpen(b)
@@ -250,9 +253,11 @@ func (f *salesFixture) scanTransfers(t *testing.T, account int64, limit int) []l
 }
 
 // BenchmarkPlayerTransfers is the back office's read of a player's latest 100 transfers, on a
-// ledger of a million games (1.25 million transfers), for a player whose only transfers are the
-// oldest: through the games and the partial indexes ("indexed"), and read from the newest
-// transfer back as before migration 0005 ("scan").
+// ledger of a million games (1.25 million transfers). The player's only transfers are the
+// oldest. It reads them two ways:
+//
+//   - "indexed": through the games and the partial indexes;
+//   - "scan": from the newest transfer back, as before migration 0005.
 func BenchmarkPlayerTransfers(b *testing.B) {
 	ctx := context.Background()
 	d := mustOpen(b)

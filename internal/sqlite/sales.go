@@ -13,14 +13,20 @@ import (
 )
 
 // Sales are the server's hot path, so the writer does not run them one by one like other
-// writes. It reads once per batch what they are decided against (the balances of the accounts
-// involved, the keys already used, the live sessions; its cursor in each open block it keeps
-// between batches), lets the domain decide each sale (lottery.Decide), assigns the game ids
-// itself, and then writes the whole batch in a handful of multi-row statements: inserts of all
-// the games, all the transfers and all the idempotency keys, one update of all the balances (rows
-// go in chunks whose sizes are powers of two, so a batch of 19 is 3 statements a table), and one
-// update per block sold from. The number of statements grows with the logarithm of the batch,
-// so larger batches (more load) make each sale cheaper.
+// writes. It runs a batch of them in four steps:
+//
+//  1. It reads once what the sales are decided against: the balances of the accounts
+//     involved, the keys already used, the live sessions. Its cursor in each open block is not
+//     read again: it keeps it between batches.
+//  2. The domain decides each sale (lottery.Decide).
+//  3. The writer assigns the game ids itself.
+//  4. It writes the whole batch in a handful of multi-row statements. They are the inserts
+//     of all the games, all the transfers and all the idempotency keys, one update of all the
+//     balances, and one update per block sold from.
+//
+// Rows go in chunks whose sizes are powers of two, so a batch of 19 is 3 statements a table.
+// The number of statements grows with the logarithm of the batch, so larger batches (more
+// load) make each sale cheaper.
 
 type saleResult struct {
 	game lottery.Game
@@ -32,7 +38,7 @@ type saleOp struct {
 	done chan saleResult
 }
 
-// Sell sells the next unsold unit at the request's price to the player and returns the game,
+// Sell sells the next unsold unit at the request's price to the player. It returns the game
 // once it is durably committed: the stake debited, the prize credited, the game and the answer
 // under the key written, all or nothing. A key the player has already used fails with
 // lottery.ErrKeyTaken and changes nothing.
@@ -45,7 +51,8 @@ func (d *DB) Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lo
 	return res.game, d.noteWrite(res.err)
 }
 
-// salesState is what the writer knows between batches: where each price's sales stand. It is dropped whenever a batch fails, and read again from the database.
+// salesState is what the writer knows between batches: where each price's sales stand. It is
+// dropped whenever a batch fails, and read again from the database.
 type salesState struct {
 	cursors map[int64]*lottery.Cursor // by price
 }
@@ -55,7 +62,7 @@ func (s *salesState) reset() {
 }
 
 // sellBatch runs the sales of a batch inside the current transaction. Each sale gets its game or
-// its own error (a key already used, too little money, sold out); an error returned means that
+// its own error (a key already used, too little money, sold out). An error returned means that
 // no sale of the batch was written, and the caller fails them all.
 func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	t := &tx{ctx: ctx, w: w}
@@ -261,8 +268,8 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 // ids of the games and transfers.
 //
 // A game keeps the id of its stake transfer, and its prize's is the next (migration 0005).
-// SQLite gives each new row the largest id so far plus one, and the batch's transfers go in
-// order, so their ids are known before they are written; the insert checks that they were.
+// SQLite gives each new row the largest id so far plus one. The batch's transfers go in order,
+// so their ids are known before they are written; the insert checks that they were.
 // (Explicit ids would cost a lookup each.) Other writes of the batch may have added transfers,
 // so the first is read at the batch's start.
 type saleStock struct {
@@ -320,8 +327,8 @@ func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 }
 
 // writeCursor writes a block's sold count, and adds the prizes of the units sold to its totals.
-// The update is guarded by the count the writer last wrote, so a cursor gone stale (another
-// process selling from the same file) fails the batch instead of selling a unit twice; the
+// The update is guarded by the count the writer last wrote. So a cursor gone stale (another
+// process selling from the same file) fails the batch instead of selling a unit twice. The
 // UNIQUE index on the games' units would refuse it too.
 func (t *tx) writeCursor(c *lottery.Cursor) error {
 	if c.Sold == c.Written {

@@ -202,11 +202,15 @@ func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
 }
 
 // BenchmarkRawSaleRows is the raw cost of a sale's rows in SQLite, with none of the writer's
-// logic: one connection writes, 32 sales a durable transaction, with the writer's multi-row
-// statements, no reads, no checks, no goroutines. "sale" writes what a sale must (a game, its
-// stake transfer, a prize transfer for one sale in four, an idempotency key, the balances);
-// "game-and-balances" only the game and the balances, the least any design of a sale could
-// write. Each op is one sale; the CPU reported (user and system, getrusage) is the process's.
+// logic. One connection writes 32 sales a durable transaction, with the writer's multi-row
+// statements: no reads, no checks, no goroutines.
+//
+//   - "sale" writes what a sale must: a game, its stake transfer, a prize transfer for one
+//     sale in four, an idempotency key, the balances.
+//   - "game-and-balances" writes only the game and the balances, the least any design of a
+//     sale could write.
+//
+// Each op is one sale. The CPU reported (user and system, getrusage) is the process's.
 func BenchmarkRawSaleRows(b *testing.B) {
 	b.Run("sale", func(b *testing.B) { rawSaleRows(b, true) })
 	b.Run("game-and-balances", func(b *testing.B) { rawSaleRows(b, false) })
@@ -310,11 +314,14 @@ func TestForgetKeysPlans(t *testing.T) {
 }
 
 // BenchmarkForgetKeys is what forgetting old idempotency keys costs, on a table of 300,000 keys
-// of which a third are old: "sweep" reads the whole table as the sweep does (OldKeys, 5,000
-// keys a read, beside the writer); "forget-512" is one of its writes, deleting 512 old keys by
-// their primary key (how long it holds the writer); "delete-where" is the single statement it
-// replaces, "DELETE … WHERE created_at < ?", here with nothing to delete (it held the writer for
-// a read of the whole table).
+// of which a third are old:
+//
+//   - "sweep" reads the whole table as the sweep does (OldKeys, 5,000 keys a read, beside the
+//     writer).
+//   - "forget-512" is one of its writes, deleting 512 old keys by their primary key. It shows
+//     how long the sweep holds the writer.
+//   - "delete-where" is the single statement it replaces, "DELETE … WHERE created_at < ?", here
+//     with nothing to delete. It held the writer for a read of the whole table.
 func BenchmarkForgetKeys(b *testing.B) {
 	ctx := context.Background()
 	d := mustOpen(b)

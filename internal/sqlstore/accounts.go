@@ -11,17 +11,20 @@ import (
 )
 
 // The writes that open and shut players' accounts. Where servers write at once (PostgreSQL),
-// they take their locks in one order: the identity's advisory lock, then the account's and the
-// player's rows; under SQLite's one writer, the locks are nothing (Dialect.lock,
-// Dialect.forNoKeyUpdate).
+// they take their locks in one order:
+//
+//  1. the identity's advisory lock;
+//  2. the account's and the player's rows.
+//
+// Under SQLite's one writer, the locks are nothing (Dialect.lock, Dialect.forNoKeyUpdate).
 
 // nullable is a key as a column keeps it: NULL for none.
 func nullable(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
-// CreatePlayer registers a player with an empty account. A name that reads like one taken
-// (identity.UsernameSkeleton, unique in the table, so that two sign-ups at once cannot both take
-// it) is fault.UsernameTaken; a person who may not open an account (self-excluded, on the
-// register, or alike: lottery.Refusal) is fault.RegistrationRefused.
+// CreatePlayer registers a player with an empty account. A name that reads like one taken is
+// fault.UsernameTaken. Its skeleton is unique in the table (identity.UsernameSkeleton), so that
+// two sign-ups at once cannot both take it. A person who may not open an account (self-excluded,
+// on the register, or alike: lottery.Refusal) is fault.RegistrationRefused.
 func (s *DB) CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error) {
 	var p lottery.Player
 	err := s.write(ctx, func(q Querier) error {
@@ -31,9 +34,9 @@ func (s *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 		}
 		k := lottery.KeysOf(username, false, person)
 		if person != nil {
-			// The persons of one LookupKey one at a time: an exclusion of whoever may be the same
+			// The persons of one LookupKey one at a time. An exclusion of whoever may be the same
 			// person waits for this sign-up, or this sign-up for it (ExcludePlayer takes the same
-			// lock); and an import of the register waits for it, or it for the import.
+			// lock). An import of the register waits for it, or it for the import.
 			if err := s.d.lockIdentity(ctx, q, k.LookupKey); err != nil {
 				return err
 			}
@@ -58,11 +61,16 @@ func (s *DB) CreatePlayer(ctx context.Context, username, passwordHash string, pe
 	return p, s.fault(err)
 }
 
-// ExcludePlayer excludes a player until a time, or later if they already are (an exclusion is
-// never shortened), in one write: the session checked (nil: not checked), the whole balance paid
-// out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion, and every
-// session of the player ended. It returns the end of the exclusion in force and what was paid. A
-// sign-up of the same identity waits for it (CreatePlayer).
+// ExcludePlayer excludes a player until a time, or later if they already are: an exclusion is
+// never shortened. Its one write holds:
+//
+//   - the session checked (nil: not checked);
+//   - the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion);
+//   - the exclusion;
+//   - every session of the player ended.
+//
+// It returns the end of the exclusion in force and what was paid. A sign-up of the same
+// identity waits for it (CreatePlayer).
 func (s *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error) {
 	var end time.Time
 	var paid int64
@@ -87,9 +95,14 @@ func (s *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, 
 	return end, paid, nil
 }
 
-// ClosePlayer closes a player's account in one write: the session checked (nil: not checked),
-// the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure), the
-// account closed, and every session of the player ended. It returns what was paid.
+// ClosePlayer closes a player's account. Its one write holds:
+//
+//   - the session checked (nil: not checked);
+//   - the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure);
+//   - the account closed;
+//   - every session of the player ended.
+//
+// It returns what was paid.
 func (s *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error) {
 	var paid int64
 	err := s.write(ctx, func(q Querier) error {
@@ -108,27 +121,32 @@ func (s *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 }
 
 // PayOut is what a self-exclusion, a closure and an import of the register do in their write
-// besides marking the player: the player's account row locked as a batch of sales locks it, and
-// the player's row with it; the session checked; the whole balance paid out to the bank as a
-// withdrawal that says why; and every session of the player deleted. It returns the amount paid.
+// besides marking the player. It returns the amount paid. In order:
+//
+//  1. It locks the player's account row as a batch of sales locks it, and the player's row with
+//     it.
+//  2. It checks the session.
+//  3. It pays the whole balance out to the bank, as a withdrawal that says why.
+//  4. It deletes every session of the player.
 //
 // No money reaches the account after it, by construction:
-//  1. Under SQLite's one writer, the sales of a batch run after its other writes: a sale decided
-//     before this write is in the balance paid out; one decided after finds every session of
-//     the player gone, and is refused (lottery.Decide).
-//  2. On PostgreSQL every read below is a statement of its own, so with a snapshot taken once
-//     the locks are held, and so are those of the writes that wait for them. A batch of sales
-//     locks its buyers' accounts before it reads their sessions: one that locked the account
-//     first commits before this reads the balance, which pays its prizes out with the rest; one
-//     that waits reads the sessions once this has committed, finds them gone, and refuses the
-//     sale.
-//  3. A deposit locks the account and then reads whether it is shut, refused if so (Pay),
+//
+//   - Under SQLite's one writer, the sales of a batch run after its other writes. A sale decided
+//     before this write is in the balance paid out. One decided after finds every session of the
+//     player gone, and is refused (lottery.Decide).
+//   - On PostgreSQL every read below is a statement of its own, so its snapshot is taken once
+//     the locks are held. So are the snapshots of the writes that wait for those locks. A batch
+//     of sales locks its buyers' accounts before it reads their sessions. One that locked the
+//     account first commits before this reads the balance, which pays its prizes out with the
+//     rest. One that waits reads the sessions once this has committed, finds them gone, and
+//     refuses the sale.
+//   - A deposit locks the account and then reads whether it is shut, refused if so (Pay),
 //     whatever its session (the server's own deposit has none).
-//  4. A new session locks the player's row for share before it reads whether it is shut
-//     (CreateSession): one that locked it first is committed, and deleted here; one that waits
+//   - A new session locks the player's row for share before it reads whether it is shut
+//     (CreateSession). One that locked it first is committed, and deleted here. One that waits
 //     sees the account shut. (Deleting the sessions before the player's row is locked would miss
-//     a session committed between the two: a login racing the exclusion, answered 200.)
-//  5. A game finished later moves no money: its prize was credited at its sale. (Wallet mode,
+//     a session committed between the two. That is a login racing the exclusion, answered 200.)
+//   - A game finished later moves no money: its prize was credited at its sale. (Wallet mode,
 //     where a prize is credited at the finish, has no exclusion nor closure here: they are the
 //     operator's.)
 func PayOut(ctx context.Context, q Querier, d Dialect, playerID int64, session []byte, reason string, now time.Time) (int64, error) {
@@ -156,12 +174,18 @@ func PayOut(ctx context.Context, q Querier, d Dialect, playerID int64, session [
 	return balance, err
 }
 
-// ChangePassword sets a player's password hash in one write: the player's row locked as an
-// exclusion locks it (so that a session opened meanwhile waits, and is ended here, or sees the
-// change), the account required open, the session checked (nil: not checked), the hash
-// replaced, every session of the player ended, and fresh, the session the change opens in their
-// place, created. A password that may have leaked stops serving every device that used it, on
-// every server, while the device that changed it stays in.
+// ChangePassword sets a player's password hash in one write:
+//
+//  1. It locks the player's row as an exclusion locks it, so that a session opened meanwhile
+//     waits, and is ended here, or sees the change.
+//  2. It requires the account open.
+//  3. It checks the session (nil: not checked).
+//  4. It replaces the hash.
+//  5. It ends every session of the player.
+//  6. It creates fresh, the session the change opens in their place.
+//
+// A password that may have leaked stops serving every device that used it, on every server,
+// while the device that changed it stays in.
 func (s *DB) ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error {
 	return s.fault(s.write(ctx, func(q Querier) error {
 		if _, err := RequireOpen(ctx, q, s.d, playerID, time.Unix(fresh.CreatedAt, 0), s.d.forNoKeyUpdate("p")); err != nil {

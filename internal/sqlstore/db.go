@@ -9,7 +9,7 @@ import (
 	"starcolor/internal/fault"
 )
 
-// DB is the part of a store written once for both dialects: its methods run the statements the
+// DB is the part of a store written once for both dialects. Its methods run the statements the
 // dialects agree on, through the store's own ways of reading and writing (Config). sqlite.DB and
 // postgres.DB embed it, and keep for themselves what earns its place per dialect: opening, the
 // SQLite writer, the sales, locks, COPY, error mapping.
@@ -36,9 +36,9 @@ type Config struct {
 	// next batch; on PostgreSQL's pool, without a transaction around it. Its errors are faults,
 	// noted by the store's health (fault.WriteHealth).
 	Once Querier
-	// Write runs fn as one write of the store, committed if fn returns nil, its error a fault:
-	// on SQLite in the writer's next batch (in a savepoint of its own), on PostgreSQL in a
-	// transaction run again when PostgreSQL gives it up for a conflict (40001, 40P01).
+	// Write runs fn as one write of the store, committed if fn returns nil, its error a fault.
+	// On SQLite it runs in the writer's next batch, in a savepoint of its own. On PostgreSQL it
+	// runs in a transaction, run again when PostgreSQL gives it up for a conflict (40001, 40P01).
 	Write func(ctx context.Context, fn func(Querier) error) error
 	// Fault turns the database's errors into faults (a full disk, a server down: Unavailable).
 	Fault func(error) error
@@ -99,15 +99,15 @@ func each(rows Rows, err error) func(fn func(Rows) error) error {
 	}
 }
 
-// registerLock orders imports of the list of excluded persons and sign-ups: an import holds it
-// alone (lock), each sign-up shared (lockShared), so that no account opens unseen while a list is
-// imported (the import would not find it to close it).
+// registerLock orders imports of the list of excluded persons and sign-ups. An import holds it
+// alone (lock), each sign-up shared (lockShared). So no account opens unseen while a list is
+// imported, where the import would not find it to close it.
 const registerLock = "starcolor:register"
 
-// CheckWrite says whether the store can write now: it fails if a write has failed for the
-// store's sake in the last few seconds, or if a write of its own fails (made at most once a
-// second, through SQLite's writer as every write, as its row costs a page of the WAL:
-// fault.WriteHealth).
+// CheckWrite says whether the store can write now. It fails if a write has failed for the
+// store's sake in the last few seconds, or if a write of its own fails (fault.WriteHealth). It
+// makes that write at most once a second, as its row costs a page of the WAL. On SQLite the
+// write goes through the writer, as every write does.
 func (s *DB) CheckWrite(ctx context.Context) error {
 	return s.health.Check(ctx, func(ctx context.Context) error {
 		_, err := s.once.Exec(ctx, `INSERT INTO health (id, checked_at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`, time.Now().Unix())

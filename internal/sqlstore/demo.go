@@ -10,7 +10,7 @@ import (
 )
 
 // Demo play (docs/spec/API.md 1.2) keeps its sessions and games in demo_sessions and demo_games
-// (migration 0024), which no other query of the store reads: no report, total, ledger check or
+// (migration 0024). No other query of the store reads them: no report, total, ledger check or
 // emission counts them. Every server reads and writes them, so a demo session works whichever
 // server a load balancer sends its requests to.
 
@@ -109,10 +109,12 @@ func scanDemoGame(row Row) (lottery.DemoGame, error) {
 }
 
 // SellDemo sells a demo game to its session (lottery.DemoSale), or returns the game sold under
-// its key already (and true). The common case is two statements: the session pays, if it is live
-// and can (its row changed in place, which locks it where servers write at once: the sales and
-// keys of one session are decided one after the other, whichever servers they reach), and the
-// game is written unless its key has one, which undoes the payment.
+// its key already (and true). The common case is two statements:
+//
+//  1. The session pays, if it is live and can. Its row is changed in place, which locks it
+//     where servers write at once. So the sales and keys of one session are decided one after
+//     the other, whichever servers they reach.
+//  2. The game is written, unless its key has one, which undoes the payment.
 func (s *DB) SellDemo(ctx context.Context, sale lottery.DemoSale, now time.Time) (lottery.DemoGame, bool, error) {
 	var g lottery.DemoGame
 	var kept bool
@@ -188,8 +190,8 @@ func (s *DB) DemoGames(ctx context.Context, session []byte, limit int, before in
 }
 
 // SaveDemoMoves writes a demo game's new moves if it still stands as they were read
-// (lottery.ErrMoved otherwise) and its session is still there and live (u.Session, alive;
-// u.PlayerID is unused), and notes the session's activity.
+// (lottery.ErrMoved otherwise). Its session must still be there and live (u.Session, alive;
+// u.PlayerID is unused). It notes the session's activity.
 func (s *DB) SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, alive lottery.DemoAlive, now time.Time) error {
 	return s.write(ctx, func(q Querier) error {
 		n, err := q.Exec(ctx, `UPDATE demo_sessions SET last_seen = $1 WHERE token_hash = $2 AND last_seen >= $3 AND created_at >= $4`,

@@ -109,15 +109,19 @@ func (s *DB) KeptAnswer(ctx context.Context, playerID int64, key string) (lotter
 }
 
 // Old keys are forgotten by a sweep that never holds a write for long. The key table has no
-// index on time (it would cost every sale), so finding the old keys means reading them all: the
-// sweep reads the table in key order, a few thousand keys at a time, each read a short read of
-// its own beside the writes (OldKeys), and deletes the old keys by their primary key, a few
-// hundred to a write (ForgetKeys, each store's), so that sales go on between. A single
-// "DELETE … WHERE created_at < ?" held SQLite's writer, and every sale, for a read of the whole
-// table: 50–84 ms at 300,000 keys, 0.6 s at a million (BenchmarkForgetKeys).
+// index on time (it would cost every sale), so finding the old keys means reading them all. The
+// sweep repeats two steps, so that sales go on between:
+//
+//  1. It reads the table in key order, a few thousand keys at a time, each read a short read
+//     of its own beside the writes (OldKeys).
+//  2. It deletes the old keys by their primary key, a few hundred to a write (ForgetKeys, each
+//     store's).
+//
+// A single "DELETE … WHERE created_at < ?" held SQLite's writer, and every sale, for a read of
+// the whole table: 50–84 ms at 300,000 keys, 0.6 s at a million (BenchmarkForgetKeys).
 
 // OldKeys reads up to limit keys in key order after the key after (the zero KeyRef: from the
-// first), and returns those answered before a time, and the last key read. done tells that the
+// first). It returns those answered before a time, and the last key read. done tells that the
 // table has no key after those.
 func (s *DB) OldKeys(ctx context.Context, after lottery.KeyRef, limit int, before time.Time) (old []lottery.KeyRef, last lottery.KeyRef, done bool, err error) {
 	n, cutoff := 0, before.Unix()

@@ -7,10 +7,10 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The check of the books (starcolor ledger check): what must hold between the games, the
-// transfers and the blocks (docs/spec/RULES.md §7), as SQL that SQLite and PostgreSQL read alike,
-// and the checks of each dialect's own (the hours' totals, as each keeps them; the references
-// its tables do not enforce).
+// The check of the books (starcolor ledger check) is what must hold between the games, the
+// transfers and the blocks (docs/spec/RULES.md §7), as SQL that SQLite and PostgreSQL read
+// alike. Each dialect adds checks of its own: the hours' totals, as each keeps them, and the
+// references its tables do not enforce.
 
 // check is one query counting the rows that break a rule: 0 when the books are right.
 type check struct {
@@ -53,9 +53,9 @@ var checks = []check{
 			   SELECT emission_id, block, sum(prize) AS prizes, count(*) FILTER (WHERE prize > 0) AS winners FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block
 			 WHERE b.prizes_sold <> coalesce(g.prizes, 0) OR b.winners_sold <> coalesce(g.winners, 0)`},
-	// The weekly stake limit is checked against the window each account keeps (lottery.Window):
-	// it must hold all the player's stakes, and as left the week those of their games up to the
-	// last it counts as gone.
+	// The weekly stake limit is checked against the window each account keeps (lottery.Window).
+	// It must hold all the player's stakes. Those that have left the week are the stakes of
+	// their games up to the last it counts as gone.
 	{What: "players' stake windows (weekly limits) that differ from their games", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id
 			   LEFT JOIN (SELECT player_id, sum(stake) AS total FROM games GROUP BY player_id) g ON g.player_id = p.id
 			   LEFT JOIN (SELECT g.player_id, sum(g.stake) AS gone FROM games g JOIN players q ON q.id = g.player_id JOIN accounts b ON b.id = q.account_id
@@ -66,12 +66,17 @@ var checks = []check{
 			    OR (s.kind = 'operator' AND NOT EXISTS (SELECT 1 FROM operators o WHERE o.id = s.owner_id))`},
 }
 
-// CheckLedger proves that the books balance: the accounts sum to zero, every balance equals its
-// transfers, every game has exactly its stake and (when it won) its prize transfer, every
-// block's sold count equals its games, which are its first units, each sold once, what the sales
-// keep for the back office (the totals by block and by hour, each game's transfer ids) agrees
-// with the games and transfers, and every row refers to rows that exist. It reads one snapshot
-// of the database, so that sales going on meanwhile do not disturb it.
+// CheckLedger proves that the books balance:
+//
+//   - the accounts sum to zero;
+//   - every balance equals its transfers;
+//   - every game has exactly its stake and (when it won) its prize transfer;
+//   - every block's sold count equals its games, which are its first units, each sold once;
+//   - what the sales keep for the back office (the totals by block and by hour, each game's
+//     transfer ids) agrees with the games and transfers;
+//   - every row refers to rows that exist.
+//
+// It reads one snapshot of the database, so that sales going on meanwhile do not disturb it.
 func (s *DB) CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error) {
 	c := &lottery.LedgerCheck{}
 	err := s.snapshot(ctx, func(q Querier) error {

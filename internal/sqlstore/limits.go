@@ -8,11 +8,11 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Weekly limits (docs/spec/API.md 1.1): the amounts are columns of the player's account, beside
-// the balance a sale reads, and so are the stakes of the week, a lottery.Window (migration 0015),
-// brought forward when a stake leaves the week; deposits, a few a week, are summed from the
-// ledger. A change of limits, a deposit and a batch of sales each lock the player's account row
-// first where servers write at once, so that they are checked one after the other.
+// Weekly limits (docs/spec/API.md 1.1). The amounts are columns of the player's account, beside
+// the balance a sale reads. So are the stakes of the week, a lottery.Window (migration 0015),
+// brought forward when a stake leaves the week. Deposits, a few a week, are summed from the
+// ledger. Where servers write at once, a change of limits, a deposit and a batch of sales each
+// lock the player's account row first, so that they are checked one after the other.
 
 // limitsOf reads a player's limits as they hold at now, with the sums they bound; lock locks the
 // player's account row until the write ends.
@@ -78,7 +78,7 @@ func (d Dialect) deposited(ctx context.Context, q Querier, account int64, now ti
 }
 
 // forward brings a player's stake window to now if a stake has left the week since it was last
-// brought forward, reading the player's games after the last that left, in order, through the
+// brought forward. It reads the player's games after the last that left, in order, through the
 // games' (player_id, id) index. (The stores' sales bring their buyers' windows forward their own
 // way, in their batches.)
 func forward(ctx context.Context, q Querier, playerID int64, w *lottery.Window, now time.Time) error {
@@ -102,9 +102,9 @@ func (s *DB) Limits(ctx context.Context, playerID int64, now time.Time) (lottery
 }
 
 // SetLimits applies a change of a player's limits asked for at now by someone ("player", or an
-// operator's name), keeps each change of a limit, and returns the limits after it, in one write
-// holding the player's account row: a sale or a deposit is checked against the limits before it
-// or after it.
+// operator's name). It keeps each change of a limit, and returns the limits after it. Its one
+// write holds the player's account row, so a sale or a deposit is checked against the limits
+// before it or after it.
 func (s *DB) SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error) {
 	var l lottery.Limits
 	err := s.write(ctx, func(q Querier) error {
@@ -154,9 +154,9 @@ func (s *DB) LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitC
 }
 
 // CheckDeposit refuses a deposit of a player past their weekly deposit limit, or before they set
-// one (fault.LimitsRequired, fault.LimitReached), in the deposit's own write, with the account's
-// row locked where servers write at once (two deposits on two servers are checked one after the
-// other).
+// one (fault.LimitReached, fault.LimitsRequired), in the deposit's own write. Where servers write
+// at once, it locks the account's row, so two deposits on two servers are checked one after the
+// other.
 func CheckDeposit(ctx context.Context, q Querier, d Dialect, p lottery.Payment, now time.Time) error {
 	var dep limitColumns
 	err := q.QueryRow(ctx, `SELECT deposit_limit, deposit_raise, deposit_raise_at FROM accounts WHERE id = $1`+d.forNoKeyUpdate(""),

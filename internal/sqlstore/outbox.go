@@ -11,16 +11,19 @@ import (
 )
 
 // The wallet's outbox (migration 0017): credits and rollbacks kept until the wallet acknowledges
-// them; any server may send them, one server at a time for each call (ClaimWalletCalls). The
-// queries of the calls not acknowledged say "status <> 'acked'" in so many words: SQLite uses a
-// partial index (wallet_calls_open, migration 0019) only for a query whose WHERE holds the
-// index's own condition, and without it each claim of the sender would read every call ever
-// made. The writes a sale makes in wallet mode (AddWalletCalls, HoldRollback) and those made
-// many at a time (SettleWalletCalls, ReleaseWalletCalls, DropHeldWalletCalls) stay each store's,
-// in one round trip on PostgreSQL.
+// them. Any server may send them, one server at a time for each call (ClaimWalletCalls).
+//
+// The queries of the calls not acknowledged say "status <> 'acked'" in so many words. SQLite
+// uses a partial index (wallet_calls_open, migration 0019) only for a query whose WHERE holds
+// the index's own condition. Without it, each claim of the sender would read every call ever
+// made.
+//
+// The writes a sale makes in wallet mode (AddWalletCalls, HoldRollback) and those made many at
+// a time (SettleWalletCalls, ReleaseWalletCalls, DropHeldWalletCalls) stay each store's, in one
+// round trip on PostgreSQL.
 
-// ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due again
-// only after lease: the time to send them, so that no other sender takes them meanwhile. Calls
+// ClaimWalletCalls takes up to limit calls due at now, oldest due first. It makes them due again
+// only after lease, the time to send them, so that no other sender takes them meanwhile. Calls
 // another server is claiming are skipped.
 func (s *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error) {
 	var out []lottery.WalletCall
@@ -83,9 +86,11 @@ func (s *DB) WalletCalls(ctx context.Context, status string, limit int) ([]lotte
 	return out, nil
 }
 
-// ReleaseStaleWalletCalls makes due the held calls a crash left held: a rollback held since
-// before a time whose round was never sold (a server died between the debit and the sale), a
-// credit whose game is finished (it died between the finish and the release).
+// ReleaseStaleWalletCalls makes due the held calls a crash left held:
+//
+//   - a rollback held since before a time whose round was never sold (a server died between the
+//     debit and the sale);
+//   - a credit whose game is finished (it died between the finish and the release).
 func (s *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error) {
 	var n int64
 	game := s.d.gameOfRound("wallet_calls.round_id")
@@ -106,10 +111,11 @@ func (s *DB) ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time)
 }
 
 // LaunchPlayer finds the operator's player by their id at the operator, or opens an account for
-// them, and keeps the launch: its token (its hash), good until it expires, with its nonce and
-// its operator's session; in one write (two launches of a new player at once: one account). A
-// nonce used already, by any launch on any server, is fault.DuplicateLaunch, and nothing is
-// written: of two launches with one nonce at once, the unique index makes the second wait for
+// them. The same write keeps the launch: its token (its hash), good until it expires, with its
+// nonce and its operator's session. Two launches of a new player at once make one account.
+//
+// A nonce used already, by any launch on any server, is fault.DuplicateLaunch, and nothing is
+// written. Of two launches with one nonce at once, the unique index makes the second wait for
 // the first, then find it. A player's operator_session in wallet_players is their first
 // launch's, never changed (migration 0022).
 func (s *DB) LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) (lottery.Player, error) {
@@ -167,9 +173,9 @@ func (s *DB) UseLaunch(ctx context.Context, tokenHash, sessionHash []byte, now t
 }
 
 // WalletPlayerOf says who a player is at the operator, and the operator's session that their
-// session (its token's hash) sends: that of the launch that opened it, or, for a session opened
-// before launches kept theirs (or none: the server's own calls), the player's own
-// (fault.NotFound: not a player the operator launched).
+// session (its token's hash) sends. That is the session of the launch that opened it. A session
+// opened before launches kept theirs sends the player's own, and so does no session (the
+// server's own calls). A player the operator did not launch is fault.NotFound.
 func (s *DB) WalletPlayerOf(ctx context.Context, playerID int64, sessionHash []byte) (walletPlayer, operatorSession string, err error) {
 	err = s.read.QueryRow(ctx, `SELECT wp.wallet_player, coalesce((SELECT l.operator_session FROM launch_tokens l
 			WHERE l.session_hash = $1 AND l.player_id = wp.player_id), wp.operator_session)

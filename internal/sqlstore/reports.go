@@ -97,10 +97,13 @@ func (s *DB) PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTo
 }
 
 // PlayerTransfersQuery finds a player's latest transfers before a transfer id without reading the
-// ledger (migration 0005): the stakes and prizes of their latest games, by the ids the games keep
-// (a game's stake transfer comes after those of the player's older games), and their latest
-// deposits and withdrawals, through the partial indexes; of those, the latest. $1 is the player,
-// $2 their account, $3 how many, $4 the transfer id they come before.
+// ledger (migration 0005). It gathers two sets, and of those keeps the latest:
+//
+//   - the stakes and prizes of their latest games, by the ids the games keep (a game's stake
+//     transfer comes after those of the player's older games);
+//   - their latest deposits and withdrawals, through the partial indexes.
+//
+// $1 is the player, $2 their account, $3 how many, $4 the transfer id they come before.
 const PlayerTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = $1 AND stake_transfer < $4 ORDER BY id DESC LIMIT $3),
 	ids AS (SELECT stake_transfer AS id FROM g
 		UNION ALL SELECT stake_transfer + 1 FROM g WHERE prize > 0

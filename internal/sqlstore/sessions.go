@@ -13,11 +13,11 @@ import (
 // Sessions, of players and operators alike, are one table, known by the SHA-256 of their token.
 
 // CreateSession starts a session. A player's is refused, in its write, if their account is shut
-// when it is made (closed, or self-excluded: lottery.Player.Shut's fault), read with the
-// player's row locked for share where servers write at once: an exclusion or a closure (which
-// update that row) waits for the session and then ends it, or the session waits for them and
-// sees them. A login that checked the account before an exclusion committed, and opens its
-// session after, gets no session; nor does one whose password changed since it was checked
+// when it is made (closed, or self-excluded: lottery.Player.Shut's fault). Where servers write
+// at once, that is read with the player's row locked for share. An exclusion or a closure
+// (which update that row) waits for the session and then ends it, or the session waits for them
+// and sees them. So a login that checked the account before an exclusion committed, and opens
+// its session after, gets no session. Nor does one whose password changed since it was checked
 // (lottery.Session.StillChecked).
 func (s *DB) CreateSession(ctx context.Context, ss lottery.Session) error {
 	const insert = `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`

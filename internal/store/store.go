@@ -1,8 +1,8 @@
 // Package store declares, once, what Star Color asks of a store: small role interfaces, one per
 // concern (players, sessions, logins, sales, games, emissions, …), and Store, their union.
-// internal/sqlite and internal/postgres implement Store, internal/storetest checks that they keep
-// it, and each consumer (the game server, the back office, the API, sessions, the login guard,
-// the wallet's outbox, the wiring in internal/app) composes the roles it needs.
+// internal/sqlite and internal/postgres implement Store, and internal/storetest checks that they
+// keep it. Each consumer composes the roles it needs: the game server, the back office, the API,
+// sessions, the login guard, the wallet's outbox, the wiring in internal/app.
 //
 // It imports only the domain (lottery, emission, identity), so that the stores and their
 // consumers can all see it. Every method is one transaction of its own, and a store turns its
@@ -44,34 +44,48 @@ type Store interface {
 // Players is the players and their accounts.
 type Players interface {
 	// CreatePlayer registers a player with an empty account. A name that reads like one taken
-	// (identity.UsernameSkeleton, unique in the table) is fault.UsernameTaken; a person who may
+	// (identity.UsernameSkeleton, unique in the table) is fault.UsernameTaken. A person who may
 	// not open an account (self-excluded, on the register, or alike: lottery.Refusal) is
 	// fault.RegistrationRefused.
 	CreatePlayer(ctx context.Context, username, passwordHash string, person *identity.Person, now time.Time) (lottery.Player, error)
 	// CheckIdentity says whether a person may open an account (fault.RegistrationRefused if
-	// not, as CreatePlayer would), without opening one: for a sign-up refused otherwise, that
-	// must still be refused for who it reads as.
+	// not, as CreatePlayer would), without opening one. It serves a sign-up refused for another
+	// reason, which must still be refused for who it reads as.
 	CheckIdentity(ctx context.Context, p identity.Person, now time.Time) error
-	// ExcludePlayer excludes a player until a time, or later if they already are (an exclusion
-	// is never shortened), in one write: the session checked (nil: not checked), the whole
-	// balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion), the exclusion,
-	// and every session of the player ended; no money reaches the account afterwards. It
-	// returns the end of the exclusion in force and what was paid.
+	// ExcludePlayer excludes a player until a time, or later if they already are: an exclusion
+	// is never shortened. Its one write holds:
+	//
+	//   - the session checked (nil: not checked);
+	//   - the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtExclusion);
+	//   - the exclusion;
+	//   - every session of the player ended.
+	//
+	// No money reaches the account afterwards. It returns the end of the exclusion in force and
+	// what was paid.
 	ExcludePlayer(ctx context.Context, playerID int64, session []byte, until, now time.Time) (time.Time, int64, error)
-	// ClosePlayer closes a player's account in one write: the session checked (nil: not
-	// checked), the whole balance paid out to the bank (a withdrawal marked
-	// lottery.PaidAtClosure), the account closed, and every session of the player ended. It
-	// returns what was paid.
+	// ClosePlayer closes a player's account. Its one write holds:
+	//
+	//   - the session checked (nil: not checked);
+	//   - the whole balance paid out to the bank (a withdrawal marked lottery.PaidAtClosure);
+	//   - the account closed;
+	//   - every session of the player ended.
+	//
+	// It returns what was paid.
 	ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error)
-	// ChangePassword sets a player's password hash in one write: the session checked (nil: not
-	// checked), the account required open, the hash replaced, every session of the player
-	// ended, and fresh, the session the change opens in their place, created. A password that
-	// may have leaked stops serving every device that used it, while the device that changed it
-	// stays in.
+	// ChangePassword sets a player's password hash. Its one write holds:
+	//
+	//   - the session checked (nil: not checked);
+	//   - the account required open;
+	//   - the hash replaced;
+	//   - every session of the player ended;
+	//   - fresh, the session the change opens in their place, created.
+	//
+	// A password that may have leaked stops serving every device that used it, while the device
+	// that changed it stays in.
 	ChangePassword(ctx context.Context, playerID int64, session []byte, passwordHash string, fresh lottery.Session) error
-	// PlayerByName finds a player by username, compared by identity.UsernameKey (case and
-	// widths do not matter, in any alphabet); of the accounts made before RFC 8265 that came to
-	// share a key, the one of that name (identity.PickUsername).
+	// PlayerByName finds a player by username, compared by identity.UsernameKey: case and
+	// widths do not matter, in any alphabet. Of the accounts made before RFC 8265 that came to
+	// share a key, it finds the one of that name (identity.PickUsername).
 	PlayerByName(ctx context.Context, username string) (lottery.Player, error)
 	// PlayerByID finds a player by id.
 	PlayerByID(ctx context.Context, id int64) (lottery.Player, error)
@@ -89,9 +103,9 @@ type Players interface {
 // Sessions is the logged-in sessions of players and operators (internal/session).
 type Sessions interface {
 	// CreateSession starts a session. A player's is refused, in its write, if their account is
-	// shut when it is made (closed, or self-excluded: lottery.Player.Shut's fault): a login that
-	// checked the account before an exclusion committed, and opens its session after, gets no
-	// session; nor does one whose password changed since it was checked
+	// shut when it is made (closed, or self-excluded: lottery.Player.Shut's fault). So a login
+	// that checked the account before an exclusion committed, and opens its session after, gets
+	// no session. Nor does one whose password changed since it was checked
 	// (lottery.Session.StillChecked).
 	CreateSession(ctx context.Context, s lottery.Session) error
 	// Session finds a session by its token's hash; none is fault.NotLoggedIn.
@@ -109,14 +123,18 @@ type Sessions interface {
 // requests, each read, decided and written in one step.
 type Attempts interface {
 	// ReserveLogin counts a login attempt for subject (a kind of account and a name) from
-	// address before its password is checked: it reads what is counted there, lets reserve
-	// decide (the rule is internal/login's), and writes what reserve returns, unless reserve
-	// says the attempt must wait. The read and the write are one write of the store, so
-	// attempts sent at once are counted one after the other.
+	// address before its password is checked:
+	//
+	//  1. It reads what is counted there.
+	//  2. reserve decides (the rule is internal/login's).
+	//  3. It writes what reserve returns, unless reserve says the attempt must wait.
+	//
+	// The read and the write are one write of the store, so attempts sent at once are counted
+	// one after the other.
 	ReserveLogin(ctx context.Context, subject, address string,
 		reserve func(lottery.LoginFailures) (lottery.LoginFailures, time.Duration)) (time.Duration, error)
 	// Throttle takes one request of a key (an address's logins and sign-ups) against the state
-	// kept for it, tat (0 for a new key): take decides (the rule is internal/throttle's) and
+	// kept for it, tat (0 for a new key). take decides (the rule is internal/throttle's). It
 	// returns the state to keep, or how long the request must wait, which leaves the state as
 	// it was.
 	Throttle(ctx context.Context, key string, take func(tat int64) (next int64, wait time.Duration)) (time.Duration, error)
@@ -129,8 +147,8 @@ type Logins interface {
 	// ClearLogin forgets the failures of subject from address: it has just logged in there.
 	ClearLogin(ctx context.Context, subject, address string) error
 	// ForgetLogins deletes the counts of failed logins quiet since before a time and no longer
-	// locked, and the throttles' states older than that (whose keys have all their requests
-	// again), and returns how many rows it deleted.
+	// locked. It deletes the throttles' states older than that too: their keys have all their
+	// requests again. It returns how many rows it deleted.
 	ForgetLogins(ctx context.Context, before time.Time) (int64, error)
 	// LoginFailures is what the failed logins of a subject stand at: the failures counted at
 	// every address, and how many addresses are locked out now.
@@ -140,23 +158,26 @@ type Logins interface {
 // Sales is what moves a player's money, each under an Idempotency-Key whose answer is kept with
 // it (docs/spec/API.md), and the sweep of those keys.
 type Sales interface {
-	// Sell sells the next unsold unit at the request's price to the player and returns the
-	// game, once it is durably committed: the stake debited, the prize credited, the game and
+	// Sell sells the next unsold unit at the request's price to the player. It returns the
+	// game once it is durably committed: the stake debited, the prize credited, the game and
 	// the answer under the key written, all or nothing. A key the player has already used fails
 	// with lottery.ErrKeyTaken and changes nothing.
 	Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lottery.Game, error)
 	// Pay makes a deposit or a withdrawal: its transfer, and the answer kept under its key, in
 	// one write. A deposit to an account closed or self-excluded is refused
 	// (lottery.Player.Shut's fault), session or not: its balance has been paid out, and no money
-	// may reach it again. A deposit past the player's weekly deposit limit, or before they set
-	// one, is fault.LimitReached or fault.LimitsRequired; too little money is
-	// fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an ended session
-	// lottery.ErrSessionEnded; each changes nothing.
+	// may reach it again. Each of these fails and changes nothing:
+	//
+	//   - a deposit past the player's weekly deposit limit: fault.LimitReached;
+	//   - a deposit before they set one: fault.LimitsRequired;
+	//   - too little money: fault.InsufficientFunds;
+	//   - a key already used: lottery.ErrKeyTaken;
+	//   - an ended session: lottery.ErrSessionEnded.
 	Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery.Answer, error)
 	// KeptAnswer finds the answer kept under a player's key.
 	KeptAnswer(ctx context.Context, playerID int64, key string) (lottery.KeptAnswer, bool, error)
 	// OldKeys reads up to limit keys in key order after the key after (the zero KeyRef: from
-	// the first), and returns those answered before a time, and the last key read. done tells
+	// the first). It returns those answered before a time, and the last key read. done tells
 	// that the table has no key after those.
 	OldKeys(ctx context.Context, after lottery.KeyRef, limit int, before time.Time) (old []lottery.KeyRef, last lottery.KeyRef, done bool, err error)
 	// ForgetKeys deletes keys by their primary key and returns how many it deleted. (Keys are
@@ -253,25 +274,28 @@ type Reports interface {
 	// OpenBlockSales lists the blocks that still have units to sell, with the prizes of their
 	// units already sold (the totals each sale adds to its block).
 	OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error)
-	// CheckLedger proves that the books balance: the accounts sum to zero, every balance equals
-	// its transfers, every game has exactly its stake and (when it won) its prize transfer,
-	// every block's sold count equals its games, which are its first units, each sold once, and
-	// what the sales keep for the back office (the totals by block and by hour, each game's
-	// transfer ids) agrees with the games and transfers.
+	// CheckLedger proves that the books balance:
+	//
+	//   - the accounts sum to zero;
+	//   - every balance equals its transfers;
+	//   - every game has exactly its stake and (when it won) its prize transfer;
+	//   - every block's sold count equals its games, which are its first units, each sold once;
+	//   - what the sales keep for the back office (the totals by block and by hour, each game's
+	//     transfer ids) agrees with the games and transfers.
 	CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error)
 }
 
 // Register is the list of excluded persons (the register of the regulation's self-exclusion).
 type Register interface {
-	// ImportRegister replaces the list of excluded persons with persons, and closes every open
-	// account of a listed person (its balance paid out to the bank, its sessions ended), in one
-	// write; it keeps the import with its counts and returns it.
+	// ImportRegister replaces the list of excluded persons with persons, in one write. The write
+	// closes every open account of a listed person: its balance paid out to the bank, its
+	// sessions ended. It keeps the import with its counts and returns it.
 	ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error)
 	// RegisterImports lists the imports of the list of excluded persons, the latest first.
 	RegisterImports(ctx context.Context, limit int) ([]lottery.RegisterImport, error)
-	// RegisterPersons lists up to limit persons of the list of excluded persons from the first
-	// whose last name comes at or after start's (both as identities compare them:
-	// identity.NameKey), in the order of their key, and how many it holds.
+	// RegisterPersons lists up to limit persons of the list of excluded persons, in the order of
+	// their key, and how many it holds. It starts at the first whose last name comes at or after
+	// start's, both as identities compare them (identity.NameKey).
 	RegisterPersons(ctx context.Context, start string, limit int) ([]identity.Person, int, error)
 }
 
@@ -281,29 +305,30 @@ type Limits interface {
 	// the week up to now.
 	Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error)
 	// SetLimits applies a change of a player's limits asked for at now by someone ("player",
-	// or an operator's name), keeps each change of a limit, and returns the limits after it. It
-	// is one write, so a sale or a deposit is checked against the limits before it or after it.
+	// or an operator's name). It keeps each change of a limit, and returns the limits after it.
+	// It is one write, so a sale or a deposit is checked against the limits before it or after
+	// it.
 	SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error)
 	// LimitChanges lists the changes of a player's limits, the latest first.
 	LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitChange, error)
-	// PlaySession reads a player's play session: it began at the opening of their earliest
-	// session still live (last seen at or after idleBefore, opened at or after createdBefore;
-	// none is fault.NotLoggedIn), and holds the stakes and prizes of the games sold since, and
+	// PlaySession reads a player's play session. It began at the opening of their earliest
+	// session still live: last seen at or after idleBefore, opened at or after createdBefore
+	// (none is fault.NotLoggedIn). It holds the stakes and prizes of the games sold since, and
 	// the last reality check answered in it.
 	PlaySession(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time) (lottery.PlaySession, error)
 	// AnswerRealityCheck records that the player answered « Continuer » to the reality check
 	// due minutes into their current play session, and returns the play session after it. The
 	// mark never goes back within a play session (two tabs answering the same check, in either
-	// order), and an answer of an earlier play session counts for nothing in a later one.
+	// order). An answer of an earlier play session counts for nothing in a later one.
 	AnswerRealityCheck(ctx context.Context, playerID int64, idleBefore, createdBefore time.Time, minutes int) (lottery.PlaySession, error)
 }
 
 // Demo is demo play (docs/spec/API.md 1.2): its sessions and games, in tables of their own that
 // nothing else of the store reads (lottery.DemoSale and its kin).
 type Demo interface {
-	// CreateDemoSession starts a demo session, unless max are open already (what a crowd of
-	// visitors can make the store hold is bounded; sessions started at once on several servers
-	// may each see one fewer than the other).
+	// CreateDemoSession starts a demo session, unless max are open already: what a crowd of
+	// visitors can make the store hold is bounded. Sessions started at once on several servers
+	// may each see one fewer than the other.
 	CreateDemoSession(ctx context.Context, s lottery.DemoSession, max int) error
 	// DemoSession finds a demo session by its token's hash; none is fault.NotLoggedIn.
 	DemoSession(ctx context.Context, hash []byte) (lottery.DemoSession, error)
@@ -321,16 +346,16 @@ type Demo interface {
 	// newest).
 	DemoGames(ctx context.Context, session []byte, limit int, before int64) ([]lottery.DemoGame, error)
 	// SaveDemoMoves writes a demo game's new moves if it still stands as they were read
-	// (lottery.ErrMoved otherwise) and its session is still there and live (u.Session, alive;
-	// u.PlayerID is unused), and notes the session's activity.
+	// (lottery.ErrMoved otherwise). Its session must still be there and live (u.Session, alive;
+	// u.PlayerID is unused). It notes the session's activity.
 	SaveDemoMoves(ctx context.Context, u lottery.MoveUpdate, alive lottery.DemoAlive, now time.Time) error
 }
 
 // Outbox is what the sender of the wallet's outbox (wallet.Sender) needs: the calls due, and
 // what became of them (seamless wallet mode, docs/spec/WALLET.md).
 type Outbox interface {
-	// ClaimWalletCalls takes up to limit calls due at now, oldest due first, and makes them due
-	// again only after lease: the time to send them, so that no other sender takes them
+	// ClaimWalletCalls takes up to limit calls due at now, oldest due first. It makes them due
+	// again only after lease, the time to send them, so that no other sender takes them
 	// meanwhile.
 	ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error)
 	// SettleWalletCalls writes what became of a sending of calls, by id: acknowledged,
@@ -345,9 +370,9 @@ type WalletSales interface {
 	// ReserveGameID hands out the id of a game to be sold later (SaleRequest.GameID): never
 	// twice, on any server.
 	ReserveGameID(ctx context.Context) (int64, error)
-	// HoldRollback keeps a sale's rollback held before its debit is sent, in one write with the
-	// check of the sale's Idempotency-Key: a key answered already gives its answer (found), and
-	// nothing is kept. One write, where a read of the key and then a write would cost a sale
+	// HoldRollback keeps a sale's rollback held before its debit is sent. It is one write with
+	// the check of the sale's Idempotency-Key: a key answered already gives its answer (found),
+	// and nothing is kept. One write, where a read of the key and then a write would cost a sale
 	// twice.
 	HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error)
 	// AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept
@@ -356,13 +381,16 @@ type WalletSales interface {
 	// ReleaseWalletCalls makes held calls due now: by transaction id (a rollback whose sale was
 	// not made) or by round (the credit of a game that finished).
 	ReleaseWalletCalls(ctx context.Context, transactionIDs, rounds []string, now time.Time) error
-	// DropHeldWalletCalls forgets held calls that will never be owed: the rollback of a debit
-	// the wallet refused (a refusal is final), or of one never sent (held ahead of a sale that
-	// did not come).
+	// DropHeldWalletCalls forgets held calls that will never be owed:
+	//
+	//   - the rollback of a debit the wallet refused (a refusal is final);
+	//   - the rollback of a debit never sent (held ahead of a sale that did not come).
 	DropHeldWalletCalls(ctx context.Context, transactionIDs []string) error
-	// ReleaseStaleWalletCalls makes due the held calls a crash left held: a rollback held since
-	// before a time whose round was never sold (the process died between the debit and the
-	// sale), a credit whose game is finished (it died between the finish and the release).
+	// ReleaseStaleWalletCalls makes due the held calls a crash left held:
+	//
+	//   - a rollback held since before a time whose round was never sold (the process died
+	//     between the debit and the sale);
+	//   - a credit whose game is finished (it died between the finish and the release).
 	ReleaseStaleWalletCalls(ctx context.Context, before, now time.Time) (int64, error)
 }
 
@@ -383,8 +411,8 @@ type WalletBooks interface {
 // Launches is the operator's launches of its players (docs/spec/WALLET.md 1.1).
 type Launches interface {
 	// LaunchPlayer finds the operator's player by their id at the operator, or opens an
-	// account for them, and keeps the launch: its token (its hash), good until it expires, with
-	// its nonce and its operator's session; in one write. A nonce used already, by any launch,
+	// account for them. The same write keeps the launch: its token (its hash), good until it
+	// expires, with its nonce and its operator's session. A nonce used already, by any launch,
 	// is fault.DuplicateLaunch, and nothing is written. A player's operator's session is their
 	// first launch's, never changed.
 	LaunchPlayer(ctx context.Context, l lottery.Launch, now time.Time) (lottery.Player, error)
@@ -393,18 +421,18 @@ type Launches interface {
 	// with the launch, for WalletPlayerOf.
 	UseLaunch(ctx context.Context, tokenHash, sessionHash []byte, now time.Time) (int64, error)
 	// WalletPlayerOf says who a player is at the operator, and the operator's session that
-	// their session (its token's hash) sends: that of the launch that opened it, or, for a
-	// session opened before launches kept theirs (or none: the server's own calls), the
-	// player's own (fault.NotFound: not a player the operator launched).
+	// their session (its token's hash) sends. That is the session of the launch that opened it.
+	// A session opened before launches kept theirs sends the player's own, and so does no
+	// session (the server's own calls). A player the operator did not launch is fault.NotFound.
 	WalletPlayerOf(ctx context.Context, playerID int64, sessionHash []byte) (walletPlayer, operatorSession string, err error)
 }
 
 // Health is what the store says of itself: whether it can write, whether its files are sound,
 // whether one server alone serves it, and what its writes have done.
 type Health interface {
-	// CheckWrite says whether the store can write now: it fails if a write has failed for the
-	// store's sake in the last few seconds, or if a write of its own fails (made at most once a
-	// second: fault.WriteHealth).
+	// CheckWrite says whether the store can write now. It fails if a write has failed for the
+	// store's sake in the last few seconds, or if a write of its own fails (fault.WriteHealth).
+	// It makes that write at most once a second.
 	CheckWrite(ctx context.Context) error
 	// CheckFile reports damage to the database's files, at most 20 lines; nothing when they
 	// are sound.

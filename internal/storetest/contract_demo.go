@@ -12,11 +12,14 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Demo sessions and their games (docs/spec/API.md 1.2) live apart from everything else: a demo sale takes
-// the stake from the session's play money and adds the prize, once per key; refuses a session
-// ended, short of play money or at its count of games; moves are written once from a state;
-// ending or sweeping a session forgets its games; and no figure of the ledger, the sales or the
-// emissions moves meanwhile.
+// Demo sessions and their games (docs/spec/API.md 1.2) live apart from everything else:
+//
+//   - a demo sale takes the stake from the session's play money and adds the prize, once per
+//     key;
+//   - it refuses a session ended, short of play money or at its count of games;
+//   - moves are written once from a state;
+//   - ending or sweeping a session forgets its games;
+//   - no figure of the ledger, the sales or the emissions moves meanwhile.
 func testDemo(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "real", 500)

@@ -10,10 +10,14 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The operator's launches (docs/spec/WALLET.md 1.1): a nonce is used once, by any launch, and a second
-// launch with it changes nothing (no account, no token), also when several come at once; each
-// session opened by a launch is told that launch's own operator's session, whatever later
-// launches of the player say; a session no launch opened is told the player's first.
+// The operator's launches (docs/spec/WALLET.md 1.1):
+//
+//   - a nonce is used once, by any launch;
+//   - a second launch with it changes nothing (no account, no token), also when several come at
+//     once;
+//   - each session opened by a launch is told that launch's own operator's session, whatever
+//     later launches of the player say;
+//   - a session no launch opened is told the player's first.
 func testLaunches(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	expires := f.now.Add(lottery.LaunchLifetime)

@@ -12,9 +12,17 @@ import (
 )
 
 // The ledger check passes on books that a real load wrote, and catches each kind of tampering
-// with them, each on books of its own: money out of nothing, a balance changed, a prize changed,
-// a game without its stake, a unit sold past its block's count, the kept totals changed, a
-// session of nobody. Transfers can be neither changed nor deleted.
+// with them, each on books of its own:
+//
+//   - money out of nothing;
+//   - a balance changed;
+//   - a prize changed;
+//   - a game without its stake;
+//   - a unit sold past its block's count;
+//   - the kept totals changed;
+//   - a session of nobody.
+//
+// Transfers can be neither changed nor deleted.
 func testLedgerCatchesTampering(t *testing.T, h Harness) {
 	for _, c := range []struct {
 		name, sql, problem string

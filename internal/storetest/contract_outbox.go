@@ -11,9 +11,13 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The wallet's outbox: a call kept once under its transaction id and never changed; claimed when
-// due, by one claimer at a time (a claimed call is not due again until its lease ends); settled
-// as acknowledged, disputed, or due again later; counted for the back office.
+// The wallet's outbox:
+//
+//   - a call is kept once under its transaction id and never changed;
+//   - it is claimed when due, by one claimer at a time (a claimed call is not due again until
+//     its lease ends);
+//   - it is settled as acknowledged, disputed, or due again later;
+//   - the calls are counted for the back office.
 func testWalletOutbox(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	call := func(i int) lottery.WalletCall {
@@ -95,8 +99,11 @@ func testWalletOutbox(t *testing.T, h Harness) {
 }
 
 // The calls to the wallet listed by status for the back office, the longest kept first, up to a
-// limit: each with its player's account here (none for a player the operator never launched) and
-// its round's game (none for a round never sold, as a rollback's), its attempts and last error.
+// limit. Each comes with:
+//
+//   - its player's account here (none for a player the operator never launched);
+//   - its round's game (none for a round never sold, as a rollback's);
+//   - its attempts and last error.
 func testWalletCallsListed(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p, err := f.s.LaunchPlayer(f.ctx, lottery.Launch{WalletPlayer: "op-7", OperatorSession: "s", Nonce: "nonce-of-op-7-0000", TokenHash: []byte("token"),
@@ -193,8 +200,8 @@ func testWalletCallsListed(t *testing.T, h Harness) {
 	}
 }
 
-// Game ids reserved ahead of their sales, from many goroutines while others sell: each id handed
-// out once, the reserved sales get theirs, and no other sale takes one of them.
+// Game ids reserved ahead of their sales, from many goroutines while others sell. Each id is
+// handed out once, the reserved sales get theirs, and no other sale takes one of them.
 func testReservedGameIDs(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "rosa", 100_000)
@@ -256,10 +263,15 @@ func testReservedGameIDs(t *testing.T, h Harness) {
 	f.ledgerOK(t)
 }
 
-// A sale in wallet mode: the stake is the wallet's (a player with no money and no limits buys),
-// the books show it as a deposit from the bank and the prize as a withdrawal to it, the player's
-// account is left as it was; the game's credit is kept with it (held for a game not finished) and
-// the rollback held before the debit is no longer owed. A crash's leftovers are released.
+// A sale in wallet mode:
+//
+//   - the stake is the wallet's (a player with no money and no limits buys);
+//   - the books show it as a deposit from the bank and the prize as a withdrawal to it;
+//   - the player's account is left as it was;
+//   - the game's credit is kept with it (held for a game not finished);
+//   - the rollback held before the debit is no longer owed.
+//
+// A crash's leftovers are released.
 func testWalletSales(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p, err := f.s.CreatePlayer(f.ctx, "wanda", "x", nil, f.now)

@@ -9,10 +9,12 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The play session of the reality checks (docs/spec/API.md 1.1): it begins at the player's earliest
-// session still live, whichever device opened it, and sums the stakes and prizes of the player's
-// games sold since, none other; the last check answered « Continuer » holds for that play
-// session only, and never goes back.
+// The play session of the reality checks (docs/spec/API.md 1.1):
+//
+//   - it begins at the player's earliest session still live, whichever device opened it;
+//   - it sums the stakes and prizes of the player's games sold since, none other;
+//   - the last check answered « Continuer » holds for that play session only, and never goes
+//     back.
 func testPlaySession(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "paule", 100_00)

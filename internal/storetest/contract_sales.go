@@ -14,10 +14,13 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// Sales made at once share batches, and each is decided against the batch's earlier ones: a key
-// used many times at once sells once, a player runs out of money exactly when the stakes exceed
-// what they hold (prizes included), the first block sells out into the second, the emission
-// sells out, every unit is sold once, and the books balance.
+// Sales made at once share batches, and each is decided against the batch's earlier ones:
+//
+//   - a key used many times at once sells once;
+//   - a player runs out of money exactly when the stakes exceed what they hold (prizes
+//     included);
+//   - the first block sells out into the second, and the emission sells out;
+//   - every unit is sold once, and the books balance.
 func testSalesInBatches(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "dup", 10_000)
@@ -102,9 +105,9 @@ func testSalesInBatches(t *testing.T, h Harness) {
 	}
 }
 
-// A sale whose unit cannot be read (its page failed its check, say) fails alone with its price:
-// the other sales of its batch are made, and the unit stays unsold, the next sale at that price
-// getting it once it can be read.
+// A sale whose unit cannot be read (its page failed its check, say) fails alone with its price.
+// The other sales of its batch are made, and the unit stays unsold. The next sale at that price
+// gets it once it can be read.
 func testUnreadablePrize(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	def := gamedeftest.Mini(t)
@@ -198,8 +201,8 @@ func testSessionEndedRefusesSales(t *testing.T, h Harness) {
 	f.ledgerOK(t)
 }
 
-// Payments move money between the bank and a player once per key: too little money is refused
-// and changes nothing, a key used again is lottery.ErrKeyTaken and moves nothing, and the answer
+// Payments move money between the bank and a player once per key. Too little money is refused
+// and changes nothing. A key used again is lottery.ErrKeyTaken and moves nothing, and the answer
 // kept under the key is the first one.
 func testPayments(t *testing.T, h Harness) {
 	f := newFixture(t, h)
@@ -272,8 +275,8 @@ func testConcurrentDuplicateKeys(t *testing.T, h Harness) {
 	}
 }
 
-// A game's moves are written only if the game still stands as they were read: of two moves made
-// at once from the same state, one is written and the other is told lottery.ErrMoved; a sweep's
+// A game's moves are written only if the game still stands as they were read. Of two moves made
+// at once from the same state, one is written and the other is told lottery.ErrMoved. A sweep's
 // move is written only if the game has not moved since its cutoff.
 func testMoves(t *testing.T, h Harness) {
 	f := newFixture(t, h)

@@ -13,7 +13,7 @@ import (
 // where the store allows several (sales sent to both, the shut to the second): 50 trials of each.
 // Every shut succeeds and pays out the whole balance as it stands once what came before it is
 // in; nothing lands after it. So each sale and each deposit either went through before it, and
-// is in what was paid out, or was refused (its session ended, or the account shut); the account
+// is in what was paid out, or was refused (its session ended, or the account shut). The account
 // ends at zero, and to the cent: deposits = stakes − prizes + payout.
 func testShutRacingSales(t *testing.T, h Harness) {
 	servers, raw := h.servers(t, 2)
@@ -126,9 +126,10 @@ func (f *fixture) lastPayout(t testing.TB, p lottery.Player, amount int64, reaso
 	}
 }
 
-// A new session racing a shut of the account (a login's, as it opens its session after checking
-// the account; on two servers where the store allows several), 50 trials each of a closure and a
-// self-exclusion: the session is refused, or made before the shut and ended by it; none is left.
+// A new session racing a shut of the account, 50 trials each of a closure and a self-exclusion.
+// The session is a login's, as it opens its session after checking the account, on two servers
+// where the store allows several. The session is refused, or made before the shut and ended by
+// it; none is left.
 func testSessionRacingShut(t *testing.T, h Harness) {
 	servers, raw := h.servers(t, 2)
 	f := fixtureOn(t, servers[0], raw)

@@ -17,17 +17,19 @@ import (
 	"starcolor/internal/sqlstore"
 )
 
-// The migration tests, run on both stores: the one history (internal/sqlstore) refuses two
-// files of one number and a step recorded under another name, and a database made by a build
-// before it (each dialect numbered its own files, and SQLite kept some times as integers) opens,
-// is renumbered once, and keeps its data.
+// The migration tests, run on both stores, of the one history (internal/sqlstore):
+//
+//   - it refuses two files of one number;
+//   - it refuses a step recorded under another name;
+//   - a database made by a build before it opens, is renumbered once, and keeps its data. Each
+//     dialect numbered its own files then, and SQLite kept some times as integers.
 
 // Migrations is a kind of database as the migration tests make it.
 type Migrations struct {
 	Dialect sqlstore.Dialect
-	// Empty makes a new, empty database, and returns a connection of its own to it and a way to
-	// open a store on it (closed when the test ends), which returns the store's error if it
-	// refuses the database.
+	// Empty makes a new, empty database. It returns a connection of its own to it, and a way to
+	// open a store on it (closed when the test ends). That way returns the store's error if the
+	// store refuses the database.
 	Empty func(t testing.TB) (*Raw, func() (Store, error))
 }
 
@@ -91,7 +93,7 @@ func testAppliedAsAnotherFile(t *testing.T, m Migrations) {
 }
 
 // legacyFiles are the statements of the files the builds before the one history ran (their
-// comments aside), by dialect and file: the history's steps of the same names must be them, so
+// comments aside), by dialect and file. The history's steps of the same names must be them, so
 // that a database made from those steps is one those builds made.
 var legacyFiles = map[string]string{
 	"sqlite/0001_emissions.sql": "0f6c8beca2bcb831", "sqlite/0002_players.sql": "382517dc9b81ce51",
@@ -127,8 +129,8 @@ func statements(body string) string {
 }
 
 // legacyRows are rows as the builds before migration 0025 kept them, in each dialect's types of
-// then: on SQLite a self-exclusion and a closure in unix seconds, the wallet's calls and the
-// launches in unix milliseconds, a colour not chosen NULL.
+// then. On SQLite, a self-exclusion and a closure are in unix seconds, the wallet's calls and
+// the launches in unix milliseconds, and a colour not chosen is NULL.
 var legacyRows = map[sqlstore.Dialect][]string{
 	sqlstore.SQLite: {
 		`INSERT INTO accounts (id, kind, balance) VALUES (3, 'player', 0), (4, 'player', 0)`,
@@ -163,8 +165,8 @@ var legacyRows = map[sqlstore.Dialect][]string{
 	},
 }
 
-// makeLegacy makes on raw the database a build before the one history made: its files run in
-// its order, each recorded as that build recorded it, and rows in that build's types.
+// makeLegacy makes on raw the database a build before the one history made. Its files run in its
+// order, each recorded as that build recorded it, and its rows are in that build's types.
 func makeLegacy(t *testing.T, raw *Raw, d sqlstore.Dialect) {
 	t.Helper()
 	steps, err := d.Steps(sqlstore.History)

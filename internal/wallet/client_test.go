@@ -12,10 +12,12 @@ import (
 	"time"
 )
 
-// The client stamps and signs its requests, checks that each answer is signed for the request it
-// answers and echoes its transaction_id, and tells a refusal (final) from an unknown outcome
-// (5xx, a timeout, a broken connection, a signature missing, of another secret, of 1.0's kind, or
-// of another request's answer, an echo of another transaction).
+// The client stamps and signs its requests. It checks that each answer is signed for the request
+// it answers and echoes its transaction_id. It tells a refusal (final) from an unknown outcome:
+//
+//   - a 5xx, a timeout, a broken connection;
+//   - a signature missing, of another secret, of 1.0's kind, or of another request's answer;
+//   - an echo of another transaction.
 func TestClientOutcomes(t *testing.T) {
 	key := NewKey([]byte("shared"))
 	var mu sync.Mutex

@@ -17,11 +17,16 @@ type OutboxStore interface {
 	store.Outbox
 }
 
-// Sender sends the outbox's calls until the wallet acknowledges each: many at once, each again
-// after a jittered exponential backoff (from at most Base, capped at Cap) while its outcome is
-// unknown or the wallet refuses its signature (the operator may fix the secret); a call refused
-// otherwise (another 4xx) is a dispute, shown to the operator, not sent again. Every server runs
-// one; a call is claimed for Lease before it is sent, so one server at a time sends it.
+// Sender sends the outbox's calls until the wallet acknowledges each, many at once:
+//
+//   - A call whose outcome is unknown, or whose signature the wallet refuses (the operator may
+//     fix the secret), is sent again after a jittered exponential backoff (from at most Base,
+//     capped at Cap).
+//   - A call refused otherwise (another 4xx) is a dispute, shown to the operator, not sent
+//     again.
+//
+// Every server runs one. A call is claimed for Lease before it is sent, so one server at a time
+// sends it.
 //
 // Calls are claimed many at a time, and each is sent on its own: a slow answer holds up its call
 // only. Their outcomes are written as they come, many in one write.
@@ -40,9 +45,9 @@ type Sender struct {
 	// InFlight bounds the calls sent and not yet settled (4 × Batch).
 	InFlight int
 	Poll     time.Duration // how often the outbox is read when nothing wakes the sender (250 ms)
-	// Gather is how long the sender waits, once woken, for more calls to come due (and the
-	// writer of outcomes for more outcomes), so that one claim and one write carry many calls
-	// under load (10 ms).
+	// Gather is how long the sender waits, once woken, for more calls to come due (10 ms). The
+	// writer of outcomes waits as long for more outcomes. So one claim and one write carry many
+	// calls under load.
 	Gather time.Duration
 
 	once  sync.Once
@@ -204,7 +209,7 @@ func Outcome(err error, attempt int, base, limit time.Duration, now time.Time) l
 	return lottery.CallOutcome{Retry: now.Add(Backoff(attempt, base, limit, rand.Float64())), Error: err.Error()}
 }
 
-// Backoff is the wait after the attempt-th failed sending (1, 2, …): base doubled at each
+// Backoff is the wait after the attempt-th failed sending (1, 2, …). It is base doubled at each
 // attempt, capped at limit, then jittered down to between half and all of it (jitter in [0, 1)).
 func Backoff(attempt int, base, limit time.Duration, jitter float64) time.Duration {
 	d := base

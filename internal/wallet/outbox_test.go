@@ -35,11 +35,14 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-// The sender, over a real SQLite outbox and a wallet that fails half its answers (503, a hang-up,
-// or an answer applied and lost), sends every call until acknowledged, each every time with its
-// kept body, stamped and signed afresh (docs/spec/WALLET.md 1.1: each sending has its own timestamp and
-// signature, which the wallet checks, on a clock that moves a second a sending); a call the
-// wallet refuses with a 409 is disputed, not sent again; one refused with 401 is sent again.
+// The sender, over a real SQLite outbox and a wallet that fails half its answers (503, a
+// hang-up, or an answer applied and lost), sends every call until it is acknowledged:
+//
+//   - Each sending carries the call's kept body, stamped and signed afresh (docs/spec/WALLET.md
+//     1.1: each sending has its own timestamp and signature). The wallet checks them, on a
+//     clock that moves a second a sending.
+//   - A call the wallet refuses with a 409 is disputed, not sent again.
+//   - One refused with 401 is sent again.
 func TestSenderDrainsAFlakyWallet(t *testing.T) {
 	key := wallet.NewKey([]byte("outbox"))
 	var mu sync.Mutex
