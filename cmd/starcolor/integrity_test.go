@@ -17,7 +17,8 @@ import (
 )
 
 // changeTier changes, in the database file itself, the tier (the prize) of one unit of the first
-// page of emission id's block 0, as a flipped byte on disk would, and returns the unit's index.
+// page of emission id's block 0. It changes it as a flipped byte on disk would, and returns the
+// unit's index.
 func changeTier(t *testing.T, db, id string) int {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), db)
@@ -33,8 +34,8 @@ func changeTier(t *testing.T, db, id string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A unit's record starts with its tier; find it in the file by the bytes around it (a page
-	// of units spans several pages of the file, so some units' bytes are not in one piece).
+	// A unit's record starts with its tier: find it in the file by the bytes around it. A page
+	// of units spans several pages of the file, so some units' bytes are not in one piece.
 	for j := range 256 {
 		off := int(binary.LittleEndian.Uint16(data[2*j:]))
 		if off < 24 || off+24 > len(data) {
@@ -67,9 +68,10 @@ func get(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// One byte changed on disk in a unit's stored record (its tier, which would pay another prize):
-// the unit is never sold or paid (its price answers 503, the others sell), the server says so
-// (an error in its log, /healthz 503, a metric), and ledger check reports it and exits 1.
+// One byte changed on disk in a unit's stored record: its tier, which would pay another prize.
+//   - The unit is never sold or paid: its price answers 503, the others sell.
+//   - The server says so: an error in its log, /healthz 503, a metric.
+//   - ledger check reports it and exits 1.
 func TestCorruptUnitOnDisk(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "corrupt.db")
 	servableDB(t, db)
@@ -111,9 +113,9 @@ func TestCorruptUnitOnDisk(t *testing.T) {
 	}
 }
 
-// 64 KiB of random bytes written over the file (in the units of the first emission): ledger
-// check reports it; the server starts, its check at start finds the damage (/healthz 503), and
-// from then on no money moves.
+// 64 KiB of random bytes written over the file, in the units of the first emission. ledger check
+// reports it. The server starts, its check at start finds the damage (/healthz 503), and from
+// then on no money moves.
 func TestRandomBytesOnDisk(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "random.db")
 	servableDB(t, db)

@@ -73,9 +73,13 @@ database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 }
 
 // checkUnits proves the stored units against their commitments, and the games against their
-// units: every page of every block is rebuilt into its audit lines and hashed up to the block's
-// root (on every core), the database file's structure is checked (SQLite's quick_check), and
-// each game's prize is compared with its unit's.
+// units:
+//   - every page of every block is rebuilt into its audit lines and hashed up to the block's
+//     root, on every core;
+//   - each game's prize is compared with its unit's.
+//
+// runLedger checks the database file's structure before it (Store.CheckFile: SQLite's
+// quick_check).
 func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
 	var problems []string
 	es, err := store.Emissions(ctx)

@@ -1,6 +1,6 @@
 package main
 
-// Several serve processes on one PostgreSQL database act as one game: these tests run them as real
+// Several serve processes on one PostgreSQL database act as one game. These tests run them as real
 // processes (the test binary standing in for starcolor), as an operator would behind a load
 // balancer. They need PostgreSQL: $STARCOLOR_TEST_POSTGRES (see internal/storetest), and for the
 // restart, PostgreSQL's programs to make a server of their own.
@@ -117,9 +117,12 @@ func ledgerOK(t *testing.T, db string) string {
 }
 
 // Three servers started together on a fresh database, 64 players spread over them playing until
-// an emission of 1,000 units sells out: the start-up emissions are made once, every unit is sold
-// exactly once, the prizes paid are the table's, every balance is what its games make it, and the
-// books balance.
+// an emission of 1,000 units sells out:
+//   - the start-up emissions are made once;
+//   - every unit is sold exactly once;
+//   - the prizes paid are the table's;
+//   - every balance is what its games make it;
+//   - the books balance.
 func TestServersSellOutTogether(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create two blocks of 1,000,000 units; skipped with -short")
@@ -234,10 +237,13 @@ func TestServersSellOutTogether(t *testing.T) {
 	t.Logf("%d units sold once each over 3 servers by 64 players, %d cents paid; %s", len(sales), paid, ledgerOK(t, db))
 }
 
-// load plays « Auto » at 1 € and unfinished manual games at 2 € for each player until stop is
-// closed, through its server; a request that fails for a reason other than the server's answer
-// is sent again with the same key to the next server (as a load balancer would), and a 503
-// (with its Retry-After) is sent again after a pause. It returns the games acknowledged, by player.
+// load plays « Auto » at 1 € and unfinished manual games at 2 € for each player, through its
+// server, until stop is closed. It sends a request again as a load balancer would:
+//   - a request that fails for a reason other than the server's answer goes again, with the same
+//     key, to the next server;
+//   - a 503 (with its Retry-After) goes again after a pause.
+//
+// It returns the games acknowledged, by player.
 type load struct {
 	servers []*server
 	stop    chan struct{}
@@ -340,8 +346,8 @@ func (l *load) checkHistories(t *testing.T, players []*player, base string) {
 	}
 }
 
-// One of three servers SIGKILLed under load: the other two go on selling (its players' requests
-// sent again to them, with the same keys), every acknowledged game is in its player's history,
+// One of three servers SIGKILLed under load. The other two go on selling: its players' requests
+// are sent again to them, with the same keys. Every acknowledged game is in its player's history,
 // and the books balance.
 func TestServerKilledAmongOthers(t *testing.T) {
 	if testing.Short() {
@@ -403,8 +409,8 @@ func TestPostgresRestartedUnderLoad(t *testing.T) {
 		restarted.Round(time.Millisecond), l.busy.Load(), total, l.after[1].Load(), ledgerOK(t, c.URL))
 }
 
-// A session, a manual game and an idempotency key hold across two servers, and a logout on one
-// ends the session on the other at once, for reads and writes alike.
+// A session, a manual game and an idempotency key hold across two servers. A logout on one ends
+// the session on the other at once, for reads and writes alike.
 func TestOneGameOnTwoServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create three blocks of 1,000,000 units; skipped with -short")

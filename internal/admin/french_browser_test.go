@@ -12,9 +12,10 @@ import (
 	"starcolor/internal/browsertest"
 )
 
-// overflowJS lists the texts of an SVG picture, opened on its own, whose box (as drawn, rotation
-// included) leaves their card (the smallest rounded panel, rx 14, holding its centre) or, without
-// one, the picture; and those that run into a bar's track (rx 7), as a long label would.
+// overflowJS lists the texts of an SVG picture, opened on its own, that do not fit:
+//   - those whose box (as drawn, rotation included) leaves their card, or the picture when they
+//     have none. A text's card is the smallest rounded panel (rx 14) holding its centre.
+//   - those that run into a bar's track (rx 7), as a long label would.
 const overflowJS = `(() => {
 	const box = e => e.getBoundingClientRect();
 	const page = box(document.documentElement);
@@ -40,10 +41,12 @@ const overflowJS = `(() => {
 	return out;
 })()`
 
-// The back office read in French, in a desktop window (1366×768) and on a phone (390×844): each
-// page says its figures the French way and its times in Paris; the log in French; the sales CSV
-// as a French spreadsheet reads it; no label of the charts leaves its card; axe-core on every
-// page.
+// The back office read in French, in a desktop window (1366×768) and on a phone (390×844):
+//   - each page says its figures the French way, and its times in Paris;
+//   - the log is in French;
+//   - the sales CSV is as a French spreadsheet reads it;
+//   - no label of the charts leaves its card;
+//   - axe-core passes on every page.
 func TestBrowserBackOfficeInFrench(t *testing.T) {
 	for _, size := range []browsertest.Options{{Width: 1366, Height: 768}, {Mobile: true}} {
 		name := fmt.Sprintf("%dx%d", size.Width, size.Height)

@@ -9,10 +9,12 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The list of excluded persons (the national register of gaming bans): the operator imports the
-// file the regulator gives; the import replaces the list, closes the open accounts of listed
-// persons (paying their balances out, ending their sessions on every server) and is kept with
-// its counts, and in the operators' log.
+// The list of excluded persons (the national register of gaming bans). The operator imports the
+// file the regulator gives. The import:
+//   - replaces the list;
+//   - closes the open accounts of listed persons, paying their balances out and ending their
+//     sessions on every server;
+//   - is kept with its counts, and in the operators' log.
 
 type registerData struct {
 	Imports []lottery.RegisterImport

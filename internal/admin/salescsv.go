@@ -20,8 +20,10 @@ import (
 // players is worked out from them in integers, so that the file adds up exactly.
 
 // salesReport is what a request for the CSV asks: by hour or day, from a date until a date, both
-// included, and in which form: "fr" (the default) for a French spreadsheet, Paris days and hours,
-// ';', decimal commas, euros; "en" as it always was, UTC days and hours, ',', cents.
+// included, and in which form:
+//   - "fr" (the default), for a French spreadsheet: Paris days and hours, ';', decimal commas,
+//     euros;
+//   - "en", as it always was: UTC days and hours, ',', cents.
 type salesReport struct {
 	by       lottery.Period
 	from, to time.Time // midnights, UTC in English, Paris in French
@@ -132,11 +134,14 @@ func (s *Server) startCSV(w http.ResponseWriter, r *http.Request, rep salesRepor
 	return true
 }
 
-// frenchSalesCSV writes the report for a French spreadsheet (LibreOffice, Excel): a byte-order
-// mark so that it reads UTF-8, ';' between fields since ',' is the decimal mark, French headers,
-// euros with a decimal comma and no grouping (a spreadsheet reads "1 997,00" as text), the
-// return in percent without its sign (a number), and Paris days and hours, each with its zone so
-// that the two 02:00 of the night the clocks go back are told apart.
+// frenchSalesCSV writes the report for a French spreadsheet (LibreOffice, Excel):
+//   - a byte-order mark, so that it reads UTF-8;
+//   - ';' between fields, since ',' is the decimal mark;
+//   - French headers;
+//   - euros with a decimal comma and no grouping (a spreadsheet reads "1 997,00" as text);
+//   - the return in percent without its sign, so that it is a number;
+//   - Paris days and hours, each with its zone, so that the two 02:00 of the night the clocks go
+//     back are told apart.
 func (s *Server) frenchSalesCSV(w http.ResponseWriter, r *http.Request, rep salesReport) {
 	until := rep.to.AddDate(0, 0, 1)
 	hours, err := s.db.SalesBetween(r.Context(), lottery.Hour, rep.from, until)
@@ -172,8 +177,8 @@ func (s *Server) frenchSalesCSV(w http.ResponseWriter, r *http.Request, rep sale
 	out.Flush()
 }
 
-// parisPeriods groups hours of sales (UTC, oldest first, by price) into Paris hours or days:
-// a Paris day is 23, 24 or 25 hours, and starts at 23:00 or 22:00 UTC.
+// parisPeriods groups hours of sales (UTC, oldest first, by price) into Paris hours or days. A
+// Paris day is 23, 24 or 25 hours, and starts at 23:00 or 22:00 UTC.
 func parisPeriods(hours []lottery.Sales, by lottery.Period) []lottery.Sales {
 	var out []lottery.Sales
 	at := map[[2]int64]int{} // (period start, price) → index in out

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// The sales report adds up: each day's (or hour's) line holds the games the player API sold
-// then, the total line their sum, and the return is worked out from the cents. Bad dates are
+// The sales report adds up. Each day's (or hour's) line holds the games the player API sold then,
+// the total line holds their sum, and the return is worked out from the cents. Bad dates are
 // refused and leave no trace in the log; a download does.
 func TestSalesReport(t *testing.T) {
 	e := newEnv(t, 1)
@@ -107,9 +107,9 @@ func TestSalesReport(t *testing.T) {
 }
 
 // frenchReport checks the default report, made for a French spreadsheet: a byte-order mark, ';',
-// French headers, Paris days and hours with their zone, euros with a decimal comma, and the same
-// sums as the API's history gathered by Paris day; read by the operator in French, as by one
-// who reads English (the file is French either way).
+// French headers, Paris days and hours with their zone, and euros with a decimal comma. Its sums
+// are those of the API's history gathered by Paris day. An operator who reads English gets the
+// same file as one who reads French: the file is French either way.
 func frenchReport(t *testing.T, e *env, history []any, day1, day2 time.Time) {
 	t.Helper()
 	paris, err := time.LoadLocation("Europe/Paris")

@@ -38,9 +38,9 @@ func (s *Service) Register(ctx context.Context, r Registration, addr string) (Pl
 	now := s.now()
 	person, err := identity.ParsePerson(r.LastName, r.FirstNames, r.BirthDate, now)
 	if errors.Is(err, identity.ErrScript) {
-		// Names in another script are refused, but one that reads as an excluded identity
-		// ("Durаnd", a Cyrillic а) meets the refusal its Latin spelling would: the same answer
-		// to every attempt of an excluded person.
+		// Names in another script are refused. But one that reads as an excluded identity
+		// ("Durаnd", a Cyrillic а) meets the refusal its Latin spelling would. So every attempt
+		// of an excluded person gets the same answer.
 		if rerr := s.db.CheckIdentity(ctx, person, now); rerr != nil {
 			return Player{}, s.refused(username, rerr)
 		}
@@ -112,9 +112,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Player, error
 	return s.authenticate(ctx, token, false)
 }
 
-// AuthenticateWrite is Authenticate for a request that moves money or plays (a payment, a sale,
-// a move): those check the session again in their own transaction, so a copy of the session
-// this server read a moment ago will do (session.Manager.CheckWrite).
+// AuthenticateWrite is Authenticate for a request that moves money or plays: a payment, a sale,
+// a move. Those check the session again in their own transaction. So a copy of the session this
+// server read a moment ago will do (session.Manager.CheckWrite).
 func (s *Service) AuthenticateWrite(ctx context.Context, token string) (Player, error) {
 	return s.authenticate(ctx, token, true)
 }
@@ -160,10 +160,13 @@ func (s *Service) Me(ctx context.Context, who Player) (Player, error) {
 	return me, err
 }
 
-// ForgetExpiredSessions deletes the players' sessions that have ended, idle too long or too old,
-// the demo sessions that have ended with their games, and the counts of failed logins and of
-// requests quiet for throttle.Forget. (A session is refused as soon as it has ended, and an old
-// count is ignored; this only keeps the tables to the live ones.)
+// ForgetExpiredSessions deletes:
+//   - the players' sessions that have ended, idle too long or too old;
+//   - the demo sessions that have ended, with their games;
+//   - the counts of failed logins and of requests quiet for throttle.Forget.
+//
+// A session is refused as soon as it has ended, and an old count is ignored. This only keeps the
+// tables to the live ones.
 func (s *Service) ForgetExpiredSessions(ctx context.Context) error {
 	if _, err := s.db.ForgetLogins(ctx, s.now().Add(-throttle.Forget)); err != nil {
 		return err
@@ -188,13 +191,17 @@ const (
 	MaxExclusionDays = 365
 )
 
-// Exclude excludes the player from gambling for a number of days from now (docs/spec/API.md 1.2): in one
-// step of the store, the balance is paid out to the bank (as a closure pays it), every session of
-// theirs ends, on every server (the store deletes them; this server forgets its copies), and no
-// money reaches the account afterwards; login is refused until it ends, and no account may be
-// opened with their identity meanwhile. An exclusion is never shortened: one asked while another
-// runs longer leaves the longer, and still pays out what is there. It returns the end of the
-// exclusion in force and the amount paid out.
+// Exclude excludes the player from gambling for a number of days from now
+// (docs/spec/API.md 1.2). In one step of the store:
+//   - the balance is paid out to the bank, as a closure pays it;
+//   - every session of theirs ends, on every server (the store deletes them; this server forgets
+//     its copies);
+//   - no money reaches the account afterwards.
+//
+// Login is refused until the exclusion ends, and no account may be opened with their identity
+// meanwhile. An exclusion is never shortened: one asked while another runs longer leaves the
+// longer, and still pays out what is there. Exclude returns the end of the exclusion in force
+// and the amount paid out.
 func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, int64, error) {
 	if err := s.money.accounts(); err != nil {
 		return time.Time{}, 0, err
@@ -211,10 +218,10 @@ func (s *Service) Exclude(ctx context.Context, p Player, days int) (time.Time, i
 	return until, paid, nil
 }
 
-// Close closes the player's account (docs/spec/API.md 1.1): in one step of the store, its whole balance is
-// paid out to the bank, whatever sales run meanwhile, the account closes, and every session of
-// the player ends; it cannot log in again, and no money reaches it afterwards. It returns what
-// was paid out.
+// Close closes the player's account (docs/spec/API.md 1.1). In one step of the store, its whole
+// balance is paid out to the bank, whatever sales run meanwhile, the account closes, and every
+// session of the player ends. The player cannot log in again, and no money reaches the account
+// afterwards. Close returns what was paid out.
 func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
 	if err := s.money.accounts(); err != nil {
 		return 0, err
@@ -227,22 +234,25 @@ func (s *Service) Close(ctx context.Context, p Player) (int64, error) {
 	return paid, nil
 }
 
-// SessionsEnded tells this server that every session of these players has ended in the store
-// (their accounts closed by an import of the list of excluded persons), so that it forgets its
-// copies at once.
+// SessionsEnded tells this server that every session of these players has ended in the store,
+// so that it forgets its copies at once. Their accounts were closed by an import of the list of
+// excluded persons.
 func (s *Service) SessionsEnded(playerIDs ...int64) {
 	for _, id := range playerIDs {
 		s.sessions.EndedAll(id)
 	}
 }
 
-// ChangePassword replaces the player's password (a new one under the rules of a sign-up,
-// Passwords) once their current one is checked as a login checks it: a wrong one is
-// fault.WrongPassword and counts as a failed login for the player's name from addr, so that
-// a stolen session cannot guess the password faster than the login page could. In one step of
-// the store the hash is replaced, every session of the player ends, on every server, and a
-// fresh one opens in their place; it returns the fresh session's token, for the client that
-// asked. In wallet mode the operator keeps its players' access: there is no password here.
+// ChangePassword replaces the player's password with a new one under the rules of a sign-up
+// (Passwords), once their current one is checked as a login checks it. A wrong one is
+// fault.WrongPassword and counts as a failed login for the player's name from addr. So a stolen
+// session cannot guess the password faster than the login page could. In one step of the store:
+//   - the hash is replaced;
+//   - every session of the player ends, on every server;
+//   - a fresh session opens in their place.
+//
+// It returns the fresh session's token, for the client that asked. In wallet mode the operator
+// keeps its players' access: there is no password here.
 func (s *Service) ChangePassword(ctx context.Context, p Player, current, next, addr string) (string, error) {
 	if err := s.money.accounts(); err != nil {
 		return "", err

@@ -22,20 +22,26 @@ import (
 
 // Demo play (docs/spec/API.md 1.2 « Demo play »): a visitor plays with play money, without an account.
 //
-// The design, for several stateless servers on one database: a demo session and its games are
-// rows of their own tables (lottery.DemoSession, lottery.DemoGame), which every server reads and
-// writes, and which nothing else of the store reads, so that no emission, report, ledger or total
-// can count them. A demo game's unit is drawn for it alone, its prize tier at the odds of the
-// game definition's table at that stake and its boards by the generator emissions use
-// (internal/scenario), and kept with it as its audit line; it is then played on the rules
-// (internal/rules) exactly as a real game is replayed from its emission's unit: the same moves,
-// the same events, the same JSON.
+// The design is for several stateless servers on one database. A demo session and its games are
+// rows of their own tables (lottery.DemoSession, lottery.DemoGame). Every server reads and writes
+// them, and nothing else of the store reads them, so that no emission, report, ledger or total
+// can count them.
 //
-// What a visitor can make the server hold is bounded: a few new demo sessions a minute per address
-// (DemoConfig.Rate, counted by the store for every server), DemoConfig.MaxSessions at once,
-// DemoConfig.MaxGames games each (about 300 bytes a game), each gone DemoConfig.Idle after its last
-// move or DemoConfig.Lifetime after its start; and a rate of plays and moves per address on each
-// server (DemoConfig.MoveRate).
+// A demo game's unit is drawn for it alone, and kept with it as its audit line:
+//   - its prize tier at the odds of the game definition's table at that stake;
+//   - its boards by the generator emissions use (internal/scenario).
+//
+// It is then played on the rules (internal/rules) exactly as a real game is replayed from its
+// emission's unit: the same moves, the same events, the same JSON.
+//
+// What a visitor can make the server hold is bounded:
+//   - a few new demo sessions a minute per address (DemoConfig.Rate, counted by the store for
+//     every server);
+//   - DemoConfig.MaxSessions at once;
+//   - DemoConfig.MaxGames games each (about 300 bytes a game);
+//   - each session gone DemoConfig.Idle after its last move, or DemoConfig.Lifetime after its
+//     start;
+//   - a rate of plays and moves per address on each server (DemoConfig.MoveRate).
 
 // DemoStore is what demo play needs of a store (lottery.DemoSale and its kin).
 type DemoStore interface {
@@ -67,7 +73,7 @@ var DefaultDemo = DemoConfig{
 	Rate: throttle.PerMinute(6), MoveRate: throttle.PerMinute(240),
 }
 
-// DemoTokenPrefix starts the token of every demo session: a request is known for a demo one
+// DemoTokenPrefix starts the token of every demo session. So a request is known for a demo one
 // without a read of the store, and the player's calls of real money refuse it (fault.DemoMode).
 const DemoTokenPrefix = "demo."
 
@@ -118,8 +124,8 @@ func (s *Service) EnableDemo(def *gamedef.Definition, db DemoStore) error {
 }
 
 // draw makes the unit of a demo game: a tier drawn at the table's odds, and boards that reveal
-// it, from a ChaCha8 stream seeded by the system's randomness (as a block's units are from
-// theirs).
+// it. Both come from a ChaCha8 stream seeded by the system's randomness, as a block's units come
+// from theirs.
 func (t *demoTable) draw() (audit.Record, error) {
 	var seed [32]byte
 	rand.Read(seed[:])
@@ -244,10 +250,9 @@ func (s *Service) demoMove(addr string) error {
 	return nil
 }
 
-// PlayDemo sells a demo game under an Idempotency-Key, as Play sells a real one: the same
-// modes, answers and errors, at the stakes of the definition's tables, with play money, on a unit
-// drawn for it alone. addr is the
-// client's address (throttle.Address).
+// PlayDemo sells a demo game under an Idempotency-Key, as Play sells a real one: the same modes,
+// answers and errors. It sells at the stakes of the definition's tables, with play money, on a
+// unit drawn for it alone. addr is the client's address (throttle.Address).
 func (s *Service) PlayDemo(ctx context.Context, p DemoPlayer, r Request, stake int64, mode, addr string) (lottery.Answer, error) {
 	hash, err := requestHash(r)
 	if err != nil {
@@ -347,9 +352,12 @@ func (s *Service) DemoGames(ctx context.Context, p DemoPlayer, limit int, before
 	return out, nil
 }
 
-// DemoMove plays one step of a demo game as Move plays one of a real game: read, played on its
-// replay, and written only if the game still stands as it was read (else played again on the
-// game as it is now: a move sent twice at once, from two tabs or two servers, is played once).
+// DemoMove plays one step of a demo game as Move plays one of a real game:
+//  1. The game is read, and the move played on its replay.
+//  2. The moves are written only if the game still stands as it was read.
+//  3. Else the move is played again on the game as it is now.
+//
+// So a move sent twice at once, from two tabs or two servers, is played once.
 func (s *Service) DemoMove(ctx context.Context, p DemoPlayer, id int64, m Move, addr string) (*View, error) {
 	if err := s.demoMove(addr); err != nil {
 		return nil, err

@@ -12,7 +12,7 @@ import (
 )
 
 // Games replayed and moved: a game's reveal is rebuilt on the rules engine from its unit and its
-// stored moves; a move is played on that replay, and stored if the game still stands as read.
+// stored moves. A move is played on that replay, and stored if the game still stands as read.
 
 // Game is one of the player's games.
 func (s *Service) Game(ctx context.Context, p Player, id int64) (*View, error) {
@@ -51,10 +51,12 @@ type Move struct {
 	Finish bool // play the rest as « Auto »
 }
 
-// Move plays one step of a game and stores it. The game is read and the move played on its
-// replay outside the store's turn; the store then writes the new moves only if the game still
-// stands as it was read, and otherwise the move is played again on the game as it is now (a
-// move sent twice at once, from two tabs or two servers, is played once).
+// Move plays one step of a game and stores it:
+//  1. The game is read, and the move played on its replay, outside the store's turn.
+//  2. The store writes the new moves only if the game still stands as it was read.
+//  3. Otherwise the move is played again on the game as it is now.
+//
+// So a move sent twice at once, from two tabs or two servers, is played once.
 func (s *Service) Move(ctx context.Context, p Player, id int64, m Move) (*View, error) {
 	for {
 		g, err := s.db.Game(ctx, p.ID, id)

@@ -16,11 +16,15 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// Seamless wallet mode (docs/spec/WALLET.md): the operator holds its players' money. A sale debits the
-// stake at the operator's wallet first; only a debit the wallet acknowledged sells a unit, in one
-// step with the game and the credit of its prize, which the outbox sends (wallet.Sender). A debit
-// whose outcome stays unknown refuses the sale and is rolled back: the rollback is kept (held)
-// before the debit is sent, so that even a crash between the two leaves it to send.
+// Seamless wallet mode (docs/spec/WALLET.md): the operator holds its players' money. A sale goes
+// in three steps:
+//  1. The rollback of its debit is kept (held) before the debit is sent, so that even a crash
+//     between the two leaves it to send.
+//  2. The stake is debited at the operator's wallet.
+//  3. Only a debit the wallet acknowledged sells a unit. It sells in one step with the game and the
+//     credit of its prize, which the outbox sends (wallet.Sender).
+//
+// A debit whose outcome stays unknown refuses the sale and is rolled back.
 
 // WalletStore is what wallet mode needs of a store, beyond Store.
 type WalletStore interface {
@@ -28,8 +32,8 @@ type WalletStore interface {
 	store.Launches
 }
 
-// Wallet is the game's wallet mode, the service's money once WithWallet puts it in: the store's
-// side, the wallet's client, and the sender of the outbox to wake when a call is due.
+// Wallet is the game's wallet mode, the service's money once WithWallet puts it in. It holds the
+// store's side, the wallet's client, and the sender of the outbox to wake when a call is due.
 type Wallet struct {
 	Store  WalletStore
 	Client *wallet.Client
@@ -98,12 +102,13 @@ func (w *Wallet) balance(ctx context.Context, p Player) (int64, error) {
 }
 
 // sell debits the stake at the wallet, then sells: only a debit the wallet acknowledged sells a
-// unit. A sale refused is not kept under its key (docs/spec/WALLET.md): a retry is a new attempt.
-// A key answered already answers the same: checked before the debit, or with the sale when the
-// player's rollback was held ahead (the debit of a copy of an older sale is then rolled back).
-// The same key sent twice at once waits here for its first sale (saleKeys), and then answers the
-// same; sent to two servers at once, both debit, and the second sale, refused for its key, rolls
-// its debit back.
+// unit. A sale refused is not kept under its key (docs/spec/WALLET.md), so a retry is a new
+// attempt. A key answered already answers the same. It is checked before the debit, or with the
+// sale when the player's rollback was held ahead: the debit of a copy of an older sale is then
+// rolled back. The same key sent twice at once:
+//   - to this server, waits here for its first sale (saleKeys), and then answers the same;
+//   - to two servers, is debited by both, and the second sale, refused for its key, rolls its
+//     debit back.
 func (w *Wallet) sell(ctx context.Context, p Player, req lottery.SaleRequest) (lottery.Answer, *lottery.Game, error) {
 	unlock, err := w.keys.lock(ctx, p.ID, req.Key)
 	if err != nil {
@@ -146,11 +151,11 @@ func (w *Wallet) finished(ctx context.Context, g *lottery.Game) {
 
 // NoteWalletBalance notes the balance the wallet answered to a credit or a rollback the outbox
 // sent for one of its players. Without it, the balance shown for a second after a sale would be
-// the debit's answer, which lacks the prize credited since: a player who has just won would see
-// their stake taken and not their prize, and one whose sale was refused and rolled back their
-// stake still gone. Another server's calls still leave this one's answer at most a second old,
-// as docs/spec/WALLET.md allows. (Answers of calls made at once may be noted out of order; each
-// is the wallet's own balance at its moment, and the next sale or second corrects it.)
+// the debit's answer, which lacks the prize credited since. A player who has just won would see
+// their stake taken and not their prize. One whose sale was refused and rolled back would see
+// their stake still gone. Another server's calls still leave this one's answer at most a second
+// old, as docs/spec/WALLET.md allows. (Answers of calls made at once may be noted out of order.
+// Each is the wallet's own balance at its moment, and the next sale or second corrects it.)
 func (s *Service) NoteWalletBalance(walletPlayer string, amount int64) {
 	s.money.answered(walletPlayer, amount)
 }
@@ -192,9 +197,9 @@ type walletWho struct{ player, session string }
 const maxWho = 100_000
 
 // player is who the player of a session is at the operator, read once per session rather than
-// at every sale: a player's id at the operator never changes, and a session is opened by one
-// launch, whose operator's session the store keeps with it (docs/spec/WALLET.md 1.1: a later
-// launch opens another session, and changes nothing of this one's, on any server).
+// at every sale. A player's id at the operator never changes. A session is opened by one launch,
+// whose operator's session the store keeps with it. A later launch opens another session, and
+// changes nothing of this one's, on any server (docs/spec/WALLET.md 1.1).
 func (w *Wallet) player(ctx context.Context, p Player) (who, session string, err error) {
 	k := sessionOf{p.ID, string(p.session)}
 	w.whoMu.Lock()
@@ -215,11 +220,11 @@ func (w *Wallet) player(ctx context.Context, p Player) (who, session string, err
 	return who, session, nil
 }
 
-// saleKeys lets one sale at a time run under a player's Idempotency-Key, in this server: copies
-// of one request sent at once (a client retrying, a double click) wait for the first, and then
-// find its answer kept under the key, instead of each debiting the stake at the wallet (where
-// a debit the balance no longer covers would be refused, and the player told 402 for a request
-// that was sold).
+// saleKeys lets one sale at a time run under a player's Idempotency-Key, in this server. Copies
+// of one request sent at once (a client retrying, a double click) wait for the first. They then
+// find its answer kept under the key, instead of each debiting the stake at the wallet. There, a
+// debit the balance no longer covers would be refused, and the player told 402 for a request
+// that was sold.
 type saleKeys struct {
 	mu    sync.Mutex
 	turns map[saleKey]*saleTurn
@@ -266,9 +271,9 @@ func (k *saleKeys) lock(ctx context.Context, player int64, key string) (unlock f
 }
 
 // transactionSuffix names a sale's movements (its debit, and its credit or rollback): the time in
-// milliseconds then 64 random bits, in hex. Unique forever without asking anyone, and in time
-// order, so that the outbox's index of transaction ids grows at its end rather than at a random
-// page for each call (a page written again at every commit).
+// milliseconds then 64 random bits, in hex. It is unique forever without asking anyone. It is in
+// time order, so that the outbox's index of transaction ids grows at its end. Random ids would
+// grow it at a random page for each call, a page written again at every commit.
 func transactionSuffix(now time.Time) string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -293,10 +298,10 @@ func walletFault(err error) error {
 }
 
 // debit debits the stake at the wallet for a sale about to be made, and puts in req what the sale
-// needs of it; a refusal or an unknown outcome refuses the sale (the rollback of an unknown one
-// is released to the outbox). If the sale's key has its answer already, nothing is debited: that
-// answer is returned. next is the rollback held ahead of the player's next sale, to keep once the
-// sale is made, if req.Wallet.Next holds it.
+// needs of it. A refusal or an unknown outcome refuses the sale; the rollback of an unknown one
+// is released to the outbox. If the sale's key has its answer already, nothing is debited: that
+// answer is returned. next is the rollback held ahead of the player's next sale. It is kept once
+// the sale is made, if req.Wallet.Next holds it.
 func (w *Wallet) debit(ctx context.Context, p Player, req *lottery.SaleRequest) (kept *lottery.KeptAnswer, next heldAhead, err error) {
 	who, session, err := w.player(ctx, p)
 	if err != nil {
@@ -319,9 +324,9 @@ func (w *Wallet) debit(ctx context.Context, p Player, req *lottery.SaleRequest) 
 			return &k, heldAhead{}, err
 		}
 	}
-	// With a rollback held ahead, the key is checked with the sale only (lottery.Book.Taken),
-	// as without a wallet: another key of the player's used already (a copy of an older sale)
-	// is debited, refused for its key, rolled back, and answered as it was.
+	// With a rollback held ahead, the key is checked with the sale only (lottery.Book.Taken), as
+	// without a wallet. So another key of the player's used already (a copy of an older sale) is
+	// debited, refused for its key, rolled back, and answered as it was.
 	round := strconv.FormatInt(h.game, 10)
 	debit := wallet.DebitRequest{TransactionID: "debit-" + h.suffix, Player: who, OperatorSession: session, RoundID: round,
 		Amount: req.Price, Currency: wallet.Currency}
@@ -377,7 +382,7 @@ func (c *credit) CreditOf(g *lottery.Game) lottery.WalletCall {
 }
 
 // onSale refuses, before its debit, a sale at a stake found sold out, while no emission puts
-// one on sale again: without it, each such sale would debit the operator's wallet, be refused
+// one on sale again. Without it, each such sale would debit the operator's wallet, be refused
 // by the store, and roll its debit back. The emissions are read only once a stake sold out.
 func (w *Wallet) onSale(ctx context.Context, price int64) error {
 	w.soldMu.Lock()

@@ -27,9 +27,10 @@ import (
 )
 
 // testServer is the real application (app.New, as serve builds it) over a new test store
-// holding a small emission at 1 €: a SQLite file, or a PostgreSQL schema under
-// STARCOLOR_TEST_STORE=postgres (TestMain runs the whole suite on both); in wallet mode, in
-// front of the reference wallet, under STARCOLOR_TEST_WALLET=1 (walletsuite_test.go).
+// holding a small emission at 1 €. The store is a SQLite file, or a PostgreSQL schema under
+// STARCOLOR_TEST_STORE=postgres (TestMain runs the whole suite on both). Under
+// STARCOLOR_TEST_WALLET=1 it is in wallet mode, in front of the reference wallet
+// (walletsuite_test.go).
 type testServer struct {
 	url     string
 	metrics string // the metrics' own server
@@ -197,13 +198,13 @@ func (c *client) signUp(name string, deposit int64) {
 	}
 }
 
-// balance is the player's balance, as GET /api/v1/me shows it. In wallet mode it is the
-// wallet's: the credits of the games finished and the rollbacks of the sales refused reach the
-// wallet through the outbox, after their answers, so it is read once the outbox has drained; it
-// must then be the wallet's to the cent, although the server shows an answer of the wallet up to
-// a second old (and the test's clock stands still): the outbox notes the balance the wallet
-// answers to each credit and rollback (game.Service.NoteWalletBalance), as a player who has just
-// won must see it.
+// balance is the player's balance, as GET /api/v1/me shows it. In wallet mode it is the wallet's.
+// The credits of the games finished and the rollbacks of the sales refused reach the wallet
+// through the outbox, after their answers. So it is read once the outbox has drained. It must
+// then be the wallet's to the cent, although the server shows an answer of the wallet up to a
+// second old, and the test's clock stands still. It is, because the outbox notes the balance the
+// wallet answers to each credit and rollback (game.Service.NoteWalletBalance). A player who has
+// just won must see that balance.
 func (c *client) balance() int64 {
 	c.t.Helper()
 	w := c.wallet()
@@ -592,9 +593,9 @@ func TestBadInput(t *testing.T) {
 	if again.Status != "choose_color" || len(again.Events) != 0 {
 		t.Fatalf("bad input changed the game: %+v", again)
 	}
-	// A sale refused is not kept under its key: once the player can afford it, the same request
-	// under the same key is a new attempt, and sells (docs/spec/API.md; docs/spec/WALLET.md: a sale refused 402, 403
-	// or 503 is not kept under its Idempotency-Key).
+	// A sale refused is not kept under its key. Once the player can afford it, the same request
+	// under the same key is a new attempt, and sells (docs/spec/API.md). docs/spec/WALLET.md says
+	// it too: a sale refused 402, 403 or 503 is not kept under its Idempotency-Key.
 	sale := `{"stake":100,"mode":"auto"}`
 	key := poor.key()
 	poor.refused(402, "insufficient_funds", "POST", "/api/v1/games", sale, key)
@@ -791,9 +792,9 @@ func TestRetriedManualSale(t *testing.T) {
 	}
 }
 
-// Idempotency keys are kept 48 hours (docs/spec/API.md: at least 24), then forgotten: a retry within them
-// gets the first answer and moves nothing; after them, the key is a new request. The request is
-// a deposit, or in wallet mode, where deposits are the operator's, a sale.
+// Idempotency keys are kept 48 hours (docs/spec/API.md: at least 24), then forgotten. A retry
+// within them gets the first answer and moves nothing. After them, the key is a new request. The
+// request is a deposit, or in wallet mode, where deposits are the operator's, a sale.
 func TestKeysAreKeptThenForgotten(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)

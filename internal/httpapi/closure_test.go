@@ -46,25 +46,25 @@ func TestAccountClosure(t *testing.T) {
 	ledgerOK(t, srv)
 }
 
-// A closure racing the player's sales (on two servers on PostgreSQL: the sales sent to both, the
-// closure to the second), 50 times: each closure answers 204 and closes the account, whose
-// balance is zero; what it paid out is the whole balance once the sales before it are in
-// (deposit − stakes + prizes of the sales answered 201), and every other sale is refused 401.
+// A closure racing the player's sales, 50 times. On PostgreSQL it runs on two servers: the sales
+// are sent to both, the closure to the second. Each closure answers 204 and closes the account,
+// whose balance is zero. What it paid out is the whole balance once the sales before it are in
+// (deposit − stakes + prizes of the sales answered 201). Every other sale is refused 401.
 func TestClosureRacingSales(t *testing.T) {
 	skipInWalletMode(t, noProtection)
 	raceShut(t, "DELETE", "/api/v1/me", nil, 204, lottery.PaidAtClosure)
 }
 
-// A self-exclusion racing the player's sales, as TestClosureRacingSales: each answers 201 with
-// paid_out the whole balance once the sales before it are in, and nothing reaches the account
-// after it (a sale in flight is in the payout, or refused).
+// A self-exclusion racing the player's sales, as TestClosureRacingSales. Each answers 201 with
+// paid_out the whole balance once the sales before it are in. Nothing reaches the account after
+// it: a sale in flight is in the payout, or refused.
 func TestExclusionRacingSales(t *testing.T) {
 	skipInWalletMode(t, noProtection)
 	raceShut(t, "POST", "/api/v1/me/exclusion", map[string]int{"days": 1}, 201, lottery.PaidAtExclusion)
 }
 
-// raceShut runs 50 trials of a shut of the account (the call, answering status) against 3
-// concurrent streams of 3 « Auto » sales each, alternating between two servers of one game.
+// raceShut runs 50 trials of a shut of the account (the call, answering status). Each races 3
+// concurrent streams of 3 « Auto » sales, alternating between two servers of one game.
 func raceShut(t *testing.T, method, path string, body any, status int, reason string) {
 	servers := newTestServers(t, 2, 2)
 	const trials, streams, sales = 50, 3, 3 // at most 450 units a kind of shut, of 2,000

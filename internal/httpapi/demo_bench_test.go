@@ -19,10 +19,10 @@ import (
 	"starcolor/internal/throttle"
 )
 
-// BenchmarkAutoGame measures what an « Auto » game costs the server, a real one and a demo one,
-// through the same handler stack (the whole application's handler, as serve runs it, without
-// the network): its CPU (the process's, user and system, from getrusage: the writer and its
-// commits included) and its time. Run it alone on a quiet machine:
+// BenchmarkAutoGame measures what an « Auto » game costs the server, a real one and a demo one.
+// Both go through the same handler stack: the whole application's handler, as serve runs it,
+// without the network. It measures the game's time and its CPU: the process's, user and system,
+// from getrusage, the writer and its commits included. Run it alone on a quiet machine:
 //
 //	go test ./internal/httpapi -run XXX -bench AutoGame -benchtime 2000x -count 3
 //

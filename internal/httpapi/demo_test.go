@@ -66,9 +66,9 @@ func (s *testServer) books(t *testing.T) string {
 	return apptest.Books(t, s.db) + string(commitments) + strings.Join(sales, "\n")
 }
 
-// A demo session plays as a player does: the same calls, stakes, modes, answers and errors,
-// each answer marked "demo": true and a game's "unit" null, its play money moved by its stakes
-// and prizes; the history and each game read back.
+// A demo session plays as a player does: the same calls, stakes, modes, answers and errors. Each
+// answer is marked "demo": true, with a game's "unit" null. Its play money moves by its stakes and
+// prizes. The history and each game read back.
 func TestDemoPlay(t *testing.T) {
 	s := newTestServerWith(t, 1, noDemoPolicy)
 	c := s.demoClient(t)
@@ -191,7 +191,8 @@ func mapKeys(m map[string]json.RawMessage) func(func(string) bool) {
 }
 
 // With a demo session, deposits, withdrawals, limits, the reality check, exclusion, closure, the
-// password and proofs are 403 demo_mode, and change nothing; a demo session's play money runs out as a balance does (402).
+// password and proofs are 403 demo_mode, and change nothing. A demo session's play money runs out
+// as a balance does (402).
 func TestDemoModeRefusals(t *testing.T) {
 	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) { cfg.Demo.Balance = 100 })
 	c := s.demoClient(t)
@@ -244,9 +245,12 @@ func TestDemoModeRefusals(t *testing.T) {
 	c.refused(401, "not_logged_in", "GET", "/api/v1/me", nil, "")
 }
 
-// A batch of demo games, by hand and « Auto », in several sessions, changes no byte of the ledger
-// check, the emissions' sold counts, the back office's totals and reports, the players' totals
-// or the metrics of sales.
+// A batch of demo games, by hand and « Auto », in several sessions, changes no byte of:
+//   - the ledger check;
+//   - the emissions' sold counts;
+//   - the back office's totals and reports;
+//   - the players' totals;
+//   - the metrics of sales.
 func TestDemoLeavesTheBooksAlone(t *testing.T) {
 	s := newTestServerWith(t, 1, noDemoPolicy)
 	p := s.client(t)
@@ -290,9 +294,10 @@ func TestDemoLeavesTheBooksAlone(t *testing.T) {
 	}
 }
 
-// A demo session is forgotten when it ends: at its logout, after Demo.Idle without a play or a
-// move, or Demo.Lifetime from its start however busy (refused at once, then swept), its games
-// with it.
+// A demo session is forgotten, its games with it, when it ends:
+//   - at its logout;
+//   - after Demo.Idle without a play or a move;
+//   - Demo.Lifetime from its start, however busy: refused at once, then swept.
 func TestDemoSessionEnds(t *testing.T) {
 	s := newTestServerWith(t, 1, noDemoPolicy)
 	ctx := context.Background()
@@ -375,8 +380,8 @@ func (c *client) demoHash(t *testing.T) []byte {
 	return nil
 }
 
-// What a visitor can make the server hold is bounded: the games of a demo session, the demo
-// sessions at once; and a new demo session replaces the client's last one.
+// What a visitor can make the server hold is bounded: the games of a demo session, and the demo
+// sessions at once. A new demo session replaces the client's last one.
 func TestDemoBounds(t *testing.T) {
 	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) {
 		cfg.Demo.Rate, cfg.Demo.MaxGames, cfg.Demo.MaxSessions = throttle.Rate{}, 3, 2
@@ -398,9 +403,12 @@ func TestDemoBounds(t *testing.T) {
 	}
 }
 
-// New demo sessions have a rate of their own per address, apart from the logins': the 4th of a
-// burst of 3 is a 429 with Retry-After and the usual error, another address is not slowed, and
-// the logins of the same address are not either; the demo moves of an address have their cap.
+// New demo sessions have a rate of their own per address, apart from the logins':
+//   - the 4th of a burst of 3 is a 429 with Retry-After and the usual error;
+//   - another address is not slowed;
+//   - the logins of the same address are not either.
+//
+// The demo moves of an address have their cap.
 func TestDemoRateLimits(t *testing.T) {
 	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) {
 		cfg.Demo.Rate = throttle.Rate{Burst: 3, Every: 20 * time.Second}
@@ -475,10 +483,12 @@ func TestDemoRateLimits(t *testing.T) {
 	c.must(200, &g, "POST", path+"/reveal", map[string]int{"cell": mine}, "")
 }
 
-// Moves sent at once on one demo game answer as on a real game: of the same reveal, or of the
-// finish, sent 12 times at once, one is played and the others are 409 invalid_move; the same
-// sale sent 12 times at once under one key sells one game. 40 games of each kind, so that the
-// moves meet in every order (on PostgreSQL, on three servers).
+// Moves sent at once on one demo game answer as on a real game:
+//   - of the same reveal, or of the finish, sent 12 times at once, one is played and the others
+//     are 409 invalid_move;
+//   - the same sale sent 12 times at once under one key sells one game.
+//
+// 40 games of each kind, so that the moves meet in every order (on PostgreSQL, on three servers).
 func TestDemoConcurrentMoves(t *testing.T) {
 	// The tests' clock stands still: the caps on demo sessions and moves would never refill.
 	servers := newTestServersWith(t, 1, 3, func(cfg *game.Config, _ *clock) { cfg.Demo.Rate, cfg.Demo.MoveRate = throttle.Rate{}, throttle.Rate{} })
@@ -568,8 +578,8 @@ func TestDemoConcurrentMoves(t *testing.T) {
 }
 
 // On several servers of one database (PostgreSQL), a demo session works whichever server
-// answers: opened on one, played on another, moved on a third, ended on the first and refused on
-// all of them.
+// answers. It is opened on one, played on another, moved on a third, ended on the first, and then
+// refused on all of them.
 func TestDemoAcrossServers(t *testing.T) {
 	servers := newTestServers(t, 1, 3)
 	c := servers[0].demoClient(t)

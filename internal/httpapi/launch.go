@@ -16,10 +16,14 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// The operator opens the game for one of its players (seamless wallet mode, docs/spec/WALLET.md 1.1): a
-// signed POST /api/v1/launch, stamped within 300 s of this server's clock and with a nonce never
-// used before, gives a link good once for 60 seconds; opening it sets the session cookie and goes
-// to the game page. Every answer is signed as the answer to its request.
+// The operator opens the game for one of its players (seamless wallet mode,
+// docs/spec/WALLET.md 1.1):
+//  1. The operator sends a signed POST /api/v1/launch, stamped within 300 s of this server's
+//     clock, with a nonce never used before.
+//  2. The answer gives a link good once, for 60 seconds.
+//  3. Opening the link sets the session cookie and goes to the game page.
+//
+// Every answer is signed as the answer to its request.
 
 // EnableLaunch serves the launch call, signed with secret and checked on the clock now; the
 // links are on publicURL (empty: the address the call came to).

@@ -51,9 +51,11 @@ func (c *client) refused(status int, code, method, path string, body any, key st
 	}
 }
 
-// The weekly limits through the API, on an injected clock: none by default and each asked for
-// before the first deposit and stake; up to a limit and not a cent past, refusals changing
-// nothing; a raise pending for 48 hours, a lowering at once and cancelling it; the week rolling.
+// The weekly limits through the API, on an injected clock:
+//   - none by default, and each asked for before the first deposit and stake;
+//   - up to a limit and not a cent past, refusals changing nothing;
+//   - a raise pending for 48 hours, and a lowering holding at once and cancelling the raise;
+//   - the week rolling.
 func TestWeeklyLimits(t *testing.T) {
 	skipInWalletMode(t, noProtection)
 	srv := newTestServer(t, 1)

@@ -9,11 +9,15 @@ import (
 	"starcolor/internal/storetest"
 )
 
-// TestMain runs every test of the API on SQLite; then, each in a run of this test binary of its
-// own: all of them again on PostgreSQL, when a database is given ($STARCOLOR_TEST_POSTGRES, with
-// STARCOLOR_TEST_STORE=postgres), and in seamless wallet mode, in front of the reference wallet
-// (STARCOLOR_TEST_WALLET=1, walletsuite_test.go), on SQLite and, when a database is given, on
-// PostgreSQL: the same tests on both stores, with and without the operator's wallet.
+// TestMain runs the same tests of the API on both stores, with and without the operator's wallet:
+//  1. On SQLite, in this process.
+//  2. On PostgreSQL, when a database is given ($STARCOLOR_TEST_POSTGRES, with
+//     STARCOLOR_TEST_STORE=postgres).
+//  3. In seamless wallet mode, in front of the reference wallet (STARCOLOR_TEST_WALLET=1,
+//     walletsuite_test.go), on SQLite.
+//  4. In seamless wallet mode on PostgreSQL, when a database is given.
+//
+// Runs 2 to 4 are each a run of this test binary of its own, made once the run before passed.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if code != 0 || os.Getenv("STARCOLOR_TEST_STORE") != "" || walletSuite {

@@ -19,10 +19,12 @@ type meView struct {
 	} `json:"session"`
 }
 
-// The play session through the API, on both stores: it begins at the player's first session
-// still live and a second device joins it, with the same figures; a reality check answered on
-// one device holds on the other; bad answers are refused and change nothing; once the first
-// device logs out, the play session is the second's.
+// The play session through the API, on both stores:
+//   - it begins at the player's first session still live;
+//   - a second device joins it, with the same figures;
+//   - a reality check answered on one device holds on the other;
+//   - bad answers are refused and change nothing;
+//   - once the first device logs out, the play session is the second's.
 func TestPlaySessionFigures(t *testing.T) {
 	srv := newTestServer(t, 1)
 	phone := srv.client(t)

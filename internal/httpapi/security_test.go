@@ -58,10 +58,10 @@ func (s *testServer) login(t testing.TB, name string) string {
 }
 
 // After a logout returns, no request with its token succeeds: not a read, not a movement of
-// money (a deposit; in wallet mode, where deposits are the operator's, a sale), whether the server
-// had the session in memory already (warm) or reads it for the first time while the logout runs
-// (cold). Requests race the logout from several goroutines, in 150 trials of each kind; before
-// the fix, most trials let a request through.
+// money. The movement is a deposit, or in wallet mode, where deposits are the operator's, a sale.
+// It holds whether the server had the session in memory already (warm) or reads it for the first
+// time while the logout runs (cold). Requests race the logout from several goroutines, in 150
+// trials of each kind. Before the fix, most trials let a request through.
 func TestLogoutEndsTheSessionUnderConcurrentRequests(t *testing.T) {
 	s := newTestServer(t, 1)
 	s.client(t).signUp("lena", 1_000_000)
@@ -128,7 +128,7 @@ func TestLogoutEndsTheSessionUnderConcurrentRequests(t *testing.T) {
 }
 
 // A request that was let in before a logout, but whose movement of money reaches the writer
-// after the logout has committed, moves nothing: the session is checked in the write's own
+// after the logout has committed, moves nothing. The session is checked in the write's own
 // transaction.
 func TestLogoutRefusesWritesAuthenticatedBefore(t *testing.T) {
 	s := newTestServer(t, 1)
@@ -163,7 +163,7 @@ func TestLogoutRefusesWritesAuthenticatedBefore(t *testing.T) {
 	}
 }
 
-// An Idempotency-Key is bound to its call as well as to its body: the same key and body sent to
+// An Idempotency-Key is bound to its call as well as to its body. The same key and body sent to
 // another call is refused (422), not answered with the first call's answer.
 func TestIdempotencyKeyBoundToItsCall(t *testing.T) {
 	skipInWalletMode(t, noMoney+": the only call under a key is the sale")
@@ -190,9 +190,9 @@ func TestIdempotencyKeyBoundToItsCall(t *testing.T) {
 }
 
 // A client that hangs up while its sale waits for the writer fails nothing but, at most, its own
-// sale: work inside the writer does not depend on any one request's context. Here the writer is
-// held while a sale whose client then hangs up, and honest sales, queue behind it; the first of
-// them must read a page of units inside the writer.
+// sale. Work inside the writer does not depend on any one request's context. Here the writer is
+// held while sales queue behind it: one whose client then hangs up, and honest ones. The first
+// of them must read a page of units inside the writer.
 func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
 	s := newTestServer(t, 1)
 	ctx := context.Background()
@@ -228,10 +228,10 @@ func TestHungUpSaleDoesNotFailOthers(t *testing.T) {
 	}
 }
 
-// The sweep of abandoned games decides inside the writer, on the game as it stands there: a move
+// The sweep of abandoned games decides inside the writer, on the game as it stands there. A move
 // that lands between its list and its write is kept, and a game moved since is no longer
 // abandoned. Here the player's click is queued (the writer held) before the sweep lists the
-// game, so the sweep's list holds the game as it was before the click.
+// game. So the sweep's list holds the game as it was before the click.
 func TestAbandonedSweepKeepsAConcurrentMove(t *testing.T) {
 	s := newTestServer(t, 1)
 	c := s.client(t)
@@ -354,9 +354,9 @@ func TestWeakPasswordsRefused(t *testing.T) {
 	c.must(201, nil, "POST", "/api/v1/players", map[string]string{"last_name": "Martin", "first_names": "Jeanne", "birth_date": "1990-01-01", "username": "quentin1", "password": "a less common one"}, "")
 }
 
-// Guesses sent at once at an account are counted as they arrive, before any is evaluated: of 40
-// parallel wrong guesses, no more than the free attempts are evaluated (the others get 429), and
-// the right password sent after them is refused too. Repeated on fresh accounts.
+// Guesses sent at once at an account are counted as they arrive, before any is evaluated. Of 40
+// parallel wrong guesses, no more than the free attempts are evaluated, and the others get 429.
+// The right password sent after them is refused too. Repeated on fresh accounts.
 func TestParallelGuessesAreCounted(t *testing.T) {
 	skipInWalletMode(t, noAccounts)
 	s := newTestServer(t, 1)
@@ -557,9 +557,11 @@ func TestAccentedUsernames(t *testing.T) {
 	}
 }
 
-// A request that two readers could read differently is refused, as a body with a key twice is:
-// two Idempotency-Key or Content-Type headers (a proxy may read the last, the server reads the
-// first), a query parameter twice. Nothing changes.
+// A request that two readers could read differently is refused, as a body with a key twice is.
+// Nothing changes. The requests carry:
+//   - two Idempotency-Key or Content-Type headers (a proxy may read the last, the server reads
+//     the first);
+//   - a query parameter twice.
 func TestAmbiguousRequestsRefused(t *testing.T) {
 	srv := newTestServer(t, 1)
 	c := srv.client(t)

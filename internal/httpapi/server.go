@@ -1,6 +1,7 @@
-// Package httpapi serves the player API of docs/spec/API.md over the standard library's ServeMux: one
-// small handler per call, JSON in and out, errors as {"error": {"code", "message"}} with the
-// status of their fault code, and the session in an HttpOnly cookie.
+// Package httpapi serves the player API of docs/spec/API.md over the standard library's
+// ServeMux, one small handler per call, JSON in and out. An error is
+// {"error": {"code", "message"}}, with the status of its fault code. The session is in an
+// HttpOnly cookie.
 package httpapi
 
 import (
@@ -61,8 +62,8 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 	s.handle("POST /api/v1/session", s.login)
 	s.handle("DELETE /api/v1/session", s.logout)
 	s.handle("POST /api/v1/demo", s.startDemo)
-	// With a demo session (demo.go), the calls of play answer as they do a player (its plays and
-	// moves check the session in their own write: demoWriteOr), and those of real money or of an
+	// With a demo session (demo.go), the calls of play answer as they do a player. Its plays and
+	// moves check the session in their own write (demoWriteOr). The calls of real money or of an
 	// account are refused: demoOr(h, nil).
 	s.handle("GET /api/v1/me", s.demoOr(s.auth(s.me), s.demoMe))
 	s.handle("GET /api/v1/me/limits", s.demoOr(s.auth(s.limits), nil))
@@ -87,8 +88,8 @@ func New(svc *game.Service, db Store, log *slog.Logger, metrics *Metrics) *Serve
 }
 
 // Metrics serves the Prometheus metrics (nil when the server has none). They are not among the
-// player API's routes: served on the public port, sparse sales would give each sale's prize and
-// the wallet's disputes to anyone, so serve puts them on a listener of their own
+// player API's routes. On the public port, sparse sales would give each sale's prize and the
+// wallet's disputes to anyone. So serve puts them on a listener of their own
 // (--metrics-addr, loopback by default).
 func (s *Server) Metrics() http.Handler {
 	if s.metrics == nil {
@@ -166,7 +167,7 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 	})
 }
 
-// oneValued are the headers a request may carry once at most: a proxy that reads the last of two
+// oneValued are the headers a request may carry once at most. A proxy that reads the last of two,
 // and the server, which reads the first, would not agree on what was asked.
 var oneValued = []string{"Content-Type", "Idempotency-Key"}
 
@@ -252,8 +253,8 @@ func writeError(w http.ResponseWriter, err error) {
 	writeBody(w, status, body)
 }
 
-// errorOf is the answer to an error: its status and its body, {"error": {"code", "message"}}
-// (the cause of an internal error never told), and when to try again set in h (Retry-After).
+// errorOf is the answer to an error: its status and its body, {"error": {"code", "message"}}.
+// The cause of an internal error is never told. When to try again is set in h (Retry-After).
 func errorOf(h http.Header, err error) (int, []byte) {
 	code := fault.CodeOf(err)
 	msg := err.Error()
@@ -318,10 +319,12 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-// healthz answers 200 while the server can serve: its store can write (a probe write through
-// the writer, and no write failed for the store's sake of late) and nothing has been found
-// damaged in it (game.Service.Problems: units that do not match their commitment, a damaged
-// file); else 503 with what is wrong.
+// healthz answers 200 while the server can serve, else 503 with what is wrong. It can serve
+// while:
+//   - its store can write: a probe write through the writer, and no write failed for the
+//     store's sake of late;
+//   - nothing has been found damaged in it (game.Service.Problems): units that do not match their
+//     commitment, a damaged file.
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()

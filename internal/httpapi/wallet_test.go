@@ -110,10 +110,13 @@ func (e *walletEnv) drained(t *testing.T) {
 	apptest.DrainOutbox(t, e.env.Store, e.now, nil)
 }
 
-// The launch (once, the body checked; its signatures: TestSignatures), the balance from the
-// wallet, money and protection refused with wallet_mode, sales debited first with their credits
-// sent (a manual game's when it finishes), a refused debit refusing the sale; the wallet's books
-// and the games agree to the cent.
+// Wallet mode through the API:
+//   - the launch: once, the body checked (its signatures: TestSignatures);
+//   - the balance from the wallet;
+//   - money and protection refused with wallet_mode;
+//   - sales debited first, with their credits sent (a manual game's when it finishes);
+//   - a refused debit refusing the sale;
+//   - the wallet's books and the games agreeing to the cent.
 func TestWalletMode(t *testing.T) {
 	e := newWalletEnv(t, fakewallet.Faults{})
 	for _, c := range []struct {
@@ -216,10 +219,12 @@ func TestWalletMode(t *testing.T) {
 	}
 }
 
-// Under a wallet that fails, drops answers after applying, answers slowly (a rollback may then
-// overtake its debit) and refuses a tenth of each, players play at once; once the outbox has
-// drained, round by round: every game's debit stands at the wallet with its stake and its credit
-// with its prize, every debit without a game was refused or rolled back, and the books agree.
+// Players play at once under a wallet that fails and drops answers after applying, a tenth of the
+// calls each. It also refuses a tenth of the debits, and answers one call in twenty slowly (a
+// rollback may then overtake its debit). Once the outbox has drained, round by round:
+//   - every game's debit stands at the wallet with its stake, and its credit with its prize;
+//   - every debit without a game was refused or rolled back;
+//   - the books agree.
 func TestWalletModeUnderFaults(t *testing.T) {
 	e := newWalletEnv(t, fakewallet.Faults{Fail: 0.1, Drop: 0.1, Slow: 0.05, SlowDelay: time.Second, Refuse: 0.1, Seed: 11})
 	players := make([]*client, 8)
@@ -297,7 +302,7 @@ func TestWalletModeUnderFaults(t *testing.T) {
 }
 
 // A player who plays again within seconds has the rollback of their next sale held with the
-// sale's game (game/wallet_ahead.go): the next sale's round is the one held ahead, and the next
+// sale's game (game/wallet_ahead.go). The next sale's round is the one held ahead, and the next
 // rollback is held with it. A copy of the last sale (its key) debits nothing again. A rollback
 // held ahead that no sale came for is forgotten, never sent; the gauge of calls owed does not
 // count it while it waits.
@@ -391,7 +396,7 @@ func TestWalletRollbackHeldAhead(t *testing.T) {
 }
 
 // A sale at a stake sold out debits the wallet, is refused by the store and rolls its debit back,
-// once: the next sales at that stake are refused (503 sold_out) before any debit, until an
+// once. The next sales at that stake are refused (503 sold_out) before any debit, until an
 // emission puts the stake on sale again.
 func TestWalletSoldOutNotDebited(t *testing.T) {
 	e := newWalletEnv(t, fakewallet.Faults{})
@@ -444,7 +449,7 @@ func TestWalletSoldOutNotDebited(t *testing.T) {
 }
 
 // A debit whose answer never comes while the player waits refuses the sale (503
-// wallet_unavailable) and is rolled back; the debit, landing at the wallet after its rollback, is
+// wallet_unavailable) and is rolled back. The debit, landing at the wallet after its rollback, is
 // refused there: nothing stands, no unit was sold.
 func TestWalletDebitUnknownRolledBack(t *testing.T) {
 	e := newWalletEnvWith(t, fakewallet.Faults{Slow: 1, SlowDelay: 1500 * time.Millisecond, Seed: 3},
@@ -460,25 +465,36 @@ func TestWalletDebitUnknownRolledBack(t *testing.T) {
 	}
 }
 
-// Signatures, both ways (docs/spec/WALLET.md 1.1: a request whose signature does not verify, or whose
-// timestamp is more than 300 s from the receiver's clock, is refused with 401 bad_signature and
-// changes nothing; an answer that does not verify against its request is an unknown outcome; the
-// hex is accepted in either case).
+// Signatures, both ways. By docs/spec/WALLET.md 1.1:
+//   - A request whose signature does not verify, or whose timestamp is more than 300 s from the
+//     receiver's clock, is refused with 401 bad_signature and changes nothing.
+//   - An answer that does not verify against its request is an unknown outcome.
+//   - The hex is accepted in either case.
 //
-// (a) The operator's launch call to Star Color, its signature missing, made with another secret,
-// valid but of another body, for another path, of 1.0's kind (the body alone), not hex, or
-// stamped 301 s before or after the server's clock (moved, as tests move it): 401
-// bad_signature (signed), no link, no player made (the player and the link's token are made in
-// one write); in upper case, or stamped 300 s off: accepted.
+// (a) The operator's launch call to Star Color. It is refused 401 bad_signature (signed), with no
+// link and no player made, when its signature is:
+//   - missing;
+//   - made with another secret;
+//   - valid but of another body, or for another path;
+//   - of 1.0's kind (the body alone);
+//   - not hex;
+//   - stamped 301 s before or after the server's clock (moved, as tests move it), or by the
+//     machine's clock, 2 hours from it.
 //
-// (b) Star Color's calls to the wallet, through a proxy that tampers with the signatures: the
-// wallet's answers to a debit unsigned, signed with another secret or signed for another body are
-// unknown outcomes (the debit was applied at the wallet): the sale is refused 503
-// wallet_unavailable and its debit is rolled back once the wallet answers properly again; a
-// retry under the same key is a new attempt, and sells. Star Color's requests signed so are
-// refused by the wallet, 401, and move nothing; the sale is refused 503 the same way. In upper
-// case, both ways, a sale and its credit go through. At the end the wallet and the games agree,
-// round by round, and the balance shown is the wallet's.
+// The player and the link's token are made in one write, so a refused launch makes neither. A
+// signature in upper case, or stamped 300 s off, is accepted.
+//
+// (b) Star Color's calls to the wallet, through a proxy that tampers with the signatures:
+//   - The wallet's answers to a debit unsigned, signed with another secret or signed for another
+//     body are unknown outcomes: the debit was applied at the wallet. The sale is refused 503
+//     wallet_unavailable, and its debit is rolled back once the wallet answers properly again. A
+//     retry under the same key is a new attempt, and sells.
+//   - Star Color's requests signed so are refused by the wallet, 401, and move nothing. The sale
+//     is refused 503 the same way.
+//   - In upper case, both ways, a sale and its credit go through.
+//
+// At the end the wallet and the games agree, round by round, and the balance shown is the
+// wallet's.
 func TestSignatures(t *testing.T) {
 	var mu sync.Mutex
 	skew := 2 * time.Hour // the server's clock and the wallet's, away from the machine's

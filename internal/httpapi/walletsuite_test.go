@@ -21,13 +21,16 @@ import (
 	"starcolor/internal/wallet"
 )
 
-// The API suite in seamless wallet mode (docs/spec/WALLET.md): TestMain runs the whole suite a third time
-// with STARCOLOR_TEST_WALLET=1, in which every test server (newTestServerWith) is in wallet mode in
-// front of the reference wallet (internal/fakewallet, a SQLite file of its own, on an httptest
-// server), a player's sign-up is the operator's launch, with the player's money put at the
-// wallet, and a player's balance is the wallet's. The tests whose subject does not exist in
-// wallet mode skip, saying why; every test of the games runs, and at the end of each server's
-// life the wallet's books are checked against the games, round by round, to the cent.
+// The API suite in seamless wallet mode (docs/spec/WALLET.md). TestMain runs the whole suite again
+// with STARCOLOR_TEST_WALLET=1, on SQLite and, when a database is given, on PostgreSQL. In these
+// runs:
+//   - Every test server (newTestServerWith) is in wallet mode, in front of the reference wallet
+//     (internal/fakewallet, a SQLite file of its own, on an httptest server).
+//   - A player's sign-up is the operator's launch, with the player's money put at the wallet.
+//   - A player's balance is the wallet's.
+//   - The tests whose subject does not exist in wallet mode skip, saying why.
+//   - Every test of the games runs. At the end of each server's life, the wallet's books are
+//     checked against the games, round by round, to the cent.
 
 // walletSuiteEnv names the wallet-mode run of the suite.
 const walletSuiteEnv = "STARCOLOR_TEST_WALLET"
@@ -109,10 +112,13 @@ func (w *refWallet) fund(t testing.TB, player string, cents int64) {
 	}
 }
 
-// A tampering is what the proxy does to a signature on its way: nothing, take it away, put one
-// made with another secret, or one of another body, valid otherwise (of the right secret, for
-// the right call, time and request); or write it in upper case, which the receivers accept
-// (docs/spec/WALLET.md).
+// A tampering is what the proxy does to a signature on its way:
+//   - nothing;
+//   - take it away;
+//   - put one made with another secret;
+//   - put one of another body, valid otherwise: of the right secret, for the right call, time and
+//     request;
+//   - write it in upper case, which the receivers accept (docs/spec/WALLET.md).
 type tampering int
 
 const (
@@ -163,13 +169,16 @@ func (m tampering) answer(key *wallet.Key, r *http.Request, h http.Header, body 
 	return sig
 }
 
-// walletProxy stands between Star Color and the reference wallet: it passes every call through,
-// unless told to tamper with the signature of Star Color's requests or of the wallet's answers,
-// to be down (503, unsigned: the outcome unknown, the call not applied), to answer every debit
-// with an answer it captured from an earlier one (replayDebits: the audit's attack), or to
-// answer with another transaction_id echoed, signed properly (echoing). While it tampers, it
-// remembers the statuses the wallet answered; it always remembers the requests it passed
-// (sent).
+// walletProxy stands between Star Color and the reference wallet. It passes every call through,
+// unless told to:
+//   - tamper with the signature of Star Color's requests or of the wallet's answers;
+//   - be down (503, unsigned: the outcome unknown, the call not applied);
+//   - answer every debit with an answer it captured from an earlier one (replayDebits: the
+//     audit's attack);
+//   - answer with another transaction_id echoed, signed properly (echoing).
+//
+// While it tampers, it remembers the statuses the wallet answered. It always remembers the
+// requests it passed (sent).
 type walletProxy struct {
 	next http.Handler
 	key  *wallet.Key
@@ -199,8 +208,8 @@ func (p *walletProxy) set(requests, answers tampering, down bool) {
 	p.mu.Unlock()
 }
 
-// replayDebits makes the proxy answer every debit from now on with the answer of the next debit
-// that passes, captured (validly signed, for that debit), without passing the later ones on.
+// replayDebits makes the proxy capture the answer of the next debit that passes, validly signed
+// for that debit. It then answers every later debit with it, without passing them on.
 func (p *walletProxy) replayDebits() {
 	p.mu.Lock()
 	p.replay, p.captured = true, nil
@@ -278,8 +287,8 @@ func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	answer := rec.Body.Bytes()
 	r.Header.Set(wallet.SignatureHeader, asked)
 	if requests == upperCase || echo != "" {
-		// The answer binds the request's signature as the wallet got it: a proxy that changed it
-		// signs the answer again for the one Star Color sent, as it must to be taken.
+		// The answer binds the request's signature as the wallet got it. A proxy that changed it
+		// signs the answer again for the one Star Color sent, or Star Color would refuse it.
 		if echo != "" {
 			var a wallet.Answer
 			json.Unmarshal(answer, &a)
@@ -305,9 +314,9 @@ func (p *walletProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(answer)
 }
 
-// launchInto is the operator's signed launch of a player, stamped at now() (the server's clock),
-// its link opened in hc's cookies: hc is then that player's browser, whose calls to the wallet
-// carry the operator's session "sess-"+who.
+// launchInto is the operator's signed launch of a player, stamped at now() (the server's clock).
+// Its link is opened in hc's cookies, so hc is then that player's browser. Its calls to the
+// wallet carry the operator's session "sess-"+who.
 func launchInto(t testing.TB, base string, secret []byte, who string, hc *http.Client, now func() time.Time) {
 	t.Helper()
 	openLaunch(t, base, secret, who, "sess-"+who, hc, now)
@@ -378,12 +387,15 @@ func (s *testServer) drained(t testing.TB) {
 }
 
 // checkWalletBooks checks, once the outbox has drained, that the wallet and the games agree to
-// the cent (docs/spec/WALLET.md: when every call is acknowledged, the stakes debited minus rollbacks, and
-// the credits, equal on both sides), round by round: each game's debit stands at the wallet with
-// its stake, its credit, once acknowledged, with its prize (a game not finished has its credit
-// held, and nothing credited yet); no debit stands and no credit is for a round without a game;
-// in total, the wallet's books say the same, every credit matched by its debit. Nothing is
-// disputed; the players' accounts here stay at zero, and the books here balance.
+// the cent, round by round. By docs/spec/WALLET.md, when every call is acknowledged, the stakes
+// debited minus rollbacks, and the credits, are equal on both sides. It checks that:
+//   - Each game's debit stands at the wallet with its stake.
+//   - Each game's credit, once acknowledged, stands with its prize. A game not finished has its
+//     credit held, and nothing credited yet.
+//   - No debit stands and no credit is for a round without a game.
+//   - In total, the wallet's books say the same, every credit matched by its debit.
+//   - Nothing is disputed.
+//   - The players' accounts here stay at zero, and the books here balance.
 func (s *testServer) checkWalletBooks(t *testing.T) {
 	if t.Failed() || t.Skipped() {
 		return // the failure said it already

@@ -14,9 +14,11 @@ import (
 )
 
 // fakeServer implements, minimally but honestly, the part of docs/spec/API.md the load tool uses:
-// players, session cookies, deposits and games (auto, and manual through colour and reveal with
-// a real 6×7 board of 7 stars of each colour, where a milky way explodes its neighbours), with
-// idempotency keys, 402 when the balance is short and 503 once its stock of units is sold.
+//   - players, session cookies and deposits;
+//   - games: auto, and manual through colour and reveal, with a real 6×7 board of 7 stars of each
+//     colour, where a milky way explodes its neighbours;
+//   - idempotency keys;
+//   - 402 when the balance is short, and 503 once its stock of units is sold.
 type fakeServer struct {
 	mu       sync.Mutex
 	users    map[string]*fakeUser

@@ -16,8 +16,8 @@ import (
 )
 
 // newDemoSite is newSite whose demo games are all played on one unit with an Extra stage and a
-// prize, made by the generator as a demo game's unit is (game.DemoConfig.Unit, the test's hook):
-// the test knows what each demo game will reveal.
+// prize. The generator makes it as it makes a demo game's unit (game.DemoConfig.Unit, the test's
+// hook), so the test knows what each demo game will reveal.
 func newDemoSite(t *testing.T) *site {
 	t.Helper()
 	var unit audit.Record
@@ -80,10 +80,14 @@ func small(t *testing.T, ctx context.Context) []string {
 }
 
 // TestDemoPage plays demo games from a fresh browser, without an account, on a desktop and on a
-// phone: « Essayer gratuitement », a manual game through its Extra stage, the mark on every
-// screen, what needs an account hidden, the history and its replay, the offer to open an
-// account on the result and in the header, which ends the demo and opens the sign-up; and
-// through the store, that the ledger, the reports and the emissions did not change.
+// phone. It checks:
+//   - « Essayer gratuitement »;
+//   - a manual game through its Extra stage;
+//   - the mark on every screen, and what needs an account hidden;
+//   - the history and its replay;
+//   - the offer to open an account, on the result and in the header, which ends the demo and
+//     opens the sign-up;
+//   - through the store, that the ledger, the reports and the emissions did not change.
 func TestDemoPage(t *testing.T) {
 	browser := browsertest.New(t, browsertest.Options{})
 	for _, mobile := range []bool{false, true} {

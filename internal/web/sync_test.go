@@ -15,11 +15,15 @@ import (
 	"starcolor/internal/browsertest"
 )
 
-// Issue 20, the player's side: regulation 4.1 as docs/spec/RULES.md §7 says it (every game in the history
-// shows its result, but the one this very tab is revealing), tabs and devices that follow the
-// game, and the reality check of the server's play session. Tabs of one browser share its
-// cookies (chromedp.NewContext on a tab: the same browser context); another device is a browser
-// context of its own, with its own cookie jar, logged in as the same player.
+// Issue 20, the player's side:
+//   - regulation 4.1 as docs/spec/RULES.md §7 says it: every game in the history shows its
+//     result, but the one this very tab is revealing;
+//   - tabs and devices that follow the game;
+//   - the reality check of the server's play session.
+//
+// Tabs of one browser share its cookies (chromedp.NewContext on a tab: the same browser context).
+// Another device is a browser context of its own, with its own cookie jar, logged in as the same
+// player.
 func TestTabsAndDevices(t *testing.T) {
 	browser := browsertest.New(t, browsertest.Options{})
 	for _, f := range []struct {
@@ -66,9 +70,9 @@ func resultText(g gameJSON) string {
 	return "Perdu"
 }
 
-// leave has a device of the player (its API client) buy a « Jouer » game, choose violet, and
-// click violet stars in the order of the board until stop holds, then leave it unfinished. It
-// returns false if the game finished first.
+// leave has a device of the player (its API client) buy a « Jouer » game and choose violet. The
+// device clicks violet stars in the order of the board until stop holds, and leaves the game
+// unfinished. leave returns false if the game finished first.
 func (p *player) leave(stop func(g gameJSON) bool) (gameJSON, bool) {
 	var g gameJSON
 	p.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "manual"})
@@ -119,10 +123,10 @@ func checkBoard(t *testing.T, ctx context.Context, g gameJSON, where string) {
 	}
 }
 
-// 4.1: a game left at each step (its colour chosen, half its stars clicked, its Extra found) by
-// one device shows its result and « Reprendre » in the history of a tab opened afresh and of a
-// second device, and the game screen offers it plainly; neither page takes it over. « Reprendre »
-// brings it back exactly where it stopped.
+// 4.1: a game left by one device at each step: its colour chosen, half its stars clicked, its
+// Extra found. It shows its result and « Reprendre » in the history of a tab opened afresh and of
+// a second device, and the game screen offers it plainly. Neither page takes it over.
+// « Reprendre » brings it back exactly where it stopped.
 func testGamesLeftOpenedAfresh(t *testing.T, browser, ctx context.Context) {
 	s := newSite(t)
 	signUp(t, ctx, s, "lena")
@@ -244,8 +248,8 @@ func testRevealHereResultThere(t *testing.T, browser, ctx context.Context) {
 	waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done'`)
 }
 
-// Two tabs on one game: B follows A's clicks; a move B makes on a board another device changed
-// meanwhile (409) shows the game as it stands and no error; once A finishes, B shows the end and
+// Two tabs on one game. B follows A's clicks. A move B makes on a board another device changed
+// meanwhile (409) shows the game as it stands, and no error. Once A finishes, B shows the end and
 // the result, and no error.
 func testTwoTabsOneGame(t *testing.T, browser, ctx context.Context) {
 	s := newSite(t)

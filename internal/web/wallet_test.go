@@ -92,13 +92,19 @@ func shownBalance(t *testing.T, ctx context.Context) int64 {
 	return n
 }
 
-// In seamless wallet mode the page plays for an operator's player the operator launched: a page
-// opened without a session says to open the game from the operator's site, and has no sign-up,
-// login, deposit or limits; the link opens the game with the wallet's balance; an « Auto » game
-// and a « Jouer » game played to their end leave the balance the wallet holds once their credits
-// are acknowledged; a deposit at the operator shows when the player comes back to the page; a
-// debit the wallet refuses is told in the player's words; ending the session says how to come
-// back. Each screen passes axe-core.
+// In seamless wallet mode the page plays for a player the operator launched. The test walks it
+// through:
+//  1. A page opened without a session says to open the game from the operator's site. It has no
+//     sign-up, login, deposit or limits.
+//  2. The launch link opens the game with the wallet's balance.
+//  3. An « Auto » game and a « Jouer » game, played to their end, leave the balance the wallet
+//     holds once their credits are acknowledged.
+//  4. A deposit at the operator shows when the player comes back to the page.
+//  5. A debit the wallet refuses, for the balance or for a blocked player, is told in the
+//     player's words.
+//  6. Ending the session says how to come back.
+//
+// Each screen passes axe-core.
 func TestWalletModePage(t *testing.T) {
 	browser := browsertest.New(t, browsertest.Options{})
 	ctx := tab(t, browser, false)

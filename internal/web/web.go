@@ -1,10 +1,14 @@
-// Package web serves the player's page of « Star Color » at "/": one HTML page rendered once per
-// language from html/template (the prize tables of the game definition are written into it, its
-// words come from internal/i18n), and its style sheet and script, ES modules by concern
-// (static/*.js, wired by main.js) with the catalogue as one more, messages.js. They are embedded
-// in the binary and served by internal/assets, named by their checksum so that browsers may keep
-// them forever. The page plays on the player API of docs/spec/API.md (internal/httpapi, mounted
-// under /api/); this package holds no game logic and no access to the store.
+// Package web serves the player's page of « Star Color » at "/":
+//   - one HTML page, rendered once per language from html/template: the prize tables of the game
+//     definition are written into it, and its words come from internal/i18n;
+//   - its style sheet;
+//   - its script, ES modules by concern (static/*.js, wired by main.js), with the catalogue as
+//     one more, messages.js.
+//
+// They are embedded in the binary and served by internal/assets, named by their checksum so that
+// browsers may keep them forever. The page plays on the player API of docs/spec/API.md
+// (internal/httpapi, mounted under /api/). This package holds no game logic and no access to the
+// store.
 package web
 
 import (
@@ -43,7 +47,7 @@ type Site struct {
 type Options struct {
 	// Wallet is seamless wallet mode (docs/spec/WALLET.md): the operator keeps its players' accounts, money
 	// and protection, and opens the game for them with a launch link. The page then has no
-	// sign-up or login, no deposit and no player-protection screens, and says so; it is told
+	// sign-up or login, no deposit and no player-protection screens, and says so. It is told
 	// once, in the page itself, so that a page opened without a session says it too.
 	Wallet bool
 }
