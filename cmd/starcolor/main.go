@@ -111,5 +111,5 @@ func openExisting(ctx context.Context, db string) (app.Store, error) {
 			return nil, fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", db)
 		}
 	}
-	return app.OpenStore(ctx, db)
+	return openStore(ctx, db)
 }

@@ -21,7 +21,6 @@ import (
 
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/httpapi"
-	"starcolor/internal/postgres"
 	"starcolor/internal/storetest"
 )
 
@@ -129,7 +128,7 @@ func TestServersSellOutTogether(t *testing.T) {
 	}
 	db := storetest.PostgresURL(t)
 	def := gamedeftest.Mini(t)
-	store, err := postgres.Open(context.Background(), db)
+	store, err := openStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func TestPageSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	d2, err := Open(context.Background(), path)
+	d2, err := Open(context.Background(), path, testKey)
 	if err != nil {
 		t.Fatalf("open a database of 4096-byte pages: %v", err)
 	}
