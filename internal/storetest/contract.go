@@ -145,6 +145,12 @@ func Run(t *testing.T, h Harness) {
 		{"WithLock", testWithLock},
 		{"CheckWrite", testCheckWrite},
 		{"Demo", testDemo},
+		{"JournalWritePaths", testJournalWritePaths},
+		{"JournalFailedWrites", testJournalFailedWrites},
+		{"JournalDense", testJournalDense},
+		{"JournalServers", testJournalServers},
+		{"JournalHashesRace", testJournalHashesRace},
+		{"JournalCheckpointRace", testJournalCheckpointRace},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}
