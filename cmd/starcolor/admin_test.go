@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // adminCLI runs starcolor as a real process (the test binary standing in for it, see TestMain)

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // changeTier changes, in the database file itself, the tier (the prize) of one unit of the first
