@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -42,20 +41,7 @@ file appears whole or not at all.`, stderr)
 	if err != nil {
 		return err
 	}
-	err = writeAtomically(*out, func(w io.Writer) error {
-		if !*gz {
-			return exportEntries(ctx, store, st.Size, w)
-		}
-		z, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-		if err != nil {
-			return err
-		}
-		if err := exportEntries(ctx, store, st.Size, z); err != nil {
-			return err
-		}
-		return z.Close()
-	})
-	if err != nil {
+	if err := writeExport(*out, *gz, func(w io.Writer) error { return exportEntries(ctx, store, st.Size, w) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "journal: %d entries (0 to %d) written to %s\n", st.Size, st.Size-1, *out)
