@@ -35,6 +35,7 @@ func commands() []command {
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
+		{"journal", "verify an exported journal; the account key for a regulator", runJournal},
 	}
 }
 
