@@ -17,32 +17,10 @@ import (
 )
 
 func runJournal(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	subs := []command{
+	return runSubcommand(ctx, "journal", []command{
 		{"verify", "check an exported journal against its checkpoints and block exports", journalVerify},
 		{"account-key", "print the key that links a player's entries, for a regulator", journalAccountKey},
-	}
-	printUsage := func(w io.Writer) {
-		fmt.Fprintln(w, "Usage: starcolor journal <command> [arguments]\n\nCommands:")
-		for _, c := range subs {
-			fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
-		}
-	}
-	if len(args) == 0 {
-		printUsage(stderr)
-		return cmdline.ErrUsage
-	}
-	if args[0] == "-h" || args[0] == "--help" {
-		printUsage(stdout)
-		return nil
-	}
-	for _, c := range subs {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "starcolor journal: unknown command %q\n", args[0])
-	printUsage(stderr)
-	return cmdline.ErrUsage
+	}, args, stdout, stderr)
 }
 
 // files is a flag given once per file.
@@ -68,19 +46,11 @@ the entry by its seq, and exits 1; else prints a summary.`, stderr)
 	fs.Var(&checkpoints, "checkpoint", "a checkpoint `file` (GET /api/v1/journal/checkpoint), kept when it was served; once per file")
 	key := fs.String("key", "", "the journal's note verifier `key` (GET /api/v1/journal/key), or a file holding it")
 	fs.Var(&blocks, "block", "a block's audit `export` (emission export), to check the sales of its units; once per file")
-	if err := cmdline.Parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return cmdline.UsageError(fs, "want the journal's FILE")
-	}
-	path := fs.Arg(0)
-	if err := cmdline.Parse(fs, fs.Args()[1:]); err != nil {
+	path, err := cmdline.ParseArg(fs, args, "the journal's FILE")
+	if err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	case len(checkpoints) == 0:
 		return cmdline.UsageError(fs, "--checkpoint is required: the journal is checked against checkpoints kept")
 	case *key == "":
