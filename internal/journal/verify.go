@@ -1,50 +1,35 @@
 package journal
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/transparency-dev/formats/log"
 	"github.com/transparency-dev/merkle/compact"
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
-
-	"starcolor/internal/audit"
-	"starcolor/internal/strictjson"
 )
 
 // MaxProblems is how many problems a Report keeps; the others are counted. A journal cut in its
 // middle would otherwise be a problem a line for a hundred million lines.
 const MaxProblems = 1000
 
-// maxLine bounds the line an entry is read from: the largest, an emission's of a thousand
-// blocks, is 70 kB. A longer line is still hashed into the tree, not parsed.
-const maxLine = 1 << 20
-
 // Problem is one thing wrong in a journal, naming the entry at fault.
 type Problem struct {
 	// Seq is the entry's seq (its line, from 0), or the first of the entries at fault; -1 when
 	// the problem is a checkpoint's or an export's own.
 	Seq int64
+	// Msg says what is wrong, for a person.
 	Msg string
 }
 
+// String is the problem as the command prints it: "seq 5: …".
 func (p Problem) String() string {
 	if p.Seq < 0 {
 		return p.Msg
@@ -88,95 +73,6 @@ type Signed struct {
 	Note []byte
 }
 
-// Block is a block's units as its audit export tells them (docs/spec/RULES.md §8).
-type Block struct {
-	// Name is what problems call the export (its file); the caller sets it.
-	Name     string
-	Emission string
-	Block    int
-	Price    int64 // cents
-	Root     audit.Hash
-	leaves   []audit.Hash
-	prizes   []int64
-}
-
-// ReadBlock reads a block's audit export, gzip-compressed or not: each unit's leaf hash and
-// prize. It checks that the lines are the block's units in order and hash to the root the header
-// commits to; it does not re-check the units under the rules, as `starcolor emission verify`
-// does.
-func ReadBlock(r io.Reader) (*Block, error) {
-	br, closer, err := decompressed(r)
-	if err != nil {
-		return nil, err
-	}
-	defer closer()
-	head, err := br.ReadSlice('\n')
-	if err != nil {
-		return nil, fmt.Errorf("no header line: %w", err)
-	}
-	var h audit.Header
-	if err := json.Unmarshal(head, &h); err != nil || h.Format != audit.Format {
-		return nil, fmt.Errorf("the first line is not the header of a %s export", audit.Format)
-	}
-	b := &Block{Emission: h.Emission, Block: h.Block}
-	if b.Price, err = audit.Cents(h.Price); err != nil {
-		return nil, fmt.Errorf("header: %w", err)
-	}
-	if root, err := hex.DecodeString(h.Root); err != nil || len(root) != len(b.Root) {
-		return nil, fmt.Errorf("header: the root %q is not 64 hex digits", h.Root)
-	} else {
-		copy(b.Root[:], root)
-	}
-	if h.Units <= 0 || h.Units > 1<<24 {
-		return nil, fmt.Errorf("header: %d units", h.Units)
-	}
-	// A header is not trusted with the memory it asks for: a block is a million units at most.
-	b.leaves = make([]audit.Hash, 0, min(h.Units, 1<<20))
-	b.prizes = make([]int64, 0, min(h.Units, 1<<20))
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == io.EOF && len(line) == 0 {
-			break
-		}
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("unit %d: %w", len(b.leaves), err)
-		}
-		line = bytes.TrimSuffix(line, []byte("\n"))
-		rec, perr := audit.ParseLine(line)
-		if perr != nil || rec.Index != len(b.leaves) {
-			return nil, fmt.Errorf("line %d is not the audit line of unit %d", len(b.leaves)+2, len(b.leaves))
-		}
-		if len(b.leaves) == h.Units {
-			return nil, fmt.Errorf("more than the %d units the header announces", h.Units)
-		}
-		b.leaves = append(b.leaves, audit.LeafHash(line))
-		b.prizes = append(b.prizes, rec.Prize)
-		if err == io.EOF {
-			break
-		}
-	}
-	if len(b.leaves) != h.Units {
-		return nil, fmt.Errorf("%d units, the header announces %d", len(b.leaves), h.Units)
-	}
-	if root := audit.Root(b.leaves); root != b.Root {
-		return nil, fmt.Errorf("the units hash to %x, the header commits to %s", root, h.Root)
-	}
-	return b, nil
-}
-
-// decompressed reads r through gzip when it starts as gzip does.
-func decompressed(r io.Reader) (*bufio.Reader, func() error, error) {
-	br := bufio.NewReaderSize(r, maxLine)
-	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		gz, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, nil, fmt.Errorf("gzip: %w", err)
-		}
-		return bufio.NewReaderSize(gz, maxLine), gz.Close, nil
-	}
-	return br, func() error { return nil }, nil
-}
-
 // checkpoint is a checkpoint given to Verify, opened.
 type checkpoint struct {
 	name string
@@ -211,18 +107,6 @@ func openCheckpoint(text []byte, v note.Verifier) (size int64, root tlog.Hash, e
 	return int64(cp.Size), root, nil
 }
 
-// blockKey names a block of an emission.
-type blockKey struct {
-	emission string
-	block    int
-}
-
-// sold is a block given to Verify, and the seq of each of its units' sale (-1: none yet).
-type sold struct {
-	*Block
-	seq []int64
-}
-
 // verifier is the state of one Verify: O(log n) of the tree, the checkpoints still to reach,
 // and the blocks given.
 type verifier struct {
@@ -231,6 +115,7 @@ type verifier struct {
 	checks []checkpoint // by size; the first is the next to reach
 	good   int64        // the size of the largest checkpoint verified so far
 	blocks map[blockKey]*sold
+	given  []*sold // the blocks, in the order given
 	failed failure
 
 	// The run of lines whose seq is shifted from their line by the same amount, reported as one.
@@ -314,200 +199,6 @@ func (v *verifier) openCheckpoints(signed []Signed, nv note.Verifier) {
 // emptyRoot is the root of the tree of no entry (RFC 6962: SHA-256 of nothing).
 var emptyRoot = tlog.Hash(sha256.Sum256(nil))
 
-// addBlocks indexes the blocks given by emission and block.
-func (v *verifier) addBlocks(blocks []*Block) {
-	for _, b := range blocks {
-		k := blockKey{b.Emission, b.Block}
-		if was, ok := v.blocks[k]; ok {
-			if was.Root != b.Root {
-				v.rep.add(-1, "exports %s and %s both give block %d of emission %s, with two roots", was.Name, b.Name, b.Block, b.Emission)
-			}
-			continue
-		}
-		seq := make([]int64, len(b.leaves))
-		for i := range seq {
-			seq[i] = -1
-		}
-		v.blocks[k] = &sold{Block: b, seq: seq}
-	}
-}
-
-// batchLines is how many lines a worker parses and hashes at a time: 1,024 lines of about 300
-// bytes, so that the batches in flight hold a few MB whatever the journal's size.
-const batchLines = 1024
-
-// batch is consecutive lines of the journal, parsed and hashed by a worker.
-type batch struct {
-	start  int64
-	data   []byte
-	ends   []int             // where each line ends in data
-	long   map[int]tlog.Hash // the leaves of the lines longer than maxLine, hashed as read
-	leaves []tlog.Hash
-	parsed []parsed
-	err    error // what stopped the reading after these lines
-	done   chan struct{}
-}
-
-// parsed is a line read by parseEntry.
-type parsed struct {
-	e   any
-	seq uint64
-	err error
-}
-
-// read reads the journal: one goroutine reads the lines in batches, every core parses and
-// hashes them (three quarters of the work: strict JSON, then the bytes written again), and this
-// one takes the batches in order into the tree and the checks that follow the order.
-func (v *verifier) read(ctx context.Context, r io.Reader) error {
-	br, closer, err := decompressed(r)
-	if err != nil {
-		return err
-	}
-	defer closer()
-	workers := runtime.GOMAXPROCS(0)
-	work := make(chan *batch, workers)
-	ordered := make(chan *batch, 2*workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for b := range work {
-				b.parse()
-			}
-		})
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	// On the way out the reader is stopped first, which closes the workers' channel.
-	defer wg.Wait()
-	defer cancel()
-	go readBatches(ctx, br, work, ordered)
-	for b := range ordered {
-		<-b.done
-		if err := v.take(b); err != nil {
-			return err
-		}
-		if b.err == io.EOF {
-			return nil
-		}
-		if b.err != nil {
-			return b.err
-		}
-	}
-	return ctx.Err()
-}
-
-// readBatches splits the journal into batches, handing each to the workers and, in order, to
-// the reader of their results. The last batch carries the error that ended the reading, if any
-// but the end of the file.
-func readBatches(ctx context.Context, br *bufio.Reader, work, ordered chan<- *batch) {
-	defer close(work)
-	defer close(ordered)
-	for n := int64(0); ; {
-		b := &batch{start: n, data: make([]byte, 0, batchLines*320), done: make(chan struct{})}
-		for len(b.ends) < batchLines && b.err == nil {
-			line, err := br.ReadSlice('\n')
-			if err == io.EOF && len(line) == 0 {
-				b.err = io.EOF
-				break
-			}
-			switch {
-			case err == bufio.ErrBufferFull:
-				leaf, err := longLeaf(line, br)
-				if err != nil {
-					b.err = fmt.Errorf("journal line %d: %w", n+1, err)
-					continue
-				}
-				if b.long == nil {
-					b.long = map[int]tlog.Hash{}
-				}
-				b.long[len(b.ends)] = leaf
-			case err != nil && err != io.EOF:
-				b.err = fmt.Errorf("journal line %d: %w", n+1, err)
-				continue
-			default:
-				b.data = append(b.data, bytes.TrimSuffix(line, []byte("\n"))...)
-			}
-			b.ends = append(b.ends, len(b.data))
-			n++
-		}
-		if b.err == nil {
-			b.err = ctx.Err()
-		}
-		select {
-		case ordered <- b:
-		case <-ctx.Done():
-			return
-		}
-		work <- b
-		if b.err != nil {
-			return
-		}
-	}
-}
-
-// parse parses and hashes the batch's lines.
-func (b *batch) parse() {
-	defer close(b.done)
-	b.leaves = make([]tlog.Hash, len(b.ends))
-	b.parsed = make([]parsed, len(b.ends))
-	prev := 0
-	for i, end := range b.ends {
-		line := b.data[prev:end]
-		prev = end
-		if leaf, ok := b.long[i]; ok {
-			b.leaves[i] = leaf
-			b.parsed[i].err = fmt.Errorf("the line is longer than %d bytes: not an entry", maxLine)
-			continue
-		}
-		b.leaves[i] = Leaf(line)
-		p := &b.parsed[i]
-		p.e, p.seq, p.err = parseEntry(line)
-	}
-}
-
-// take adds a batch's lines to the tree, in order, and checks what follows the order: the
-// seqs, the checkpoints, the sales against the blocks.
-func (v *verifier) take(b *batch) error {
-	for i := range b.ends {
-		n := b.start + int64(i)
-		v.entry(n, b.parsed[i])
-		if err := v.tree.Append(b.leaves[i][:], nil); err != nil {
-			return err
-		}
-		v.rep.Entries = n + 1
-		if err := v.reach(n + 1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// newLeafHash starts the hash of a leaf: SHA-256 of a zero byte, then the entry.
-func newLeafHash() hash.Hash {
-	h := sha256.New()
-	h.Write([]byte{0})
-	return h
-}
-
-// longLeaf hashes a line longer than the reader's buffer, as it streams by.
-func longLeaf(start []byte, br *bufio.Reader) (tlog.Hash, error) {
-	h := newLeafHash()
-	h.Write(start)
-	for {
-		part, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			h.Write(part)
-			continue
-		}
-		if err != nil && err != io.EOF {
-			return tlog.Hash{}, err
-		}
-		h.Write(bytes.TrimSuffix(part, []byte("\n")))
-		var leaf tlog.Hash
-		h.Sum(leaf[:0])
-		return leaf, nil
-	}
-}
-
 // reach checks the checkpoints of size entries, now that the tree has that many.
 func (v *verifier) reach(size int64) error {
 	if len(v.checks) == 0 || v.checks[0].size != size {
@@ -522,8 +213,10 @@ func (v *verifier) reach(size int64) error {
 		c := v.checks[0]
 		v.checks = v.checks[1:]
 		if c.root != root {
-			if v.failed.later++; v.failed.later == 0 {
+			if v.failed.later < 0 {
 				v.failed = failure{from: from, first: c, root: root}
+			} else {
+				v.failed.later++
 			}
 			v.failed.last = c
 			continue
@@ -638,128 +331,4 @@ func count(n int64, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// sale checks a sale against the export of its block, when given.
-func (v *verifier) sale(n int64, e *saleEntry) {
-	b, ok := v.blocks[blockKey{e.Emission, e.Block}]
-	if !ok {
-		return
-	}
-	v.rep.Sales++
-	if e.Index < 0 || e.Index >= len(b.leaves) {
-		v.rep.add(n, "unit %d of block %d of emission %s: the block has %d units (%s)", e.Index, e.Block, e.Emission, len(b.leaves), b.Name)
-		return
-	}
-	var unit audit.Hash
-	hex.Decode(unit[:], []byte(e.Unit)) // parseEntry checked it
-	if want := b.leaves[e.Index]; unit != want {
-		v.rep.add(n, "the unit of emission %s block %d index %d is %s, the export %s has %x", e.Emission, e.Block, e.Index, e.Unit, b.Name, want)
-	}
-	if want := b.prizes[e.Index]; e.Prize != want {
-		v.rep.add(n, "the sale of unit %d of emission %s block %d pays %d cents, the unit %d (%s)", e.Index, e.Emission, e.Block, e.Prize, want, b.Name)
-	}
-	if first := b.seq[e.Index]; first >= 0 {
-		v.rep.add(n, "unit %d of emission %s block %d is sold again: its first sale is seq %d", e.Index, e.Emission, e.Block, first)
-	} else {
-		b.seq[e.Index] = n
-	}
-}
-
-// emission checks an emission's roots against the exports of its blocks, when given.
-func (v *verifier) emission(n int64, e *emissionEntry) {
-	if e.Event != "created" {
-		return
-	}
-	for k, b := range v.blocks {
-		if k.emission != e.Emission {
-			continue
-		}
-		switch {
-		case k.block >= len(e.Roots):
-			v.rep.add(n, "emission %s has %d blocks: the export %s gives block %d", e.Emission, len(e.Roots), b.Name, k.block)
-		case e.Roots[k.block] != hex.EncodeToString(b.Root[:]):
-			v.rep.add(n, "emission %s commits block %d to the root %s, the export %s has %x", e.Emission, k.block, e.Roots[k.block], b.Name, b.Root)
-		case e.Price != b.Price:
-			v.rep.add(n, "emission %s sells at %d cents, the export %s of block %d at %d", e.Emission, e.Price, b.Name, k.block, b.Price)
-		}
-	}
-}
-
-// entryOf makes the object of an entry of each kind, to read a line into.
-var entryOf = map[string]func() any{
-	KindSale:           func() any { return new(saleEntry) },
-	KindPrize:          func() any { return new(prizeEntry) },
-	KindDeposit:        func() any { return new(paymentEntry) },
-	KindWithdrawal:     func() any { return new(paymentEntry) },
-	KindLimits:         func() any { return new(limitsEntry) },
-	KindExclusion:      func() any { return new(exclusionEntry) },
-	KindClosure:        func() any { return new(closureEntry) },
-	KindRegisterImport: func() any { return new(registerImportEntry) },
-	KindEmission:       func() any { return new(emissionEntry) },
-	KindOperator:       func() any { return new(operatorEntry) },
-}
-
-// parseEntry reads a journal line: exactly the bytes Encode writes for an entry of a known kind,
-// read strictly (strictjson: no name twice, no unknown field), then written again and compared.
-// So a line the verifier takes is one the server could have written.
-func parseEntry(line []byte) (any, uint64, error) {
-	kind := kindHint(line)
-	mk, ok := entryOf[kind]
-	if !ok {
-		// Not an entry as written: read it as JSON to say why.
-		var h head
-		if err := jsonv2.Unmarshal(line, &h); err != nil {
-			return nil, 0, fmt.Errorf("not a JSON entry: %v", err)
-		}
-		if kind, mk = h.Kind, entryOf[h.Kind]; mk == nil {
-			return nil, h.Seq, fmt.Errorf("unknown kind %q", h.Kind)
-		}
-	}
-	e := mk()
-	if err := strictjson.Decode(line, e); err != nil {
-		var h head
-		if jerr := jsonv2.Unmarshal(line, &h); jerr != nil {
-			return nil, 0, fmt.Errorf("not a JSON entry: %v", jerr)
-		}
-		return nil, h.Seq, fmt.Errorf("not %s entry: %v", article(kind), err)
-	}
-	h := e.(headed).headOf()
-	if again, err := json.Marshal(e); err != nil || !bytes.Equal(again, line) {
-		return nil, h.Seq, fmt.Errorf("not %s entry as the server writes it: its fields are out of order, or it holds spaces or escapes of its own", article(kind))
-	}
-	if t, err := time.Parse(TimeFormat, h.Time); err != nil || t.Format(TimeFormat) != h.Time {
-		return nil, h.Seq, fmt.Errorf("the time %q is not RFC 3339 UTC to the millisecond", h.Time)
-	}
-	if s, ok := e.(*saleEntry); ok {
-		if u, err := hex.DecodeString(s.Unit); err != nil || len(u) != 32 || hex.EncodeToString(u) != s.Unit {
-			return nil, h.Seq, fmt.Errorf("the unit %q is not 64 lower-case hex digits", s.Unit)
-		}
-	}
-	return e, h.Seq, nil
-}
-
-// kindHint is the kind an entry as written says, third of its fields: {"seq":…,"time":"…",
-// "kind":"…". It only picks the type to read the line into, which checks the rest: reading the
-// line once more to find its kind would cost a third of Verify's time.
-func kindHint(line []byte) string {
-	_, rest, ok := bytes.Cut(line, []byte(`","kind":"`))
-	if !ok {
-		return ""
-	}
-	kind, _, _ := bytes.Cut(rest, []byte(`"`))
-	return string(kind)
-}
-
-// headed is every entry's object: its head comes first.
-type headed interface{ headOf() *head }
-
-func (h *head) headOf() *head { return h }
-
-// article is "a sale", "an emission".
-func article(kind string) string {
-	if strings.ContainsRune("aeiou", rune(kind[0])) {
-		return "an " + kind
-	}
-	return "a " + kind
 }

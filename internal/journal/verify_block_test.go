@@ -137,20 +137,7 @@ func TestVerifyBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := verify(t, tt.evs...)
-			var got []string
-			for _, p := range rep.Problems {
-				got = append(got, p.String())
-			}
-			for _, w := range tt.want {
-				found := false
-				for _, g := range got {
-					found = found || strings.Contains(g, w)
-				}
-				if !found {
-					t.Errorf("no problem %q among:\n%s", w, strings.Join(got, "\n"))
-				}
-			}
+			journal.WantProblems(t, verify(t, tt.evs...), tt.want...)
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,22 +167,24 @@ func TestVerifyTampering(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := verify(t, tt.file, x.key.VerifierKey, tt.cps)
-			var got []string
-			for _, p := range rep.Problems {
-				got = append(got, p.String())
-			}
-			t.Logf("%d problems:\n%s", len(got), strings.Join(got, "\n"))
-			for _, w := range tt.want {
-				found := false
-				for _, g := range got {
-					found = found || strings.Contains(g, w)
-				}
-				if !found {
-					t.Errorf("no problem %q among:\n%s", w, strings.Join(got, "\n"))
-				}
-			}
+			WantProblems(t, verify(t, tt.file, x.key.VerifierKey, tt.cps), tt.want...)
 		})
+	}
+}
+
+// WantProblems fails a test unless each of want is part of a problem of rep. It is exported for
+// the tests of package journal_test.
+func WantProblems(t testing.TB, rep *Report, want ...string) {
+	t.Helper()
+	var got []string
+	for _, p := range rep.Problems {
+		got = append(got, p.String())
+	}
+	t.Logf("%d problems:\n%s", len(got), strings.Join(got, "\n"))
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, w) }) {
+			t.Errorf("no problem %q among:\n%s", w, strings.Join(got, "\n"))
+		}
 	}
 }
 
