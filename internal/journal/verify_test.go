@@ -85,6 +85,20 @@ func TestVerifyClean(t *testing.T) {
 	}
 }
 
+// A journal of several batches of lines (batchLines), read on every core, is taken whole and
+// in order; a change in a later batch is named where it is.
+func TestVerifyBatches(t *testing.T) {
+	x := newExported(t, 3*batchLines+5)
+	rep := verify(t, x.file(), x.key.VerifierKey, x.checkpoints)
+	if !rep.OK() || rep.Entries != 3*batchLines+5 || rep.Size != rep.Entries || !bytes.Equal(rep.Root[:], merkleRoot(x.store.entries)) {
+		t.Fatalf("%d entries, verified up to %d: %v", rep.Entries, rep.Size, rep.Problems)
+	}
+	ls := lines(x.file())
+	ls[2500] = bytes.Replace(ls[2500], []byte(`"seq":2500,`), []byte(`"seq":2501,`), 1)
+	WantProblems(t, verify(t, bytes.Join(ls, nil), x.key.VerifierKey, x.checkpoints),
+		"seq 2500: the line holds the entry of seq 2501", "seq 2500: entries 2500 to 2509 are not those checkpoint cp2510 signed")
+}
+
 // lines splits an export into its lines, each a copy.
 func lines(file []byte) [][]byte {
 	var out [][]byte
