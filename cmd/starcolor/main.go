@@ -35,6 +35,7 @@ func commands() []command {
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
+		{"journal", "verify an exported journal; the account key for a regulator", runJournal},
 	}
 }
 
@@ -87,6 +88,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "starcolor: unknown command %q\n\n", args[0])
 	printUsage(stderr)
 	return 2
+}
+
+// runSubcommand runs the subcommand of a command (starcolor journal verify) that args name, or
+// prints the command's usage: its subcommands, each with its line of help.
+func runSubcommand(ctx context.Context, name string, subs []command, args []string, stdout, stderr io.Writer) error {
+	width := 0
+	for _, c := range subs {
+		width = max(width, len(c.name))
+	}
+	printUsage := func(w io.Writer) {
+		fmt.Fprintf(w, "Usage: starcolor %s <command> [arguments]\n\nCommands:\n", name)
+		for _, c := range subs {
+			fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
+		}
+	}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return cmdline.ErrUsage
+	}
+	if args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		return nil
+	}
+	for _, c := range subs {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "starcolor %s: unknown command %q\n", name, args[0])
+	printUsage(stderr)
+	return cmdline.ErrUsage
 }
 
 // newFlags makes a subcommand's flag set (cmdline.NewFlags), its usage named after starcolor.
