@@ -17,11 +17,12 @@ func runEmission(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		{"derive", "rebuild an emission from its seed and export it, to check it before its sale", emissionDerive},
 		{"verify", "re-check audit exports on their own, without the database", emissionVerify},
 		{"report", "tier counts, return to player and presentation frequencies", emissionReport},
+		{"randomness", "statistical tests at 99 % of each block's sale order and across blocks", emissionRandomness},
 	}
 	printUsage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: starcolor emission <command> [arguments]\n\nCommands:")
 		for _, c := range subs {
-			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 		}
 	}
 	if len(args) == 0 {
