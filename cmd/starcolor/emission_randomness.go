@@ -33,7 +33,29 @@ that a fair emission fails with probability at most 1 %, however many blocks it 
 	if err != nil {
 		return err
 	}
-	store, err := openExisting(ctx, *db)
+	return readEmission(ctx, *db, id, func(e *emission.Emission, r *emission.Reader) error {
+		start := time.Now()
+		v, err := r.Randomness(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "emission %s — %d block(s) of %s units at %s, game definition %s\n", e.ID, len(e.Blocks),
+			group(e.Blocks[0].Units), gamedef.FormatEUR(e.Price), e.Definition)
+		fmt.Fprintf(stdout, "the sale order of %s units read back from the stored units, checked against their roots, and tested in %s\n\n",
+			group(e.Units()), time.Since(start).Round(time.Millisecond))
+		printRandomness(stdout, &v)
+		if !v.Pass {
+			return fmt.Errorf("emission %s: the sale orders fail the randomness tests (see FAIL above)", e.ID)
+		}
+		return nil
+	})
+}
+
+// readEmission opens the database of a command that reads an emission's units, and hands read
+// the emission and a reader of its units, each page checked against the commitment. An
+// interruption is said as such.
+func readEmission(ctx context.Context, db, id string, read func(*emission.Emission, *emission.Reader) error) error {
+	store, err := openExisting(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -46,21 +68,11 @@ that a fair emission fails with probability at most 1 %, however many blocks it 
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	v, err := r.Randomness(ctx)
-	if err != nil {
+	if err := read(e, r); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("interrupted")
 		}
 		return err
-	}
-	fmt.Fprintf(stdout, "emission %s — %d block(s) of %s units at %s, game definition %s\n", e.ID, len(e.Blocks),
-		group(e.Blocks[0].Units), gamedef.FormatEUR(e.Price), e.Definition)
-	fmt.Fprintf(stdout, "the sale order of %s units read back from the stored units, checked against their roots, and tested in %s\n\n",
-		group(e.Units()), time.Since(start).Round(time.Millisecond))
-	printRandomness(stdout, &v)
-	if !v.Pass {
-		return fmt.Errorf("emission %s: the sale orders fail the randomness tests (see FAIL above)", e.ID)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/emission/emissiontest"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/storetest"
 )
 
 // emission randomness on a fresh block of the regulation's table, 1,000,000 units read back from
@@ -51,6 +53,31 @@ func TestEmissionRandomness(t *testing.T) {
 	_, inReport, found := strings.Cut(rep.stdout, "RANDOMNESS OF THE SALE ORDERS\nEach test is at 99 %")
 	if rep.code != 0 || !found || inReport != tests {
 		t.Errorf("the report (exit %d) does not end with the randomness tests:\n%s", rep.code, rep.stdout)
+	}
+}
+
+// The same emission, stored in SQLite and in PostgreSQL, reads back to the same sale orders and
+// the same tests, word for word (but the time taken).
+func TestRandomnessOnBothStores(t *testing.T) {
+	ctx := context.Background()
+	def := gamedeftest.Mini(t)
+	var outs []string
+	for _, db := range []string{filepath.Join(t.TempDir(), "mini.db"), storetest.PostgresURL(t)} {
+		store, err := app.OpenStore(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		storetest.CreateEmission(t, store, def, "MINI", 100, 3, 7)
+		store.Close()
+		r := cli("emission", "randomness", "--db", db, "MINI")
+		if r.code != 0 || !strings.Contains(r.stdout, "ACROSS THE 3 BLOCK(S) — 11 tests") || !strings.Contains(r.stdout, "VERDICT: PASS") {
+			t.Fatalf("%s: exit %d: %s\n%s", db, r.code, r.stderr, r.stdout)
+		}
+		_, tests, _ := strings.Cut(r.stdout, "Each test is at 99 %")
+		outs = append(outs, tests)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("SQLite and PostgreSQL give other tests:\n%s\n%s", outs[0], outs[1])
 	}
 }
 

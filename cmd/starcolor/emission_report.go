@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,42 +36,27 @@ fail the randomness tests.`, stderr)
 	if err := checkFolderOf("--plot", *plot); err != nil {
 		return err
 	}
-	store, err := openExisting(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	e, err := store.Emission(ctx, id)
-	if err != nil {
-		return err
-	}
-	r, err := emission.NewReader(e, store)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	rep, err := r.Report(ctx)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return errors.New("interrupted")
-		}
-		return err
-	}
-	elapsed := time.Since(start)
-	printReport(stdout, e, rep, elapsed)
-	if *plot != "" {
-		if err := writeAtomically(*plot, func(w io.Writer) error { return chart.WriteReport(w, rep, chart.Words{}) }); err != nil {
+	return readEmission(ctx, *db, id, func(e *emission.Emission, r *emission.Reader) error {
+		start := time.Now()
+		rep, err := r.Report(ctx)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)
-	}
-	switch {
-	case !rep.OK():
-		return fmt.Errorf("emission %s: the units differ from the prize table (see MISMATCH above)", e.ID)
-	case !rep.Randomness.Pass:
-		return fmt.Errorf("emission %s: the sale orders fail the randomness tests (see FAIL above)", e.ID)
-	}
-	return nil
+		printReport(stdout, e, rep, time.Since(start))
+		if *plot != "" {
+			if err := writeAtomically(*plot, func(w io.Writer) error { return chart.WriteReport(w, rep, chart.Words{}) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)
+		}
+		switch {
+		case !rep.OK():
+			return fmt.Errorf("emission %s: the units differ from the prize table (see MISMATCH above)", e.ID)
+		case !rep.Randomness.Pass:
+			return fmt.Errorf("emission %s: the sale orders fail the randomness tests (see FAIL above)", e.ID)
+		}
+		return nil
+	})
 }
 
 // checkFolderOf checks that the folder of a file a flag names exists, so that a command fails

@@ -26,10 +26,9 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
-// A fair emission of 60 blocks of the test definition passes, with every test judged across its
-// blocks (the uniformity of p-values from 55), and the report holds the same verdict.
-func TestRandomnessFairEmission(t *testing.T) {
-	e, pages := build(t, gamedeftest.Mini(t), 100, 60, 0, seedOf("sixty"))
+// randomnessOf runs the randomness tests of an emission in memory.
+func randomnessOf(t *testing.T, e *Emission, pages Pages) (*Reader, randomness.Verdict) {
+	t.Helper()
 	r, err := NewReader(e, pages)
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +37,14 @@ func TestRandomnessFairEmission(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, v
+}
+
+// A fair emission of 60 blocks of the test definition passes, with every test judged across its
+// blocks (the uniformity of p-values from 55), and the report holds the same verdict.
+func TestRandomnessFairEmission(t *testing.T) {
+	e, pages := build(t, gamedeftest.Mini(t), 100, 60, 0, seedOf("sixty"))
+	r, v := randomnessOf(t, e, pages)
 	if !v.Pass || len(v.Blocks) != 60 || len(v.Tests) != 11 {
 		t.Fatalf("pass %v, %d blocks, %d tests: %+v", v.Pass, len(v.Blocks), len(v.Tests), v.Tests)
 	}
@@ -97,14 +104,7 @@ func TestRandomnessBrokenShuffleFails(t *testing.T) {
 		blocks = append(blocks, b)
 	}
 	e := &Emission{ID: "B", Price: 100, Definition: def.Version, Table: *table, Blocks: blocks}
-	r, err := NewReader(e, pages)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := r.Randomness(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, v := randomnessOf(t, e, pages)
 	if v.Pass {
 		t.Fatal("a block with a sorted run of 200 units passes")
 	}

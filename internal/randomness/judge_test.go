@@ -29,14 +29,17 @@ func spread(m int) []float64 {
 	return ps
 }
 
-// passing is m p-values evenly over [0.01, 1): blocks that all pass.
-func passing(m int) []float64 {
+// between is m p-values evenly over [lo, hi).
+func between(m int, lo, hi float64) []float64 {
 	ps := spread(m)
 	for i := range ps {
-		ps[i] = Alpha + (1-Alpha)*ps[i]
+		ps[i] = lo + (hi-lo)*ps[i]
 	}
 	return ps
 }
+
+// passing is m p-values evenly over [0.01, 1): blocks that all pass.
+func passing(m int) []float64 { return between(m, Alpha, 1) }
 
 // The judgement of each test across blocks: NIST's proportion and uniformity, Tippett's method,
 // and the levels set by the number of tests.
@@ -91,24 +94,12 @@ func TestJudge(t *testing.T) {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"100 p-values all between 0.4 and 0.6", func() []float64 {
-			ps := spread(100)
-			for i := range ps {
-				ps[i] = 0.4 + 0.2*ps[i]
-			}
-			return ps
-		}(), 1, false, func(t *testing.T, s Summary) {
+		{"100 p-values all between 0.4 and 0.6", between(100, 0.4, 0.6), 1, false, func(t *testing.T, s Summary) {
 			if !(s.Uniformity < NISTUniformity) || s.Uniform || !s.Proportion || !s.Extreme {
 				t.Errorf("%+v", s)
 			}
 		}},
-		{"54 p-values between 0.4 and 0.6: too few to judge uniformity", func() []float64 {
-			ps := spread(54)
-			for i := range ps {
-				ps[i] = 0.4 + 0.2*ps[i]
-			}
-			return ps
-		}(), 1, true, func(t *testing.T, s Summary) {
+		{"54 p-values between 0.4 and 0.6: too few to judge uniformity", between(54, 0.4, 0.6), 1, true, func(t *testing.T, s Summary) {
 			if s.UniformityJudged() || !s.Uniform {
 				t.Errorf("uniformity judged over 54 blocks: %+v", s)
 			}
