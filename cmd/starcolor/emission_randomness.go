@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -29,7 +28,7 @@ and, from 55 blocks, the uniformity of its p-values, at levels set by the number
 that a fair emission fails with probability at most 1 %, however many blocks it has
 (docs/RANDOMNESS.md). The exit status is 1 when the emission fails.`, stderr)
 	db := dbFlag(fs)
-	id, err := idArg(fs, args)
+	id, err := cmdline.ParseArg(fs, args, "one emission id")
 	if err != nil {
 		return err
 	}
@@ -75,25 +74,6 @@ func readEmission(ctx context.Context, db, id string, read func(*emission.Emissi
 		return err
 	}
 	return nil
-}
-
-// idArg takes a command's one emission id, with its flags before or after it: it parses, takes
-// the id, and parses what follows it.
-func idArg(fs *flag.FlagSet, args []string) (string, error) {
-	if err := cmdline.Parse(fs, args); err != nil {
-		return "", err
-	}
-	if fs.NArg() == 0 {
-		return "", cmdline.UsageError(fs, "want one emission id")
-	}
-	id := fs.Arg(0)
-	if err := cmdline.Parse(fs, fs.Args()[1:]); err != nil {
-		return "", err
-	}
-	if fs.NArg() > 0 {
-		return "", cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
-	}
-	return id, nil
 }
 
 // printRandomness prints the randomness tests of an emission's blocks and their verdict: each

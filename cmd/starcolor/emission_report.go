@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"starcolor/internal/chart"
+	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 )
@@ -28,7 +29,7 @@ picture. The exit status is 1 when the units differ from the prize table or the 
 fail the randomness tests.`, stderr)
 	db := dbFlag(fs)
 	plot := fs.String("plot", "", "also draw the report into this SVG `file`")
-	id, err := idArg(fs, args)
+	id, err := cmdline.ParseArg(fs, args, "one emission id")
 	if err != nil {
 		return err
 	}
