@@ -14,6 +14,7 @@ func runEmission(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		{"derive", "rebuild an emission from its seed and export it, to check it before its sale", emissionDerive},
 		{"verify", "re-check audit exports on their own, without the database", emissionVerify},
 		{"report", "tier counts, return to player and presentation frequencies", emissionReport},
+		{"randomness", "statistical tests at 99 % of each block's sale order and across blocks", emissionRandomness},
 	}
 	return runSubcommand(ctx, "emission", subs, args, stdout, stderr)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func emissionCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("emission create", "--id ID --price P --blocks N [--seed HEX] [--seed-out FILE]",
+	fs := newFlags("emission create", "--id ID --price P --blocks N [--seed HEX] [--seed-out FILE] [--rng-out FILE]",
 		`Creates an immutable emission of N blocks at price P (in euros), each block holding the
 prize table of the regulation exactly, in an order drawn from a cryptographically secure
 generator, and committed by the RFC 6962 root of its audit lines. Creation is atomic: an
@@ -30,6 +30,7 @@ only for the copy (about 0.5 s a block).`, stderr)
 	blocks := fs.Int("blocks", 0, "the `number` of blocks of units")
 	seedHex := fs.String("seed", "", "64 hex digits of seed, to rebuild an emission bit for bit (default: from crypto/rand)")
 	seedOut := fs.String("seed-out", "", "write the seed to this new `file` (mode 0600), for escrow")
+	rngOut := fs.String("rng-out", "", "write the raw ChaCha8 output that drew each block's sale order to this `file` (mode 0600): the\nuint64 words the shuffle consumed, little-endian, block after block (8 MB a block), for NIST SP 800-22\nor dieharder (docs/RANDOMNESS.md); it gives the sale orders, so it is as secret as the seed until the\nblocks are sold out; the emission is the same with or without it")
 	version := fs.String("definition", gamedef.Default, "the game definition `version`")
 	direct := fs.Bool("direct", false, "generate straight into the database: about 0.3 s a block quicker, but it holds the database's\nonly write lock throughout, so a server selling from it would wait (and fail its sales after 60 s)")
 	if err := cmdline.Parse(fs, args); err != nil {
@@ -63,6 +64,9 @@ only for the copy (about 0.5 s a block).`, stderr)
 		}
 		copy(seed[:], raw)
 	}
+	if err := checkFolderOf("--rng-out", *rngOut); err != nil {
+		return err
+	}
 	if *seedOut != "" {
 		if err := writeNew(*seedOut, hex.EncodeToString(seed[:])+"\n"); err != nil {
 			return err
@@ -77,14 +81,27 @@ only for the copy (about 0.5 s a block).`, stderr)
 	bar := newProgressBar(stderr, "emission "+*id)
 	start := time.Now()
 	write := starstore.EmissionWrite(store, lottery.ByCommandLine, !*direct)
-	e, err := emission.Create(ctx, write, emission.Order{ID: *id, Definition: def, Price: cents, Blocks: *blocks, Seed: seed,
-		CreatedAt: time.Now().UTC(), Progress: bar.Update})
+	var e *emission.Emission
+	create := func(words io.Writer) (err error) {
+		e, err = emission.Create(ctx, write, emission.Order{ID: *id, Definition: def, Price: cents, Blocks: *blocks, Seed: seed,
+			CreatedAt: time.Now().UTC(), Progress: bar.Update, Words: words})
+		return err
+	}
+	if *rngOut == "" {
+		err = create(nil)
+	} else {
+		// Written beside its name and renamed once the emission is made: a failed or interrupted
+		// creation leaves no file of words for an emission that does not exist. Readable by its
+		// owner only: with the public prize table, the words give every block's sale order, so
+		// they are as secret as the seed until the blocks are sold out.
+		err = writeAtomicallyMode(*rngOut, 0o600, create)
+	}
 	bar.Done()
 	if err != nil {
 		if *seedOut != "" {
 			os.Remove(*seedOut)
 		}
-		if errors.Is(err, context.Canceled) {
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			return errors.New("interrupted: nothing was written")
 		}
 		return err
@@ -93,6 +110,10 @@ only for the copy (about 0.5 s a block).`, stderr)
 		def.BlockUnits, gamedef.FormatEUR(cents), time.Since(start).Round(time.Millisecond))
 	for _, b := range e.Blocks {
 		fmt.Fprintf(stdout, "  block %d root %x\n", b.Index, b.Root)
+	}
+	if *rngOut != "" {
+		fmt.Fprintf(stdout, "the generator's output that drew the sale orders written to %s (mode 0600): with the prize table\n"+
+			"it gives every block's sale order, so keep it as secret as the seed until the blocks are sold out\n", *rngOut)
 	}
 	return nil
 }

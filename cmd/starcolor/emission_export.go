@@ -79,9 +79,15 @@ func writeExport(path string, gz bool, write func(io.Writer) error) error {
 	})
 }
 
-// writeAtomically writes a file through a temporary file in the same folder, renamed into place
-// only once complete, so that a failure or an interruption leaves no partial file.
-func writeAtomically(path string, write func(io.Writer) error) (err error) {
+// writeAtomically writes a file readable by all (an audit export is meant to be handed over,
+// like any published file) through a temporary file in the same folder, renamed into place only
+// once complete, so that a failure or an interruption leaves no partial file.
+func writeAtomically(path string, write func(io.Writer) error) error {
+	return writeAtomicallyMode(path, 0o644, write)
+}
+
+// writeAtomicallyMode is writeAtomically with the file's permissions.
+func writeAtomicallyMode(path string, mode os.FileMode, write func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
@@ -98,8 +104,7 @@ func writeAtomically(path string, write func(io.Writer) error) (err error) {
 		}
 		return err
 	}
-	// An audit export is meant to be handed over: readable by all, like any published file.
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {

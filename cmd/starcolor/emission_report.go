@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,63 +23,53 @@ func emissionReport(ctx context.Context, args []string, stdout, stderr io.Writer
 emission and for each block: the units of each tier against the prize table (exact; any
 difference is marked MISMATCH), the prizes and the return to players, the hit rate, the
 presentation features (Extra stages, explosions of each kind, chains, explosions and Extra
-stages on losing units) and the number of amounts revealed per unit. --plot also draws the
-report as an SVG picture. The exit status is 1 when the units differ from the prize table.`, stderr)
+stages on losing units), the number of amounts revealed per unit, and the randomness tests of
+each block's sale order (as emission randomness). --plot also draws the report as an SVG
+picture. The exit status is 1 when the units differ from the prize table or the sale orders
+fail the randomness tests.`, stderr)
 	db := dbFlag(fs)
 	plot := fs.String("plot", "", "also draw the report into this SVG `file`")
-	// Flags may come before or after the id: parse, take the id, parse what follows it.
-	if err := cmdline.Parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		return cmdline.UsageError(fs, "want one emission id")
-	}
-	id := fs.Arg(0)
-	if err := cmdline.Parse(fs, fs.Args()[1:]); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
-	}
-	if *plot != "" {
-		// Fail before the long part when the picture cannot be written.
-		if st, err := os.Stat(filepath.Dir(*plot)); err != nil {
-			return fmt.Errorf("--plot: %w", err)
-		} else if !st.IsDir() {
-			return fmt.Errorf("--plot: %s is not a folder", filepath.Dir(*plot))
-		}
-	}
-	store, err := openExisting(ctx, *db)
+	id, err := cmdline.ParseArg(fs, args, "one emission id")
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	e, err := store.Emission(ctx, id)
-	if err != nil {
+	// Fail before the long part when the picture cannot be written.
+	if err := checkFolderOf("--plot", *plot); err != nil {
 		return err
 	}
-	r, err := emission.NewReader(e, store)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	rep, err := r.Report(ctx)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return errors.New("interrupted")
-		}
-		return err
-	}
-	elapsed := time.Since(start)
-	printReport(stdout, e, rep, elapsed)
-	if *plot != "" {
-		if err := writeAtomically(*plot, func(w io.Writer) error { return chart.WriteReport(w, rep, chart.Words{}) }); err != nil {
+	return readEmission(ctx, *db, id, func(e *emission.Emission, r *emission.Reader) error {
+		start := time.Now()
+		rep, err := r.Report(ctx)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)
+		printReport(stdout, e, rep, time.Since(start))
+		if *plot != "" {
+			if err := writeAtomically(*plot, func(w io.Writer) error { return chart.WriteReport(w, rep, chart.Words{}) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "\nPicture written to %s\n", *plot)
+		}
+		switch {
+		case !rep.OK():
+			return fmt.Errorf("emission %s: the units differ from the prize table (see MISMATCH above)", e.ID)
+		case !rep.Randomness.Pass:
+			return fmt.Errorf("emission %s: the sale orders fail the randomness tests (see FAIL above)", e.ID)
+		}
+		return nil
+	})
+}
+
+// checkFolderOf checks that the folder of a file a flag names exists, so that a command fails
+// before its long part rather than after it; an empty path is no file.
+func checkFolderOf(flag, path string) error {
+	if path == "" {
+		return nil
 	}
-	if !rep.OK() {
-		return fmt.Errorf("emission %s: the units differ from the prize table (see MISMATCH above)", e.ID)
+	if st, err := os.Stat(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s: %s is not a folder", flag, filepath.Dir(path))
 	}
 	return nil
 }
@@ -138,6 +127,9 @@ func printReport(w io.Writer, e *emission.Emission, rep *emission.Report, elapse
 			percent(ratio(f.Extra, b.Units), 2), percent(ratio(f.Exploded, b.Units), 2), percent(ratio(f.Chained, b.Units), 2), tiers)
 	}
 	tw.Flush()
+
+	fmt.Fprintf(w, "\nRANDOMNESS OF THE SALE ORDERS\n")
+	printRandomness(w, &rep.Randomness)
 }
 
 func ratio(a, b int) float64 {

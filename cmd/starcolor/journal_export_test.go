@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/storetest"
 )
@@ -22,7 +23,7 @@ import (
 func journalOK(t *testing.T, db string) string {
 	t.Helper()
 	ctx := context.Background()
-	key, err := interimJournalAccountKey(journalKeyPath(db))
+	key, err := journal.LoadKey(journalKeyPath(db))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func journalOK(t *testing.T, db string) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	n := storetest.CheckJournal(t, store, storetest.OpenRaw(t, db), key)
+	n := storetest.CheckJournal(t, store, storetest.OpenRaw(t, db), &key.AccountKey)
 	return fmt.Sprintf("the journal's %d entries match the games and transfers", n)
 }
 

@@ -35,7 +35,7 @@ func commands() []command {
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
-		{"journal", "export and check the journal of every event", runJournal},
+		{"journal", "export and verify the journal; the account key for a regulator", runJournal},
 	}
 }
 
@@ -90,12 +90,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// runSubcommand runs the subcommand of a command (starcolor emission create) that args name.
+// runSubcommand runs the subcommand of a command (starcolor journal verify) that args name, or
+// prints the command's usage: its subcommands, each with its line of help.
 func runSubcommand(ctx context.Context, name string, subs []command, args []string, stdout, stderr io.Writer) error {
+	width := 0
+	for _, c := range subs {
+		width = max(width, len(c.name))
+	}
 	printUsage := func(w io.Writer) {
 		fmt.Fprintf(w, "Usage: starcolor %s <command> [arguments]\n\nCommands:\n", name)
 		for _, c := range subs {
-			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 		}
 	}
 	if len(args) == 0 {

@@ -196,6 +196,7 @@ func TestBadInput(t *testing.T) {
 	empty := write("empty.jsonl", nil)
 	otherSeed := write("other.seed", []byte(strings.Repeat("ab", 32)+"\n"))
 	out := filepath.Join(t.TempDir(), "never.jsonl")
+	words := filepath.Join(t.TempDir(), "never.bin")
 
 	before := cli("emission", "list", "--db", db).stdout
 	tests := []struct {
@@ -235,6 +236,11 @@ func TestBadInput(t *testing.T) {
 		{"verify an empty file", []string{"emission", "verify", empty}, 1, "empty file"},
 		{"verify nothing", []string{"emission", "verify"}, 2, "at least one"},
 		{"report of an unknown emission", []string{"emission", "report", "--db", db, "NOPE"}, 1, `no emission "NOPE"`},
+		{"randomness of an unknown emission", []string{"emission", "randomness", "--db", db, "NOPE"}, 1, `no emission "NOPE"`},
+		{"randomness without an id", []string{"emission", "randomness", "--db", db}, 2, "want one emission id"},
+		{"randomness of two ids", []string{"emission", "randomness", "--db", db, "E1", "E2"}, 2, `unexpected argument "E2"`},
+		{"generator output into a missing folder", []string{"emission", "create", "--db", db, "--id", "X", "--price", "1", "--blocks", "1", "--rng-out", filepath.Join(dir, "no", "x.bin")}, 1, "--rng-out: stat"},
+		{"generator output of a duplicate id", []string{"emission", "create", "--db", db, "--id", "E1", "--price", "1", "--blocks", "1", "--rng-out", words}, 1, "already exists"},
 		{"list a database that does not exist", []string{"emission", "list", "--db", filepath.Join(dir, "typo.db")}, 1, "no database at"},
 		{"export from a database that does not exist", []string{"emission", "export", "--db", filepath.Join(dir, "typo.db"), "--emission", "E1", "--block", "0", "--out", out}, 1, "no database at"},
 		{"unknown command", []string{"emissions"}, 2, "unknown command"},
@@ -256,6 +262,9 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed export left %s", out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(words), "*")); len(left) > 0 {
+		t.Errorf("a failed creation left %v", left)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "typo.db")); !os.IsNotExist(err) {
 		t.Errorf("reading a mistyped database created it")

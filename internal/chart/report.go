@@ -9,12 +9,13 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/randomness"
 )
 
-// The report's picture is one card of 1200 × 1424 px.
+// The report's picture is one card of 1200 × 1864 px.
 const (
 	reportWidth  = 1200
-	reportHeight = 1424
+	reportHeight = 1864
 )
 
 // WriteReport draws an emission's report as one self-contained SVG document, in a language:
@@ -24,7 +25,8 @@ const (
 //   - the return to players and hit rate of each block against the table's;
 //   - the number of amounts revealed per unit;
 //   - how each winning tier is shown;
-//   - the presentation features.
+//   - the presentation features;
+//   - the randomness tests of the sale orders, each across the blocks, with each block's p-value.
 //
 // The same report in the same words always gives the same bytes.
 func WriteReport(w io.Writer, r *emission.Report, words Words) error {
@@ -246,6 +248,7 @@ func (c *report) document() {
 	c.gains(610, 620, 550, 370)
 	c.heatmap(40, 1010, 550, 370)
 	c.features(610, 1010, 550, 370)
+	c.randomness(40, 1400, 1120, 420)
 	c.text(40, reportHeight-18, "note", "", c.t("starcolor emission report · every unit read back and evaluated under the rules for the canonical colour · counts are exact"))
 	c.f(`</svg>`)
 }
@@ -551,6 +554,150 @@ func (c *report) features(x, y, w, h float64) {
 		}
 		c.text(bx1+10, yy+rh/2+4, "val", "", c.smartPct(f.Share()))
 	}
+}
+
+// randomness draws the randomness tests of the sale orders: for each test, the blocks that pass
+// it, its smallest p-value and Tippett's, the uniformity of its p-values, each block's p-value on
+// a logarithmic strip, and its verdict across the blocks.
+func (c *report) randomness(x, y, w, h float64) {
+	v := &c.r.Randomness
+	if len(v.Tests) == 0 {
+		c.card(x, y, w, h, c.t("Randomness of the sale orders"), c.t("No test could run."))
+		return
+	}
+	first := &v.Tests[0]
+	c.card(x, y, w, h, c.t("Randomness of the sale orders"),
+		c.tf("Each block's tests at 99 %%; each test judged across the %d block(s) at 0.01 / (4 × %d), so that a fair emission fails at most 1 %% of the time.",
+			first.Blocks, len(v.Tests)))
+	verdict, colour := c.t("PASS"), colGood
+	if !v.Pass {
+		verdict, colour = c.t("FAIL"), colBad
+	}
+	bw := textWidth(verdict, 13) + 28
+	c.rect(x+w-24-bw, y+16, bw, 26, colour, `rx="13"`)
+	c.text(x+w-24-bw/2, y+34, "val", "middle", verdict, fill(colCard))
+
+	// Columns: the test, blocks passing, smallest p, Tippett, uniformity, the strip, the verdict.
+	cName, cPass, cMin, cTip, cUni := x+24, x+450, x+540, x+630, x+750
+	s0, s1 := x+790, x+w-110
+	cVerdict := x + w - 24
+	top := y + 96
+	c.text(cName, top, "axis", "", c.t("test"))
+	c.text(cPass, top, "axis", "end", c.t("blocks passing"))
+	c.text(cMin, top, "axis", "end", c.t("smallest p"))
+	c.text(cTip, top, "axis", "end", c.t("Tippett"))
+	c.text(cUni, top, "axis", "end", c.t("uniformity"))
+	c.text(cVerdict, top, "axis", "end", c.t("verdict"))
+	// The strip: log10 p from 10⁻⁶ (and below) to 1, the 0.01 of each block's test dashed.
+	const decades = 6
+	px := func(p float64) float64 {
+		l := math.Max(-decades, math.Log10(math.Max(p, 1e-300)))
+		return s0 + (s1-s0)*(l+decades)/decades
+	}
+	c.text((s0+s1)/2, top-18, "axis", "middle", c.t("p-value of each block (log scale)"))
+	for d := -decades; d <= 0; d += 2 {
+		label := "1"
+		if d < 0 {
+			label = "10" + superscript(d)
+		}
+		c.text(px(math.Pow(10, float64(d))), top, "axis", "middle", label)
+	}
+	rows := float64(len(v.Tests))
+	rh := math.Min(24, (y+h-64-(top+10))/rows)
+	y0 := top + 10
+	for i := range v.Tests {
+		s := &v.Tests[i]
+		yy := y0 + rh*float64(i)
+		mid := yy + rh/2
+		if i%2 == 0 {
+			c.rect(x+12, yy, w-24, rh, colTrack, `rx="4"`)
+		}
+		c.text(cName, mid+4, "lab", "", c.testName(s.Test))
+		c.text(cPass, mid+4, "lab", "end", fmt.Sprintf("%d/%d", s.Blocks-s.Failed, s.Blocks), c.ink(s.Proportion))
+		c.text(cMin, mid+4, "lab", "end", c.pvalue(s.MinP))
+		c.text(cTip, mid+4, "lab", "end", c.pvalue(s.Tippett), c.ink(s.Extreme))
+		uni := c.tf("from %d blocks", randomness.UniformityBlocks)
+		if s.UniformityJudged() {
+			uni = c.pvalue(s.Uniformity)
+		}
+		c.text(cUni, mid+4, "lab", "end", uni, c.ink(s.Uniform))
+		c.line(s0, mid, s1, mid, colGrid)
+		for _, b := range v.Blocks {
+			for _, r := range b.Results {
+				if r.Test.String() != s.Test.String() {
+					continue
+				}
+				dot := colDrawn
+				if !r.Pass() {
+					dot = colBad
+				}
+				c.f(`<circle cx="%s" cy="%s" r="3.5" fill="%s" fill-opacity="0.7"/>`, n(px(r.P)), n(mid), dot)
+			}
+		}
+		word, colour := c.t("pass"), colGood
+		if !s.Pass {
+			word, colour = c.t("FAIL"), colBad
+		}
+		c.text(cVerdict, mid+4, "val", "end", word, fill(colour))
+	}
+	c.line(px(randomness.Alpha), y0, px(randomness.Alpha), y0+rh*rows, colBad, `stroke-dasharray="4 3"`)
+	c.text(x+24, y+h-38, "note", "", c.t("Blocks passing: p ≥ 0.01. Tippett: the chance that the smallest of the blocks' p-values is as small. Uniformity: NIST SP 800-22 §4.2.2."))
+	if len(v.Blocks) > 0 && len(v.Blocks[0].Grouped) > 0 {
+		c.text(x+24, y+h-20, "note", "", c.tf("Tiers of fewer than %d units (%s) are tested together with the next rarest.",
+			randomness.MinPositions, c.tierNames(v.Blocks[0].Grouped)))
+	}
+}
+
+// testName names a randomness test in the chart's language.
+func (c *report) testName(t randomness.Test) string {
+	switch t.Kind {
+	case randomness.Segments:
+		return c.t("wins by segment")
+	case randomness.Runs:
+		return c.t("runs of wins and losses")
+	case randomness.Serial:
+		return c.tf("serial correlation, lag %d", t.Lag)
+	}
+	return c.tf("positions of %s", c.tierNames(t.Prizes))
+}
+
+// tierNames names tiers by their prizes: "20 000 €, 1 000 €", "losing".
+func (c *report) tierNames(prizes []int64) string {
+	names := make([]string, len(prizes))
+	for i, p := range prizes {
+		names[i] = c.tierName(p)
+	}
+	return strings.Join(names, ", ")
+}
+
+// pvalue writes a probability: four decimals, or its order when smaller.
+func (c *report) pvalue(p float64) string {
+	if p >= 0.0001 || p == 0 {
+		return c.num(strconv.FormatFloat(p, 'f', 4, 64))
+	}
+	return c.num(strconv.FormatFloat(p, 'e', 1, 64))
+}
+
+// ink colours a figure that a judgement rests on: the ink when it holds, red when it fails.
+func (c *report) ink(ok bool) string {
+	if ok {
+		return fill(colInk)
+	}
+	return fill(colBad)
+}
+
+// superscript writes an exponent in superscript digits: "⁻⁶".
+func superscript(e int) string {
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	sup := []rune(digits)
+	s := ""
+	if e < 0 {
+		s, e = "⁻", -e
+	}
+	for _, d := range strconv.Itoa(e) {
+		s += string(sup[d-'0'])
+	}
+	return s
 }
 
 // percentAxis draws a vertical percentage scale up to at least hi, with its grid lines and base

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/randomness"
 )
 
 var update = flag.Bool("update", false, "write the golden pictures of testdata/ again")
@@ -88,9 +90,9 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-// The report's pictures are the bytes they were when the report drew them itself (the golden
-// files were written by emission.Report.WriteSVG before the drawing moved here), in English and
-// with decimal commas.
+// The report's pictures are the bytes of the golden files (written by emission.Report.WriteSVG
+// before the drawing moved here, then again with the randomness card), in English and with
+// decimal commas.
 func TestReportGolden(t *testing.T) {
 	for name, rep := range goldenReports(t) {
 		golden(t, "report-"+name+".svg", draw(t, rep, Words{}))
@@ -121,6 +123,44 @@ func TestReportPicture(t *testing.T) {
 	}
 }
 
+// The randomness card shows each test across the blocks and its verdict: a pass for a fair
+// emission, and FAIL, in red, for a test whose blocks fail.
+func TestReportRandomnessCard(t *testing.T) {
+	rep := goldenReports(t)["8-blocks"]
+	svg := string(draw(t, rep, Words{}))
+	for _, want := range []string{
+		"wins by segment", "runs of wins and losses", "serial correlation, lag 10",
+		"positions of 20\u202f000 €, 1\u202f000 €, 100 €, 12 €", "positions of losing",
+		"Tiers of fewer than 10 units (20\u202f000 €, 1\u202f000 €, 100 €)",
+		">PASS<",
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the card does not show %q", want)
+		}
+	}
+	if got := strings.Count(svg, "<circle "); got != 8*len(rep.Randomness.Tests) {
+		t.Errorf("%d dots, want one for each of the 8 blocks' %d tests", got, len(rep.Randomness.Tests))
+	}
+	// The runs test of every block failing, far below 0.01.
+	failing := *rep
+	v := rep.Randomness
+	var blocks []randomness.Block
+	for _, b := range v.Blocks {
+		b.Results = slices.Clone(b.Results)
+		for i := range b.Results {
+			if b.Results[i].Test.Kind == randomness.Runs {
+				b.Results[i].P = 1e-9
+			}
+		}
+		blocks = append(blocks, b)
+	}
+	failing.Randomness = randomness.Judge(blocks)
+	svg = string(draw(t, &failing, Words{}))
+	if !strings.Contains(svg, ">FAIL<") || !strings.Contains(svg, `style="fill:`+colBad+`">0/8<`) {
+		t.Error("a test failing in every block is not shown failing")
+	}
+}
+
 // The picture does not depend on the report's workers' timing.
 func TestReportPictureDeterministic(t *testing.T) {
 	e, pages := mini(t, 2, 3)
@@ -144,6 +184,7 @@ func checkSVG(t *testing.T, name string, b []byte) string {
 		"Amounts revealed per unit",
 		"How each winning tier is shown",
 		"Presentation features",
+		"Randomness of the sale orders",
 		"HIT RATE",
 		"composite",
 	} {

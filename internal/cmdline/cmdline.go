@@ -72,6 +72,26 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// ParseArg parses the flag set of a command of one argument, which may come before, among or
+// after its flags (flag stops at the first argument, so the flags after it are parsed again).
+// A missing or second argument is a usage error; want says what the argument is.
+func ParseArg(fs *flag.FlagSet, args []string, want string) (string, error) {
+	if err := Parse(fs, args); err != nil {
+		return "", err
+	}
+	if fs.NArg() == 0 {
+		return "", UsageError(fs, "want %s", want)
+	}
+	arg := fs.Arg(0)
+	if err := Parse(fs, fs.Args()[1:]); err != nil {
+		return "", err
+	}
+	if fs.NArg() > 0 {
+		return "", UsageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	return arg, nil
+}
+
 // UsageError prints a message and the command's usage, and returns ErrUsage.
 func UsageError(fs *flag.FlagSet, format string, args ...any) error {
 	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))

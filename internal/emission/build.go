@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
@@ -26,6 +27,10 @@ type Plan struct {
 	Blocks     int
 	Seed       [SeedSize]byte
 	Workers    int // 0: one per core
+	// Words, when set, is given the raw ChaCha8 output that drew each block's sale order: every
+	// uint64 the shuffle consumed, little-endian, block after block (for NIST SP 800-22 or
+	// dieharder). It changes nothing in the emission.
+	Words io.Writer
 }
 
 // Progress is told how many units are done out of how many.
@@ -65,7 +70,12 @@ func Build(ctx context.Context, plan Plan, put func(Page) error, progress Progre
 	var done atomic.Int64
 	blocks := make([]Block, plan.Blocks)
 	for k := range blocks {
-		order := saleOrder(table, units, deriveSeed(plan.Seed, "order", k, 0))
+		order, words := saleOrder(table, units, deriveSeed(plan.Seed, "order", k, 0), plan.Words != nil)
+		if plan.Words != nil {
+			if _, err := plan.Words.Write(words); err != nil {
+				return nil, fmt.Errorf("the generator's output: %w", err)
+			}
+		}
 		b := &blocks[k]
 		b.Index, b.Units = k, units
 		b.PageHashes = make([]audit.Hash, pagesOf(units))
@@ -143,20 +153,44 @@ func deriveSeed(seed [SeedSize]byte, label string, block, page int) [32]byte {
 }
 
 // saleOrder lays out a block's tiers, each exactly its count, then shuffles them uniformly
-// (Fisher–Yates): the result gives the tier index of each unit in sale order.
-func saleOrder(t *gamedef.Table, units int, seed [32]byte) []byte {
-	order := make([]byte, 0, units)
+// (Fisher–Yates): the result gives the tier index of each unit in sale order. With keep, it also
+// returns the generator's words the shuffle consumed, little-endian: one a swap, and another
+// each time IntN rejects one (a chance under 2^-44 a draw in a block of a million).
+func saleOrder(t *gamedef.Table, units int, seed [32]byte, keep bool) (order, words []byte) {
+	order = make([]byte, 0, units)
 	for i, tr := range t.Tiers {
 		for range tr.Count {
 			order = append(order, byte(i))
 		}
 	}
-	rng := rand.New(rand.NewChaCha8(seed))
+	var src rand.Source = rand.NewChaCha8(seed)
+	var rec *recorder
+	if keep {
+		rec = &recorder{src: src, words: make([]byte, 0, 8*len(order))}
+		src = rec
+	}
+	rng := rand.New(src)
 	for i := len(order) - 1; i > 0; i-- {
 		j := rng.IntN(i + 1)
 		order[i], order[j] = order[j], order[i]
 	}
-	return order
+	if rec != nil {
+		words = rec.words
+	}
+	return order, words
+}
+
+// recorder is a source that keeps every word it hands out. rand.Rand asks its source for
+// nothing but Uint64, so the shuffle draws the same numbers through it as without it.
+type recorder struct {
+	src   rand.Source
+	words []byte
+}
+
+func (r *recorder) Uint64() uint64 {
+	v := r.src.Uint64()
+	r.words = binary.LittleEndian.AppendUint64(r.words, v)
+	return v
 }
 
 // pageWorker builds pages, reusing its buffers from one page to the next.

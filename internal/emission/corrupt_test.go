@@ -150,7 +150,7 @@ func TestCorruptBlockCommitment(t *testing.T) {
 func BenchmarkCheckPage(b *testing.B) {
 	def, _ := gamedef.Lookup(gamedef.Default)
 	table, _ := def.Table(100)
-	order := saleOrder(table, def.BlockUnits, [32]byte{})
+	order, _ := saleOrder(table, def.BlockUnits, [32]byte{}, false)
 	w := newTestWorker(b, def, table)
 	page, root, err := w.build(seedOf("bench"), 0, 17, order)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"time"
 
 	"starcolor/internal/gamedef"
@@ -18,7 +19,8 @@ type Order struct {
 	Blocks     int
 	Seed       [SeedSize]byte
 	CreatedAt  time.Time
-	Progress   Progress // told as units are made; nil for none
+	Progress   Progress  // told as units are made; nil for none
+	Words      io.Writer // given the generator's words that drew the sale orders (Plan.Words); nil for none
 }
 
 // Write is a store's write of a new emission (CreateEmission, or CreateEmissionStaged while the
@@ -52,7 +54,7 @@ func Create(ctx context.Context, write Write, o Order) (*Emission, error) {
 		return nil, fmt.Errorf("%w: %d blocks; an emission has at least one", ErrInvalid, o.Blocks)
 	}
 	e := &Emission{ID: o.ID, Price: o.Price, Definition: o.Definition.Version, Table: *table, CreatedAt: o.CreatedAt}
-	plan := Plan{Definition: o.Definition, Price: o.Price, Blocks: o.Blocks, Seed: o.Seed}
+	plan := Plan{Definition: o.Definition, Price: o.Price, Blocks: o.Blocks, Seed: o.Seed, Words: o.Words}
 	err = write(ctx, e, o.Seed, func(put func(Page) error) ([]Block, error) {
 		return Build(ctx, plan, put, o.Progress)
 	})

@@ -141,7 +141,7 @@ func TestBlocksHoldTheTableExactly(t *testing.T) {
 func TestSaleOrderIsSpread(t *testing.T) {
 	def, _ := gamedef.Lookup(gamedef.Default)
 	table, _ := def.Table(100)
-	order := saleOrder(table, def.BlockUnits, [32]byte{1})
+	order, _ := saleOrder(table, def.BlockUnits, [32]byte{1}, false)
 	p := float64(table.Winners()) / float64(def.BlockUnits)
 	n := def.BlockUnits / 10
 	sd := math.Sqrt(float64(n) * p * (1 - p))
@@ -156,7 +156,7 @@ func TestSaleOrderIsSpread(t *testing.T) {
 			t.Errorf("tenth %d holds %d winners, expected %.0f ± %.0f", part, w, float64(n)*p, sd)
 		}
 	}
-	if other := saleOrder(table, def.BlockUnits, [32]byte{2}); bytes.Equal(order, other) {
+	if other, _ := saleOrder(table, def.BlockUnits, [32]byte{2}, false); bytes.Equal(order, other) {
 		t.Error("two seeds gave the same order")
 	}
 }
@@ -323,7 +323,7 @@ func BenchmarkSaleOrder(b *testing.B) {
 	def, _ := gamedef.Lookup(gamedef.Default)
 	table, _ := def.Table(100)
 	for b.Loop() {
-		saleOrder(table, def.BlockUnits, [32]byte{})
+		saleOrder(table, def.BlockUnits, [32]byte{}, false)
 	}
 }
 
@@ -331,7 +331,7 @@ func BenchmarkSaleOrder(b *testing.B) {
 func BenchmarkPage(b *testing.B) {
 	def, _ := gamedef.Lookup(gamedef.Default)
 	table, _ := def.Table(100)
-	order := saleOrder(table, def.BlockUnits, [32]byte{})
+	order, _ := saleOrder(table, def.BlockUnits, [32]byte{}, false)
 	w := newTestWorker(b, def, table)
 	for i := 0; b.Loop(); i++ {
 		if _, _, err := w.build(seedOf("bench"), 0, i%pagesOf(def.BlockUnits), order); err != nil {

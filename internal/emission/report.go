@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
-
-	"golang.org/x/sync/errgroup"
 
 	"starcolor/internal/audit"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/randomness"
 	"starcolor/internal/rules"
 )
 
@@ -26,6 +23,9 @@ type Report struct {
 	Price      int64 // cents
 	Blocks     []BlockReport
 	Total      Stats // the whole emission: the sum of its blocks
+	// Randomness is the statistical tests of each block's sale order, and their verdict across
+	// the blocks (internal/randomness).
+	Randomness randomness.Verdict
 }
 
 // BlockReport is the report of one block.
@@ -251,10 +251,11 @@ type reportWorker struct {
 	key     []byte
 }
 
-func (w *reportWorker) unit(t *tally, rec *audit.Record) error {
+// unit adds a unit to a tally and returns its tier.
+func (w *reportWorker) unit(t *tally, rec *audit.Record) (int, error) {
 	tier, ok := w.tierOf[rec.Prize]
 	if !ok {
-		return fmt.Errorf("unit %d: prize %d is not a tier of the table", rec.Index, rec.Prize)
+		return 0, fmt.Errorf("unit %d: prize %d is not a tier of the table", rec.Index, rec.Prize)
 	}
 	u := &rec.Unit
 	o := u.Evaluate(0)
@@ -297,7 +298,7 @@ func (w *reportWorker) unit(t *tally, rec *audit.Record) error {
 		if stage {
 			f.LosingExtra++
 		}
-		return nil
+		return tier, nil
 	}
 	t.winners++
 	// The combination: the indexes in the table's amounts of the amounts revealed, sorted.
@@ -312,7 +313,7 @@ func (w *reportWorker) unit(t *tally, rec *audit.Record) error {
 	} else {
 		m[string(w.key)] = 1
 	}
-	return nil
+	return tier, nil
 }
 
 // appendAmounts appends, for each amount in the revealed cells of a board, its index in the
@@ -335,61 +336,44 @@ func (w *reportWorker) appendAmounts(dst []byte, b *rules.Board, revealed rules.
 func trailingCell(m rules.Mask) int { return bits.TrailingZeros64(uint64(m)) }
 
 // Report reads every unit of every block of the emission, evaluates it under the rules for the
-// canonical colour and returns what they hold. Pages are spread over runtime.GOMAXPROCS(0)
-// goroutines; the result does not depend on their number or on the order they finish in.
+// canonical colour and returns what they hold, with the randomness tests of each block's sale
+// order. A block's pages are spread over runtime.GOMAXPROCS(0) goroutines, one block after the
+// other, so that only one block's order is held at a time (1 MB); the result does not depend on
+// their number or on the order they finish in.
 func (r *Reader) Report(ctx context.Context) (*Report, error) {
 	e := r.e
-	type job struct{ block, page int }
-	var jobs []job
-	for k, b := range e.Blocks {
-		for p := range pagesOf(b.Units) {
-			jobs = append(jobs, job{k, p})
-		}
-	}
-	tierOf := map[int64]int{}
-	for i, t := range e.Table.Tiers {
-		tierOf[t.Amount] = i
-	}
+	tierOf := r.tierOf()
 	amounts := slices.Clone(e.Table.Amounts)
 	slices.Sort(amounts)
 
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(jobs)))
-	ws := make([]*reportWorker, workers)
-	var next atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
+	ws := make([]*reportWorker, r.workers())
 	for i := range ws {
-		w := &reportWorker{tierOf: tierOf, amounts: amounts, blocks: make([]*tally, len(e.Blocks))}
-		ws[i] = w
-		g.Go(func() error {
-			recs := make([]audit.Record, PageUnits)
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= len(jobs) {
-					return nil
-				}
-				if err := gctx.Err(); err != nil {
-					return err
-				}
-				jb := jobs[j]
-				n, err := r.Page(gctx, jb.block, jb.page, recs)
-				if err != nil {
-					return fmt.Errorf("block %d page %d: %w", jb.block, jb.page, err)
-				}
-				t := w.blocks[jb.block]
-				if t == nil {
-					t = newTally(len(e.Table.Tiers))
-					w.blocks[jb.block] = t
-				}
-				for i := range n {
-					if err := w.unit(t, &recs[i]); err != nil {
-						return fmt.Errorf("block %d %w", jb.block, err)
-					}
-				}
-			}
-		})
+		ws[i] = &reportWorker{tierOf: tierOf, amounts: amounts, blocks: make([]*tally, len(e.Blocks))}
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	orders := make([]randomness.Block, len(e.Blocks))
+	for k, b := range e.Blocks {
+		order := make([]byte, b.Units)
+		err := r.eachPage(ctx, k, len(ws), func(w int, recs []audit.Record) error {
+			t := ws[w].blocks[k]
+			if t == nil {
+				t = newTally(len(e.Table.Tiers))
+				ws[w].blocks[k] = t
+			}
+			for i := range recs {
+				tier, err := ws[w].unit(t, &recs[i])
+				if err != nil {
+					return fmt.Errorf("block %d %w", k, err)
+				}
+				order[recs[i].Index] = byte(tier)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if orders[k], err = randomness.Analyse(b.Index, order, r.prizes()); err != nil {
+			return nil, fmt.Errorf("block %d: %w", b.Index, err)
+		}
 	}
 
 	// Merge the workers' tallies block by block, then find how far the gains go.
@@ -411,7 +395,7 @@ func (r *Reader) Report(ctx context.Context) (*Report, error) {
 		}
 	}
 
-	rep := &Report{Emission: e.ID, Definition: e.Definition, Price: e.Price}
+	rep := &Report{Emission: e.ID, Definition: e.Definition, Price: e.Price, Randomness: randomness.Judge(orders)}
 	for k, b := range e.Blocks {
 		rep.Blocks = append(rep.Blocks, BlockReport{Block: b.Index, Stats: r.stats(blocks[k], 1, top, amounts)})
 	}

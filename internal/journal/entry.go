@@ -7,7 +7,9 @@
 // heads are signed as C2SP checkpoints.
 //
 // The store encodes each entry inside the transaction that makes its change, once the entry's
-// seq is known: the change and its entry are written together or not at all.
+// seq is known: the change and its entry are written together or not at all. Log then builds
+// the tree over the entries and signs its checkpoints with the journal's Key (key.go, tree.go);
+// Verify re-checks an exported journal on its own, as anyone who kept checkpoints can.
 package journal
 
 import (
@@ -217,82 +219,32 @@ func (e Payment) Kind() string {
 }
 
 func (e Sale) fields(h head) any {
-	return &struct {
-		head
-		Game int64 `json:"game"`
-		account
-		Stake    int64  `json:"stake"`
-		Prize    int64  `json:"prize"`
-		Emission string `json:"emission"`
-		Block    int    `json:"block"`
-		Index    int    `json:"index"`
-		Unit     string `json:"unit"`
-		Mode     string `json:"mode"`
-		Transfer int64  `json:"transfer"`
-	}{head: h, Game: e.Game, Stake: e.Stake, Prize: e.Prize, Emission: e.Emission, Block: e.Block,
+	return &saleEntry{head: h, Game: e.Game, Stake: e.Stake, Prize: e.Prize, Emission: e.Emission, Block: e.Block,
 		Index: e.Index, Unit: hex.EncodeToString(e.Unit[:]), Mode: e.Mode, Transfer: e.Transfer}
 }
 
 func (e Prize) fields(h head) any {
-	return &struct {
-		head
-		account
-		Game     int64 `json:"game"`
-		Amount   int64 `json:"amount"`
-		Transfer int64 `json:"transfer"`
-	}{head: h, Game: e.Game, Amount: e.Amount, Transfer: e.Transfer}
+	return &prizeEntry{head: h, Game: e.Game, Amount: e.Amount, Transfer: e.Transfer}
 }
 
 func (e Payment) fields(h head) any {
-	return &struct {
-		head
-		account
-		Amount   int64  `json:"amount"`
-		Transfer int64  `json:"transfer"`
-		Reason   string `json:"reason,omitempty"`
-	}{head: h, Amount: e.Amount, Transfer: e.Transfer, Reason: e.Reason}
+	return &paymentEntry{head: h, Amount: e.Amount, Transfer: e.Transfer, Reason: e.Reason}
 }
 
 func (e Limits) fields(h head) any {
-	return &struct {
-		head
-		account
-		Limit     string `json:"limit"`
-		Old       *int64 `json:"old"`
-		New       int64  `json:"new"`
-		Effective string `json:"effective"`
-		By        string `json:"by"`
-	}{head: h, Limit: e.Limit, Old: e.Old, New: e.New, Effective: e.Effective.UTC().Format(TimeFormat), By: e.By}
+	return &limitsEntry{head: h, Limit: e.Limit, Old: e.Old, New: e.New, Effective: e.Effective.UTC().Format(TimeFormat), By: e.By}
 }
 
 func (e Exclusion) fields(h head) any {
-	return &struct {
-		head
-		account
-		Until string `json:"until"`
-		Paid  int64  `json:"paid"`
-	}{head: h, Until: e.Until.UTC().Format(TimeFormat), Paid: e.Paid}
+	return &exclusionEntry{head: h, Until: e.Until.UTC().Format(TimeFormat), Paid: e.Paid}
 }
 
 func (e Closure) fields(h head) any {
-	return &struct {
-		head
-		account
-		Paid int64  `json:"paid"`
-		By   string `json:"by"`
-	}{head: h, Paid: e.Paid, By: e.By}
+	return &closureEntry{head: h, Paid: e.Paid, By: e.By}
 }
 
 func (e RegisterImport) fields(h head) any {
-	return &struct {
-		head
-		Import   int64  `json:"import"`
-		Operator string `json:"operator"`
-		Listed   int    `json:"listed"`
-		Added    int    `json:"added"`
-		Gone     int    `json:"gone"`
-		Closed   int    `json:"closed"`
-	}{head: h, Import: e.Import, Operator: e.Operator, Listed: e.Listed, Added: e.Added, Gone: e.Gone, Closed: e.Closed}
+	return &registerImportEntry{head: h, Import: e.Import, Operator: e.Operator, Listed: e.Listed, Added: e.Added, Gone: e.Gone, Closed: e.Closed}
 }
 
 func (e Emission) fields(h head) any {
@@ -300,22 +252,92 @@ func (e Emission) fields(h head) any {
 	if roots == nil {
 		roots = []string{}
 	}
-	return &struct {
-		head
-		Emission   string   `json:"emission"`
-		Event      string   `json:"event"`
-		Price      int64    `json:"price"`
-		Definition string   `json:"definition"`
-		Roots      []string `json:"roots"`
-		Operator   string   `json:"operator"`
-	}{head: h, Emission: e.ID, Event: e.Event, Price: e.Price, Definition: e.Definition, Roots: roots, Operator: e.Operator}
+	return &emissionEntry{head: h, Emission: e.ID, Event: e.Event, Price: e.Price, Definition: e.Definition, Roots: roots, Operator: e.Operator}
 }
 
 func (e Operator) fields(h head) any {
-	return &struct {
-		head
-		Operator string `json:"operator"`
-		Action   string `json:"action"`
-		Detail   string `json:"detail"`
-	}{head: h, Operator: e.Operator, Action: e.Action, Detail: e.Detail}
+	return &operatorEntry{head: h, Operator: e.Operator, Action: e.Action, Detail: e.Detail}
+}
+
+// The entries' objects, one type a kind: Encode marshals them, Verify reads lines back into them.
+
+type saleEntry struct {
+	head
+	Game int64 `json:"game"`
+	account
+	Stake    int64  `json:"stake"`
+	Prize    int64  `json:"prize"`
+	Emission string `json:"emission"`
+	Block    int    `json:"block"`
+	Index    int    `json:"index"`
+	Unit     string `json:"unit"`
+	Mode     string `json:"mode"`
+	Transfer int64  `json:"transfer"`
+}
+
+type prizeEntry struct {
+	head
+	account
+	Game     int64 `json:"game"`
+	Amount   int64 `json:"amount"`
+	Transfer int64 `json:"transfer"`
+}
+
+type paymentEntry struct {
+	head
+	account
+	Amount   int64  `json:"amount"`
+	Transfer int64  `json:"transfer"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+type limitsEntry struct {
+	head
+	account
+	Limit     string `json:"limit"`
+	Old       *int64 `json:"old"`
+	New       int64  `json:"new"`
+	Effective string `json:"effective"`
+	By        string `json:"by"`
+}
+
+type exclusionEntry struct {
+	head
+	account
+	Until string `json:"until"`
+	Paid  int64  `json:"paid"`
+}
+
+type closureEntry struct {
+	head
+	account
+	Paid int64  `json:"paid"`
+	By   string `json:"by"`
+}
+
+type registerImportEntry struct {
+	head
+	Import   int64  `json:"import"`
+	Operator string `json:"operator"`
+	Listed   int    `json:"listed"`
+	Added    int    `json:"added"`
+	Gone     int    `json:"gone"`
+	Closed   int    `json:"closed"`
+}
+
+type emissionEntry struct {
+	head
+	Emission   string   `json:"emission"`
+	Event      string   `json:"event"`
+	Price      int64    `json:"price"`
+	Definition string   `json:"definition"`
+	Roots      []string `json:"roots"`
+	Operator   string   `json:"operator"`
+}
+
+type operatorEntry struct {
+	head
+	Operator string `json:"operator"`
+	Action   string `json:"action"`
+	Detail   string `json:"detail"`
 }

@@ -1,0 +1,127 @@
+package journal
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// memStore is a journal Store in memory, for the tests of this package: a real one, with the
+// contract of Store (ErrRaced, ErrOtherKey, a checkpoint kept once), that yields between its
+// calls so that two Logs on it interleave.
+type memStore struct {
+	mu          sync.Mutex
+	key         AccountKey
+	entries     [][]byte
+	hashes      []tlog.Hash // by stored hash index
+	hashed      int64
+	verifier    string
+	checkpoints map[int64]Checkpoint
+	sales       map[int64]int64
+	raced       int // AddJournalHashes refused with ErrRaced
+}
+
+func newMemStore() *memStore {
+	s := &memStore{checkpoints: map[int64]Checkpoint{}, sales: map[int64]int64{}}
+	copy(s.key[:], "the tests' journal account key..")
+	return s
+}
+
+// append encodes and appends events, as a store does in the transaction of their change.
+func (s *memStore) append(at time.Time, evs ...Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ev := range evs {
+		seq := int64(len(s.entries))
+		s.entries = append(s.entries, Encode(uint64(seq), at, ev, &s.key))
+		if sale, ok := ev.(Sale); ok {
+			s.sales[sale.Game] = seq
+		}
+	}
+}
+
+func (s *memStore) lock() func() {
+	runtime.Gosched()
+	s.mu.Lock()
+	return s.mu.Unlock
+}
+
+func (s *memStore) JournalState(ctx context.Context) (State, error) {
+	defer s.lock()()
+	return State{Size: int64(len(s.entries)), Hashed: s.hashed, Verifier: s.verifier}, nil
+}
+
+func (s *memStore) JournalEntries(ctx context.Context, start, end int64) ([][]byte, error) {
+	defer s.lock()()
+	if start < 0 || end < start || end > int64(len(s.entries)) {
+		return nil, fmt.Errorf("memstore: entries %d to %d of %d", start, end, len(s.entries))
+	}
+	out := make([][]byte, end-start)
+	for i := range out {
+		out[i] = append([]byte(nil), s.entries[start+int64(i)]...)
+	}
+	return out, nil
+}
+
+func (s *memStore) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+	defer s.lock()()
+	out := make([]tlog.Hash, len(indexes))
+	for i, x := range indexes {
+		if x < 0 || x >= int64(len(s.hashes)) {
+			return nil, fmt.Errorf("memstore: no stored hash %d (%d kept)", x, len(s.hashes))
+		}
+		out[i] = s.hashes[x]
+	}
+	return out, nil
+}
+
+func (s *memStore) AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog.Hash) error {
+	defer s.lock()()
+	if from != s.hashed {
+		s.raced++
+		return ErrRaced
+	}
+	if to < from || to > int64(len(s.entries)) {
+		return fmt.Errorf("memstore: hashes of entries %d to %d of %d", from, to, len(s.entries))
+	}
+	if want := tlog.StoredHashCount(to) - tlog.StoredHashIndex(0, from); int64(len(hashes)) != want {
+		return fmt.Errorf("memstore: %d hashes for entries %d to %d, want %d", len(hashes), from, to, want)
+	}
+	s.hashes = append(s.hashes, hashes...)
+	s.hashed = to
+	return nil
+}
+
+func (s *memStore) AddCheckpoint(ctx context.Context, c Checkpoint, verifier string) error {
+	defer s.lock()()
+	if s.verifier != "" && s.verifier != verifier {
+		return ErrOtherKey
+	}
+	s.verifier = verifier
+	if _, ok := s.checkpoints[c.Size]; !ok {
+		s.checkpoints[c.Size] = c
+	}
+	return nil
+}
+
+func (s *memStore) LatestCheckpoint(ctx context.Context) (Checkpoint, bool, error) {
+	defer s.lock()()
+	var latest Checkpoint
+	ok := false
+	for _, c := range s.checkpoints {
+		if !ok || c.Size > latest.Size {
+			latest, ok = c, true
+		}
+	}
+	return latest, ok, nil
+}
+
+func (s *memStore) SaleEntry(ctx context.Context, game int64) (int64, bool, error) {
+	defer s.lock()()
+	seq, ok := s.sales[game]
+	return seq, ok, nil
+}
