@@ -151,6 +151,7 @@ func Run(t *testing.T, h Harness) {
 		{"JournalServers", testJournalServers},
 		{"JournalHashesRace", testJournalHashesRace},
 		{"JournalCheckpointRace", testJournalCheckpointRace},
+		{"JournalLog", testJournalLog},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}

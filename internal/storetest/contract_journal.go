@@ -1,10 +1,12 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -532,4 +534,87 @@ func testJournalCheckpointRace(t *testing.T, h Harness) {
 			t.Fatal("a checkpoint of more entries than the tree holds was kept")
 		}
 	}
+}
+
+// journal.Log over the store, on every server at once: the tree integrated and checkpoints signed
+// while sales go on, each checkpoint the tree of the journal's first entries, a game's sale
+// proved in the latest, and the whole journal, exported, verified against every checkpoint kept
+// (journal.Verify).
+func testJournalLog(t *testing.T, h Harness) {
+	servers, raw := h.servers(t, 2)
+	f := fixtureOn(t, servers[0], raw)
+	key, err := journal.CreateKey(filepath.Join(t.TempDir(), "journal.key"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := []*journal.Log{journal.NewLog(servers[0], key), journal.NewLog(servers[1], key)}
+	var games []lottery.Game
+	var signed []journal.Signed
+	for round := range 4 {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for i := range 8 {
+			p := f.player(t, fmt.Sprint("logged-", round, "-", i), 10_00)
+			s := servers[i%2]
+			wg.Go(func() {
+				for n := range 5 {
+					g, err := s.Sell(f.ctx, f.sale(p, fmt.Sprint("k", n)), f.now)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					games = append(games, g)
+					mu.Unlock()
+				}
+			})
+		}
+		// The Logs of both servers step while the sales go on, each round a second later.
+		at := f.now.Add(time.Duration(round+1) * journal.SignEvery)
+		for _, l := range logs {
+			wg.Go(func() {
+				if err := l.Step(f.ctx, at); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
+		}
+		c, err := logs[0].Checkpoint(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		signed = append(signed, journal.Signed{Name: fmt.Sprint("checkpoint ", round), Note: c.Note})
+	}
+	// The last sales integrated and signed.
+	if err := logs[1].Step(f.ctx, f.now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := logs[1].Checkpoint(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Size != journalSize(t, f.s) {
+		t.Fatalf("the latest checkpoint signs %d entries, the journal holds %d", c.Size, journalSize(t, f.s))
+	}
+	signed = append(signed, journal.Signed{Name: "the latest", Note: c.Note})
+	g := games[len(games)/2]
+	proof, ok, err := logs[0].GameProof(f.ctx, g.ID)
+	if err != nil || !ok {
+		t.Fatalf("the proof of game %d: %v, %v", g.ID, ok, err)
+	}
+	if seq, _, _ := f.s.SaleEntry(f.ctx, g.ID); proof.Index != seq || string(proof.Checkpoint) != string(c.Note) {
+		t.Fatalf("the proof of game %d: entry %d in %q; want its sale entry %d in the latest checkpoint", g.ID, proof.Index, proof.Checkpoint, seq)
+	}
+	entries, err := f.s.JournalEntries(f.ctx, 0, c.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := journal.Verify(f.ctx, bytes.NewReader(append(bytes.Join(entries, []byte("\n")), '\n')), key.VerifierKey, signed, nil)
+	if err != nil || !rep.OK() || rep.Checkpoints != len(signed) || rep.Size != c.Size {
+		t.Fatalf("the journal exported and verified: %+v, %v", rep, err)
+	}
+	CheckJournal(t, f.s, raw, AccountKey)
 }
