@@ -13,7 +13,6 @@ import (
 	"golang.org/x/term"
 
 	"starcolor/internal/admin"
-	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
 	"starcolor/internal/passhash"
 )
@@ -53,7 +52,7 @@ otherwise it reads one line from the standard input, for scripts.`, admin.MinPas
 	if err != nil {
 		return err
 	}
-	store, err := app.OpenStore(ctx, *db)
+	store, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"starcolor/internal/sqlite"
 )
 
 // adminCLI runs starcolor as a real process (the test binary standing in for it, see TestMain)
@@ -39,7 +37,7 @@ func TestAdminCreate(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "operator olga created") {
 		t.Fatalf("admin create: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
-	store, err := sqlite.Open(context.Background(), db)
+	store, err := openStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

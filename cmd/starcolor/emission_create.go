@@ -9,10 +9,11 @@ import (
 	"os"
 	"time"
 
-	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/lottery"
+	starstore "starcolor/internal/store"
 )
 
 func emissionCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -72,17 +73,14 @@ only for the copy (about 0.5 s a block).`, stderr)
 		}
 	}
 
-	store, err := app.OpenStore(ctx, *db)
+	store, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	bar := newProgressBar(stderr, "emission "+*id)
 	start := time.Now()
-	write := store.CreateEmissionStaged
-	if *direct {
-		write = store.CreateEmission
-	}
+	write := starstore.EmissionWrite(store, lottery.ByCommandLine, !*direct)
 	var e *emission.Emission
 	create := func(words io.Writer) (err error) {
 		e, err = emission.Create(ctx, write, emission.Order{ID: *id, Definition: def, Price: cents, Blocks: *blocks, Seed: seed,

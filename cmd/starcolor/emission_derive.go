@@ -11,10 +11,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // emissionDerive is how an auditor checks a block before its sale: the live store never gives
@@ -99,14 +100,15 @@ exports on their own.`, stderr)
 		return err
 	}
 	defer os.RemoveAll(scratchDir)
-	scratch, err := app.OpenStore(ctx, filepath.Join(scratchDir, "derive.db"))
+	scratchDB := filepath.Join(scratchDir, "derive.db")
+	scratch, err := openStoreKeyed(ctx, scratchDB, scratchDB+".journal-key")
 	if err != nil {
 		return err
 	}
 	defer scratch.Close()
 	bar := newProgressBar(stderr, "rebuilding "+*id)
 	order.Progress = bar.Update
-	e, err := emission.Create(ctx, scratch.CreateEmission, order)
+	e, err := emission.Create(ctx, store.EmissionWrite(scratch, lottery.ByCommandLine, false), order)
 	bar.Done()
 	if err != nil {
 		return err

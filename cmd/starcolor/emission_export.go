@@ -59,18 +59,23 @@ sale (docs/spec/RULES.md §6). To check a block before its sale, rebuild it from
 // exportTo writes block k's audit export to path, gzip-compressed when it ends in .gz, whole or
 // not at all.
 func exportTo(ctx context.Context, r *emission.Reader, k int, path string) error {
+	return writeExport(path, strings.HasSuffix(path, ".gz"), func(w io.Writer) error { return r.Export(ctx, w, k) })
+}
+
+// writeExport writes a file whole or not at all (writeAtomically), gzip-compressed when gz.
+func writeExport(path string, gz bool, write func(io.Writer) error) error {
 	return writeAtomically(path, func(w io.Writer) error {
-		if strings.HasSuffix(path, ".gz") {
-			gz, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-			if err != nil {
-				return err
-			}
-			if err := r.Export(ctx, gz, k); err != nil {
-				return err
-			}
-			return gz.Close()
+		if !gz {
+			return write(w)
 		}
-		return r.Export(ctx, w, k)
+		z, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		if err != nil {
+			return err
+		}
+		if err := write(z); err != nil {
+			return err
+		}
+		return z.Close()
 	})
 }
 

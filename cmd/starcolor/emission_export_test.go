@@ -26,7 +26,7 @@ import (
 func TestExportOnceSoldOut(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "sold.db")
-	store, err := app.OpenStore(ctx, db)
+	store, err := openStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

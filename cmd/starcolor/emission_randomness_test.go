@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/emission/emissiontest"
 	"starcolor/internal/gamedef/gamedeftest"
@@ -63,7 +62,7 @@ func TestRandomnessOnBothStores(t *testing.T) {
 	def := gamedeftest.Mini(t)
 	var outs []string
 	for _, db := range []string{filepath.Join(t.TempDir(), "mini.db"), storetest.PostgresURL(t)} {
-		store, err := app.OpenStore(ctx, db)
+		store, err := openStore(ctx, db)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +86,7 @@ func TestRandomnessOnBothStores(t *testing.T) {
 func TestCreateRNGOut(t *testing.T) {
 	dir := sharedDir(t)
 	ctx := context.Background()
-	shared, err := app.OpenStore(ctx, filepath.Join(dir, "shared.db"))
+	shared, err := openStore(ctx, filepath.Join(dir, "shared.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +102,7 @@ func TestCreateRNGOut(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "written to "+words) {
 		t.Fatalf("exit %d: %s\n%s", r.code, r.stderr, r.stdout)
 	}
-	store, err := app.OpenStore(ctx, db)
+	store, err := openStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

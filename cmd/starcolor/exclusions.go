@@ -62,7 +62,7 @@ server keeps its sessions in memory, and only it can end them at once.`, stderr)
 	if err != nil {
 		return err
 	}
-	store, err := app.OpenStore(ctx, *db)
+	store, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
-	"starcolor/internal/sqlite"
 )
 
 // starcolor exclusions import, as a real process: a bad file imports nothing (exit 1, the line
@@ -20,7 +19,7 @@ func TestExclusionsImport(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "ex.db")
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, db)
+	store, err := openStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +47,7 @@ func TestExclusionsImport(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "2 persons listed (2 added, 0 gone); 1 accounts closed") || !strings.Contains(r.stdout, "closed helene: 4200 cents paid out") {
 		t.Fatalf("import: exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	store, err = sqlite.Open(ctx, db)
+	store, err = openStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"starcolor/internal/sqlite"
 )
 
 // changeTier changes, in the database file itself, the tier (the prize) of one unit of the first
@@ -21,7 +19,7 @@ import (
 // unit's index.
 func changeTier(t *testing.T, db, id string) int {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), db)
+	store, err := openStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

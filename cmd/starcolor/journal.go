@@ -18,6 +18,7 @@ import (
 
 func runJournal(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return runSubcommand(ctx, "journal", []command{
+		{"export", "write every entry of the journal, one a line", journalExport},
 		{"verify", "check an exported journal against its checkpoints and block exports", journalVerify},
 		{"account-key", "print the key that links a player's entries, for a regulator", journalAccountKey},
 	}, args, stdout, stderr)

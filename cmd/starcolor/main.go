@@ -35,7 +35,7 @@ func commands() []command {
 		{"admin", "create operators of the back office (/admin)", runAdmin},
 		{"exclusions", "import the list of persons excluded from gambling", runExclusions},
 		{"wallet", "reconcile Star Color's books with the operator's wallet", runWallet},
-		{"journal", "verify an exported journal; the account key for a regulator", runJournal},
+		{"journal", "export and verify the journal; the account key for a regulator", runJournal},
 	}
 }
 
@@ -143,5 +143,5 @@ func openExisting(ctx context.Context, db string) (app.Store, error) {
 			return nil, fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", db)
 		}
 	}
-	return app.OpenStore(ctx, db)
+	return openStore(ctx, db)
 }

@@ -28,8 +28,16 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
+	// One key file of the journal for every database of the tests and the servers they start
+	// (which inherit it): none is made in the working directory, which on PostgreSQL holds it.
+	keys, err := os.MkdirTemp("", "starcolor-journal-key-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(journalKeyEnv, filepath.Join(keys, "journal.key"))
 	code := m.Run()
 	fakewallettest.Remove()
+	os.RemoveAll(keys)
 	os.Exit(code)
 }
 

@@ -21,7 +21,6 @@ import (
 
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/httpapi"
-	"starcolor/internal/postgres"
 	"starcolor/internal/storetest"
 )
 
@@ -129,7 +128,7 @@ func TestServersSellOutTogether(t *testing.T) {
 	}
 	db := storetest.PostgresURL(t)
 	def := gamedeftest.Mini(t)
-	store, err := postgres.Open(context.Background(), db)
+	store, err := openStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +347,8 @@ func (l *load) checkHistories(t *testing.T, players []*player, base string) {
 
 // One of three servers SIGKILLed under load. The other two go on selling: its players' requests
 // are sent again to them, with the same keys. Every acknowledged game is in its player's history,
-// and the books balance.
+// and the books balance. The journal is one, with no entry without its change and no change
+// without its entry.
 func TestServerKilledAmongOthers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create three blocks of 1,000,000 units; skipped with -short")
@@ -370,8 +370,8 @@ func TestServerKilledAmongOthers(t *testing.T) {
 		t.Fatalf("%d games acknowledged before the kill and %d after: want the others to go on selling", before, after)
 	}
 	l.checkHistories(t, players, servers[1].url)
-	t.Logf("%d games acknowledged (%d before the SIGKILL, %d after it, %d requests sent again to another server), all in the histories; %s",
-		total, before, after, l.moved.Load(), ledgerOK(t, db))
+	t.Logf("%d games acknowledged (%d before the SIGKILL, %d after it, %d requests sent again to another server), all in the histories; %s; %s",
+		total, before, after, l.moved.Load(), ledgerOK(t, db), journalOK(t, db))
 }
 
 // PostgreSQL restarted (pg_ctl restart -m fast) under load: the servers answer 503 with

@@ -25,6 +25,7 @@ import (
 	"starcolor/internal/gamedef"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
+	starstore "starcolor/internal/store"
 	"starcolor/internal/throttle"
 	"starcolor/internal/wallet"
 )
@@ -40,6 +41,7 @@ Over a SQLite file one server sells at a time; over a PostgreSQL database (--db 
 any number of servers may serve the same game, behind a load balancer: they keep nothing of it
 but what never changes.`, stderr)
 	db := dbFlag(fs)
+	journalKey := fs.String("journal-key", os.Getenv(journalKeyEnv), "the journal's key `file`, made when absent ($STARCOLOR_JOURNAL_KEY; default: beside the SQLite file, FILE.journal-key, or starcolor-journal.key here for PostgreSQL)")
 	addr := fs.String("addr", "127.0.0.1:8080", "the `address` to listen on")
 	demo := fs.Bool("demo", false, `ensure a player "demo" (password "demo") with 50 € of play money`)
 	abandon := fs.Duration("abandon", game.DefaultConfig.AbandonAfter, "finish games left unfinished this long")
@@ -142,7 +144,10 @@ but what never changes.`, stderr)
 		}
 		defer release()
 	}
-	store, err := app.OpenStore(ctx, *db)
+	if *journalKey == "" {
+		*journalKey = journalKeyPath(*db)
+	}
+	store, err := openStoreKeyed(ctx, *db, *journalKey)
 	if err != nil {
 		return err
 	}
@@ -318,7 +323,7 @@ func ensureEmissions(ctx context.Context, store app.Store, stderr io.Writer, log
 			}
 			id := fmt.Sprintf("%s-%deur", time.Now().UTC().Format("20060102-150405"), t.Price/100)
 			bar := newProgressBar(stderr, "emission "+id)
-			e, err := emission.Create(ctx, store.CreateEmission, emission.Order{ID: id, Definition: def, Price: t.Price, Blocks: 1,
+			e, err := emission.Create(ctx, starstore.EmissionWrite(store, lottery.ByServer, false), emission.Order{ID: id, Definition: def, Price: t.Price, Blocks: 1,
 				Seed: emission.NewSeed(), CreatedAt: time.Now().UTC(), Progress: bar.Update})
 			bar.Done()
 			if err != nil {

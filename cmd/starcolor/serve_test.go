@@ -210,7 +210,8 @@ type ackGame struct {
 
 // The server killed with SIGKILL in the middle of a load loses nothing it acknowledged: after a
 // restart every acknowledged game is in its player's history, unfinished games resume where they
-// stopped, no unit is sold twice and the books balance.
+// stopped, no unit is sold twice and the books balance. The batch it died in left no entry of the
+// journal without its change, and no change without its entry.
 func TestServerKilledUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the server, which creates three blocks of 1,000,000 units; skipped with -short")
@@ -294,7 +295,7 @@ func TestServerKilledUnderLoad(t *testing.T) {
 	if err := srv.cmd.Wait(); err != nil {
 		t.Fatalf("graceful stop: %v\n%s", err, srv.logs)
 	}
-	t.Logf("%d games acknowledged before SIGKILL, all found after the restart; %s", total, ledgerOK(t, db))
+	t.Logf("%d games acknowledged before SIGKILL, all found after the restart; %s; %s", total, ledgerOK(t, db), journalOK(t, db))
 }
 
 // A second server on the same database file stops at once, naming the first; once the first is

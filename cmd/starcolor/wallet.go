@@ -7,7 +7,6 @@ import (
 	"os"
 	"time"
 
-	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
 	"starcolor/internal/wallet"
 )
@@ -49,7 +48,7 @@ address, as for serve --wallet.`, stderr)
 	if len(secret) == 0 {
 		return cmdline.UsageError(fs, "the wallet's secret: --wallet-secret-file FILE or $STARCOLOR_WALLET_SECRET")
 	}
-	store, err := app.OpenStore(ctx, *db)
+	store, err := openStore(ctx, *db)
 	if err != nil {
 		return err
 	}

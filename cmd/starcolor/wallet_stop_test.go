@@ -9,7 +9,6 @@ import (
 
 	"starcolor/internal/fakewallet/fakewallettest"
 	"starcolor/internal/lottery"
-	"starcolor/internal/sqlite"
 	"starcolor/internal/wallet"
 )
 
@@ -25,7 +24,7 @@ func TestWalletStopForgetsRollbacksHeldAhead(t *testing.T) {
 	args := []string{"--auth-per-minute", "0", "--wallet", w.URL, "--wallet-secret-file", w.SecretFile}
 	heldAhead := func() int {
 		t.Helper()
-		store, err := sqlite.Open(context.Background(), db)
+		store, err := openStore(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // An emission created from the back office is built in the background by the server the
@@ -176,7 +177,7 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 			}
 		}()
 		// Staged: sales go on while the units are generated, and pause only for the copy.
-		_, err := emission.Create(s.ctx, s.db.CreateEmissionStaged, emission.Order{ID: form.ID, Definition: s.def, Price: price,
+		_, err := emission.Create(s.ctx, store.EmissionWrite(s.db, op.Name, true), emission.Order{ID: form.ID, Definition: s.def, Price: price,
 			Blocks: blocks, Seed: emission.NewSeed(), CreatedAt: s.now().UTC(), Progress: progress})
 		close(stop)
 		<-beating

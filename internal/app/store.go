@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"starcolor/internal/journal"
 	"starcolor/internal/postgres"
 	"starcolor/internal/sqlite"
 )
@@ -16,10 +17,11 @@ func IsPostgres(db string) bool {
 
 // OpenStore opens the store a --db names, bringing its schema up to date: a PostgreSQL database
 // for a postgres:// URL (any number of servers may share it), else a SQLite file (one server
-// sells from it; serve holds its lock).
-func OpenStore(ctx context.Context, db string) (Store, error) {
+// sells from it; serve holds its lock). key makes the account references of the journal's
+// entries: the servers and commands of one database share it (its key file).
+func OpenStore(ctx context.Context, db string, key *journal.AccountKey) (Store, error) {
 	if IsPostgres(db) {
-		return postgres.Open(ctx, db)
+		return postgres.Open(ctx, db, key)
 	}
-	return sqlite.Open(ctx, db)
+	return sqlite.Open(ctx, db, key)
 }

@@ -10,6 +10,8 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 	"starcolor/internal/storetest"
 )
 
@@ -32,15 +34,15 @@ func TestCreate(t *testing.T) {
 	for name, open := range map[string]func(t *testing.T) (emissionStore, emission.Write){
 		"sqlite": func(t *testing.T) (emissionStore, emission.Write) {
 			db := storetest.OpenSQLite(t)
-			return db, db.CreateEmission
+			return db, store.EmissionWrite(db, lottery.ByCommandLine, false)
 		},
 		"sqlite staged": func(t *testing.T) (emissionStore, emission.Write) {
 			db := storetest.OpenSQLite(t)
-			return db, db.CreateEmissionStaged
+			return db, store.EmissionWrite(db, lottery.ByCommandLine, true)
 		},
 		"postgres": func(t *testing.T) (emissionStore, emission.Write) {
 			db := storetest.OpenPostgres(t)
-			return db, db.CreateEmission
+			return db, store.EmissionWrite(db, lottery.ByCommandLine, false)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

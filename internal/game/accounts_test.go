@@ -14,6 +14,7 @@ import (
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/storetest"
 )
 
 // A sign-up refused for who the person is tells the client one message, and the operator's log
@@ -21,7 +22,7 @@ import (
 // name was written in the Latin script or not.
 func TestRegistrationRefusedLogsWhy(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"), storetest.AccountKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,13 @@ import (
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/storetest"
 )
 
 // When the answer to a committed sale cannot be made, the error does not say that nothing was
 // changed: it says that the game was bought, and how to get its answer.
 func TestSoldAnswerSaysTheGameWasBought(t *testing.T) {
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), storetest.AccountKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestSoldAnswerSaysTheGameWasBought(t *testing.T) {
 	def := gamedeftest.Mini(t)
 	table, _ := def.Table(100)
 	e := &emission.Emission{ID: "MINI", Price: 100, Definition: def.Version, Table: *table}
-	if err := db.CreateEmission(context.Background(), e, [emission.SeedSize]byte{1}, func(put func(emission.Page) error) ([]emission.Block, error) {
+	if err := db.CreateEmission(context.Background(), e, [emission.SeedSize]byte{1}, lottery.ByCommandLine, func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: [emission.SeedSize]byte{1}}, put, nil)
 	}); err != nil {
 		t.Fatal(err)

@@ -7,13 +7,14 @@ import (
 
 	"starcolor/internal/audit"
 	"starcolor/internal/emission"
+	"starcolor/internal/lottery"
 	"starcolor/internal/store"
 )
 
 // The unit cache: one reader per emission for the server's life. Every page of units it reads is
 // checked against the emission's commitment; what fails is told to the integrity record.
 
-// units is the unit cache. It is also the reader of the prizes a sale asks for in the store's turn
+// units is the unit cache. It is also the reader of the units a sale asks for in the store's turn
 // (lottery.Prizes).
 type units struct {
 	db        store.Emissions
@@ -27,10 +28,15 @@ func newUnits(db store.Emissions, onCorrupt func(*emission.Corrupt)) *units {
 	return &units{db: db, onCorrupt: onCorrupt, readers: map[string]*emission.Reader{}}
 }
 
-// Prize reads the prize of a unit, checked against its emission's commitment.
-func (u *units) Prize(ctx context.Context, emission string, block, unit int) (int64, error) {
+// Unit reads the prize of a unit, checked against its emission's commitment, and the leaf hash
+// of its audit line, which the sale's journal entry names: one line made and hashed, a couple of
+// microseconds a sale.
+func (u *units) Unit(ctx context.Context, emission string, block, unit int) (lottery.SoldUnit, error) {
 	rec, err := u.unit(ctx, emission, block, unit)
-	return rec.Prize, err
+	if err != nil {
+		return lottery.SoldUnit{}, err
+	}
+	return lottery.SoldUnit{Prize: rec.Prize, Leaf: audit.LeafHash(audit.AppendLine(nil, &rec))}, nil
 }
 
 // unit reads a unit of an emission, checked against its commitment; a unit that fails its

@@ -17,6 +17,7 @@ import (
 
 	"starcolor/internal/game"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/storetest"
 )
 
 // The OpenAPI tests keep openapi.json in step with the server: the same operations as the routes
@@ -255,7 +256,7 @@ func TestOpenAPISecurity(t *testing.T) {
 	}
 
 	ctx := t.Context()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "starcolor.db"))
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "starcolor.db"), storetest.AccountKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,13 @@ type Operator struct {
 	PasswordHash string
 }
 
+// Who made a change that no operator of the back office made: the command line (starcolor
+// exclusions import, emission create) or the server itself (its start-up emissions).
+const (
+	ByCommandLine = "command line"
+	ByServer      = "server"
+)
+
 // OperatorAction is one line of the operators' log: every operator action is kept, failed
 // logins included.
 type OperatorAction struct {

@@ -44,11 +44,18 @@ type SaleRequest struct {
 	Prizes Prizes
 }
 
-// Prizes reads the prizes of units, each checked against its emission's commitment (the game
-// server's unit cache). Decide asks it in the store's turn, with the store's context: never the
-// request's, whose end (a client hanging up) would otherwise fail every sale of the batch.
+// Prizes reads the units sales are given, each checked against its emission's commitment (the
+// game server's unit cache). Decide asks it in the store's turn, with the store's context: never
+// the request's, whose end (a client hanging up) would otherwise fail every sale of the batch.
 type Prizes interface {
-	Prize(ctx context.Context, emission string, block, unit int) (int64, error)
+	Unit(ctx context.Context, emission string, block, unit int) (SoldUnit, error)
+}
+
+// SoldUnit is what a sale reads of its unit: its prize, and the leaf hash of its audit line
+// (docs/spec/RULES.md §8), which the sale's entry in the journal names (docs/spec/API.md 1.2).
+type SoldUnit struct {
+	Prize int64
+	Leaf  [32]byte
 }
 
 // Sale is a sale being decided: its request and its time, and once decided, its game and the
@@ -179,7 +186,10 @@ type KeyedAnswer struct {
 // keys, the change of each account's balance, and what they add to each hour's sales at each
 // price. (The cursors the store handed out say what to add to each block.)
 type Rows struct {
-	Games     []*Game
+	Games []*Game
+	// Leaves are the leaf hashes of the games' units (SoldUnit.Leaf), in the order of Games: the
+	// journal's sale entries name them, the games' rows do not keep them.
+	Leaves    [][32]byte
 	Transfers []Transfer
 	Answers   []KeyedAnswer
 	Moves     map[int64]int64 // by account
@@ -259,12 +269,14 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 		}
 		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, Unit: c.Sold, Stake: r.Price,
 			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: at, UpdatedAt: s.Time.Unix()}
-		if g.Prize, err = r.Prizes.Prize(ctx, g.Emission, g.Block, g.Unit); err != nil {
+		u, err := r.Prizes.Unit(ctx, g.Emission, g.Block, g.Unit)
+		if err != nil {
 			// This unit cannot be read (or failed its check against the commitment): the sales at
 			// this price fail, and it stays unsold; the others go on.
 			s.Err, unread[r.Price] = err, err
 			continue
 		}
+		g.Prize = u.Prize
 		c.Sold++
 		c.Prizes += g.Prize
 		if g.Prize > 0 {
@@ -296,7 +308,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 		rows.Moves[PrizeFundAccount] += g.Stake - g.Prize
 		s.Answer = SoldAnswer(g.ID)
 
-		rows.Games = append(rows.Games, g)
+		rows.Games, rows.Leaves = append(rows.Games, g), append(rows.Leaves, u.Leaf)
 		rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer, From: r.AccountID, To: PrizeFundAccount,
 			Amount: g.Stake, Kind: Stake, GameID: g.ID, CreatedAt: g.CreatedAt})
 		if g.Prize > 0 {

@@ -62,14 +62,16 @@ func sale(account, price int64, key string, prizes ...int64) *Sale {
 		Prizes: prizeCycle(prizes)}}
 }
 
-// prizeCycle is units whose unit u wins prizes[u % len(prizes)], or nothing (lottery.Prizes).
+// prizeCycle is units whose unit u wins prizes[u % len(prizes)], or nothing, and whose audit
+// line's leaf is {u, 'u'} (lottery.Prizes).
 type prizeCycle []int64
 
-func (p prizeCycle) Prize(_ context.Context, _ string, _, unit int) (int64, error) {
-	if len(p) == 0 {
-		return 0, nil
+func (p prizeCycle) Unit(_ context.Context, _ string, _, unit int) (SoldUnit, error) {
+	u := SoldUnit{Leaf: [32]byte{byte(unit), 'u'}} // a leaf of its own for each unit
+	if len(p) > 0 {
+		u.Prize = p[unit%len(p)]
 	}
-	return p[unit%len(p)], nil
+	return u, nil
 }
 
 // brokenUnits fails every read of a prize with err, and counts the reads.
@@ -78,9 +80,9 @@ type brokenUnits struct {
 	reads int
 }
 
-func (b *brokenUnits) Prize(context.Context, string, int, int) (int64, error) {
+func (b *brokenUnits) Unit(context.Context, string, int, int) (SoldUnit, error) {
 	b.reads++
-	return 0, b.err
+	return SoldUnit{}, b.err
 }
 
 // A player runs out of money exactly when the stakes exceed what they hold, the prizes of the
@@ -112,6 +114,9 @@ func TestDecideBalances(t *testing.T) {
 	for i, g := range rows.Games {
 		if g.Unit != i || g.ID != int64(i+1) {
 			t.Fatalf("game %d: unit %d, id %d", i, g.Unit, g.ID)
+		}
+		if len(rows.Leaves) != len(rows.Games) || rows.Leaves[i] != [32]byte{byte(g.Unit), 'u'} {
+			t.Fatalf("game %d: the leaves of the units sold %x, want one a game, in order", i, rows.Leaves)
 		}
 	}
 	if c := b.cursors[100]; c.Sold != 5 {

@@ -29,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 	"starcolor/internal/store"
@@ -63,8 +64,13 @@ type DB struct {
 }
 
 // Open connects to the database of a postgres:// URL and brings its schema up to date (once,
-// whatever the number of servers starting together).
-func Open(ctx context.Context, url string) (*DB, error) {
+// whatever the number of servers starting together). key makes the account references of the
+// journal's entries (docs/spec/API.md 1.2): every write that journals needs it, so a store is
+// never opened without it. The servers of one database must share it.
+func Open(ctx context.Context, url string, key *journal.AccountKey) (*DB, error) {
+	if key == nil {
+		return nil, errors.New("postgres: no account key for the journal")
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -85,7 +91,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
 	d := &DB{pool: pool, pages: pages, sales: make(chan *saleOp, maxBatch), salesDone: make(chan struct{})}
-	d.DB = d.shared()
+	d.DB = d.shared(key)
 	if err := d.migrate(ctx); err != nil {
 		pool.Close()
 		pages.Close()
@@ -144,7 +150,7 @@ func (d *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := rekey(ctx, conn.Conn(), time.Now()); err != nil {
+	if err := d.rekey(ctx, conn.Conn(), time.Now()); err != nil {
 		return fmt.Errorf("the keys of names: %w", err)
 	}
 	return nil

@@ -12,25 +12,27 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // CreateEmission stores a new emission in one transaction: its row, every page that build hands
 // to put (copied in with COPY as they come), then its blocks with their roots. If build fails,
 // the context ends or the process dies before the commit, nothing of the emission remains. Sales
-// go on meanwhile: the transaction holds no lock that a sale waits for.
-func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+// go on meanwhile: the transaction holds no lock that a sale waits for, but the journal's counter
+// at its very end (its entry, made by by).
+func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
-	return asFault(d.createEmission(ctx, e, seed, build))
+	return asFault(d.createEmission(ctx, e, seed, by, build))
 }
 
 // CreateEmissionStaged is CreateEmission: over PostgreSQL a creation does not hold up sales, so
 // there is nothing to stage apart.
-func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
-	return d.CreateEmission(ctx, e, seed, build)
+	return d.CreateEmission(ctx, e, seed, by, build)
 }
 
-func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	tx, err := d.pool.Begin(ctx)
 	if err != nil {
@@ -67,6 +69,9 @@ func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emi
 		b.Queue(`INSERT INTO block_trees (emission_id, block, page_hashes) VALUES ($1, $2, $3)`, e.ID, int32(bl.Index), hashes)
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	if err := d.AppendJournal(ctx, pgxQ{tx}, e.CreatedAt, sqlstore.EmissionEvent(e, blocks, by)); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"starcolor/internal/identity"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 )
@@ -19,7 +20,7 @@ import (
 // operator must look at. It runs once a change, in one transaction, under the lock of the
 // migrations: of the servers starting together, one makes them. The players and the register
 // are locked against writes meanwhile.
-func rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
+func (d *DB) rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		var scheme string
 		if err := tx.QueryRow(ctx, `SELECT scheme FROM key_scheme`).Scan(&scheme); err != nil || scheme == identity.KeyScheme() {
@@ -61,13 +62,17 @@ func rekey(ctx context.Context, conn *pgx.Conn, now time.Time) error {
 			SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::date[], $6::bigint[])`, keys, lookups, lasts, firsts, births, imports); err != nil {
 			return err
 		}
-		for _, a := range rk.Collisions {
+		events := make([]journal.Event, len(rk.Collisions))
+		for i, a := range rk.Collisions {
 			if err := sqlstore.LogAction(ctx, pgxQ{tx}, sqlstore.PostgreSQL, a); err != nil {
 				return err
 			}
+			events[i] = sqlstore.OperatorEvent(a)
 		}
-		_, err = tx.Exec(ctx, `UPDATE key_scheme SET scheme = $1`, identity.KeyScheme())
-		return err
+		if _, err = tx.Exec(ctx, `UPDATE key_scheme SET scheme = $1`, identity.KeyScheme()); err != nil {
+			return err
+		}
+		return d.AppendJournal(ctx, pgxQ{tx}, now, events...)
 	})
 }
 

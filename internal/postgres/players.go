@@ -11,8 +11,8 @@ import (
 	"starcolor/internal/sqlstore"
 )
 
-// Pay makes a deposit or a withdrawal: its key claimed, its transfer, and the answer kept under
-// the key, in one transaction. A deposit to an account closed or self-excluded is refused
+// Pay makes a deposit or a withdrawal: its key claimed, its transfer, the answer kept under the
+// key, and its entry in the journal, in one transaction. A deposit to an account closed or self-excluded is refused
 // (lottery.Player.Shut's fault), session or not: its balance has been paid out, and no money may
 // reach it again. Each of these fails and changes nothing:
 //
@@ -59,7 +59,7 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 		b := &pgx.Batch{}
 		b.Queue(`UPDATE accounts SET balance = balance - $1 WHERE id = $2 RETURNING balance`, tr.Amount, tr.From)
 		b.Queue(`UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance`, tr.Amount, tr.To)
-		b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		b.Queue(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
 			tr.From, tr.To, tr.Amount, tr.Kind, tr.CreatedAt)
 		res := tx.SendBatch(ctx, b)
 		var from, to int64
@@ -72,7 +72,7 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			err = res.QueryRow().Scan(&to)
 		}
 		if err == nil {
-			_, err = res.Exec()
+			err = res.QueryRow().Scan(&tr.ID)
 		}
 		if cerr := res.Close(); err == nil {
 			err = cerr
@@ -85,11 +85,13 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			balance = from
 		}
 		ans = lottery.PaidAnswer(balance)
-		if p.Key == "" {
-			return nil
+		if p.Key != "" {
+			if _, err := tx.Exec(ctx, `UPDATE idempotency SET status = $1, response = $2 WHERE player_id = $3 AND key = $4`,
+				int32(ans.Status), ans.Body, p.PlayerID, p.Key); err != nil {
+				return err
+			}
 		}
-		_, err = tx.Exec(ctx, `UPDATE idempotency SET status = $1, response = $2 WHERE player_id = $3 AND key = $4`, int32(ans.Status), ans.Body, p.PlayerID, p.Key)
-		return err
+		return d.AppendJournal(ctx, pgxQ{tx}, now, sqlstore.MoneyEvent(tr))
 	})
 	return ans, err
 }

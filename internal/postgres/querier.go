@@ -5,6 +5,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"starcolor/internal/journal"
 	"starcolor/internal/sqlstore"
 )
 
@@ -12,8 +13,9 @@ import (
 // on the pool; a write of one statement on the pool too, committed on its own; other writes in a
 // transaction, run again on a conflict (inTx).
 
-// shared makes the part of the store written once for both dialects.
-func (d *DB) shared() *sqlstore.DB {
+// shared makes the part of the store written once for both dialects, its journal's entries made
+// under key.
+func (d *DB) shared(key *journal.AccountKey) *sqlstore.DB {
 	return sqlstore.New(sqlstore.Config{
 		Dialect: sqlstore.PostgreSQL,
 		Read:    pgxQ{d.pool},
@@ -25,9 +27,10 @@ func (d *DB) shared() *sqlstore.DB {
 		Write: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
 			return d.inTx(ctx, func(tx pgx.Tx) error { return fn(pgxQ{tx}) })
 		},
-		Fault:  asFault,
-		Health: &d.health,
-		Unique: func(err error) bool { return isCode(err, "23505", "") },
+		Fault:      asFault,
+		Health:     &d.health,
+		Unique:     func(err error) bool { return isCode(err, "23505", "") },
+		AccountKey: key,
 	})
 }
 

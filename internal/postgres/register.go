@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"starcolor/internal/identity"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 )
@@ -19,7 +20,8 @@ const registerLock = `hashtextextended('starcolor:register', 0)`
 
 // ImportRegister replaces the list of excluded persons with persons, and closes every open
 // account of a listed person (its balance paid out to the bank, its sessions ended), in one
-// transaction; it keeps the import with its counts and returns it.
+// transaction; it keeps the import with its counts, journals it (each closure, then the import),
+// and returns it.
 func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error) {
 	n := len(persons)
 	keys, lookups, lasts, firsts, births := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]time.Time, n)
@@ -62,24 +64,29 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			return err
 		}
 		out.ClosedPlayers = nil
+		var events []journal.Event
 		for _, p := range candidates {
 			if p.Person == nil || !listed.Lists(*p.Person) {
 				continue
 			}
-			paid, err := sqlstore.PayOut(ctx, pgxQ{tx}, sqlstore.PostgreSQL, p.ID, nil, lottery.PaidAtRegister, imp.At)
+			po, err := sqlstore.PayOut(ctx, pgxQ{tx}, sqlstore.PostgreSQL, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `UPDATE players SET closed_at = $1, closed_by = $2 WHERE id = $3`, imp.At, lottery.ClosedByRegister, p.ID); err != nil {
 				return err
 			}
+			paid := po.Withdrawal.Amount
 			out.ClosedPlayers = append(out.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: paid})
+			events = append(append(events, po.Events()...), journal.Closure{AccountID: po.Account, Paid: paid, By: lottery.ClosedByRegister})
 		}
 		out.Closed = len(out.ClosedPlayers)
 		closed, _ := json.Marshal(out.ClosedPlayers)
-		_, err = tx.Exec(ctx, `UPDATE register_imports SET listed = $1, added = $2, gone = $3, closed = $4, closed_players = $5 WHERE id = $6`,
-			out.Listed, out.Added, out.Gone, out.Closed, closed, out.ID)
-		return err
+		if _, err := tx.Exec(ctx, `UPDATE register_imports SET listed = $1, added = $2, gone = $3, closed = $4, closed_players = $5 WHERE id = $6`,
+			out.Listed, out.Added, out.Gone, out.Closed, closed, out.ID); err != nil {
+			return err
+		}
+		return d.AppendJournal(ctx, pgxQ{tx}, imp.At, append(events, sqlstore.RegisterEvent(out))...)
 	})
 	return out, asFault(err)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The sales of every server are decided against the same rows, so a batch locks what it depends
@@ -31,13 +32,18 @@ import (
 //     reused).
 //  2. The decision, in the server (lottery.Decide). A block sold out mid-batch costs one more
 //     round trip, to write it and lock the next.
-//  3. In one pipelined batch: the keys, the games, the transfers, the balances, the wallet's
-//     outbox (in wallet mode), the hours' totals and the blocks, and COMMIT. Each is one
-//     statement over arrays (unnest), whatever the number of sales.
+//  3. In one pipelined batch: the keys, the transfers, the balances, the wallet's outbox (in
+//     wallet mode), the hours' totals and the blocks, and last the journal's counter, which
+//     gives the batch's entries their seqs (sqlstore.TakeSeqs). Each is one statement over
+//     arrays (unnest), whatever the number of sales.
+//  4. In one pipelined batch: the games, each with its sale entry's seq, the journal's entries
+//     (encoded once their seqs are known), and COMMIT.
 //
 // The blocks' rows are held from the first round trip's end to the commit. Every batch at a
 // price, on any server, waits for the one before. So what lies between bounds the sales at a
-// price: one round trip, the decision, the writes, the commit's flush.
+// price: two round trips, the decision, the writes, the commit's flush. The journal's counter is
+// every journaled write's last lock, held for the last round trip and the flush: the commits of
+// every server follow each other in the order of their seqs.
 //
 // Two servers may be given the same Idempotency-Key at once. A key that another server's batch
 // answered between the read and the write makes the key's insert do nothing. The batch then runs
@@ -339,11 +345,12 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	}
 	w := &pgx.Batch{}
 	blocks := queueWrites(w, rows, stock.cursors)
-	w.Queue(`COMMIT`)
+	events, saleAt := sqlstore.SaleEvents(rows)
+	w.Queue(sqlstore.TakeSeqs, len(events))
 	commit := time.Now()
 	res := tx.SendBatch(ctx, w)
-	last := w.Len() - 1
-	for i := range w.Len() {
+	last := w.Len() - 1 // the counter
+	for i := range last {
 		tag, err := res.Exec()
 		switch {
 		case err != nil:
@@ -352,12 +359,33 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		case i == 0 && tag.RowsAffected() != int64(len(rows.Answers)): // the keys
 			res.Close()
 			return 0, errKeyRace
-		case i >= last-blocks && i < last && tag.RowsAffected() != 1:
+		case i >= last-blocks && tag.RowsAffected() != 1:
 			res.Close()
 			return 0, errors.New("a block's sold count changed under the batch")
 		}
 	}
+	var size int64
+	if err := res.QueryRow().Scan(&size); err != nil {
+		res.Close()
+		return 0, fmt.Errorf("the journal's counter: %w", err)
+	}
 	if err := res.Close(); err != nil {
+		return 0, err
+	}
+	first := size - int64(len(events))
+	entries, err := d.EncodeEntries(first, events)
+	if err != nil {
+		return 0, err
+	}
+	j := &pgx.Batch{}
+	queueGames(j, rows, first, saleAt)
+	seqs := make([]int64, len(entries))
+	for i := range seqs {
+		seqs[i] = first + int64(i)
+	}
+	j.Queue(`INSERT INTO journal (seq, entry) SELECT * FROM unnest($1::bigint[], $2::bytea[])`, seqs, entries)
+	j.Queue(`COMMIT`)
+	if err := tx.SendBatch(ctx, j).Close(); err != nil {
 		return 0, err
 	}
 	return time.Since(commit), nil
@@ -452,15 +480,17 @@ func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {
 	return nil
 }
 
-// queueWrites queues the batch's writes, each one statement over arrays, in this order:
+// queueWrites queues the batch's writes before the journal's counter, each one statement over
+// arrays, in this order:
 //
 //  1. the keys, whose count says whether one was answered meanwhile;
-//  2. the games;
-//  3. the transfers;
-//  4. the balances;
-//  5. the wallet's outbox, in wallet mode;
-//  6. the hours;
-//  7. the blocks, whose updates it counts.
+//  2. the transfers;
+//  3. the balances;
+//  4. the wallet's outbox, in wallet mode;
+//  5. the hours;
+//  6. the blocks, whose updates it counts.
+//
+// The games go after the counter (queueGames), with their sale entries' seqs.
 func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cursor) (blocks int) {
 	n := len(rows.Answers)
 	kp, kk, kh, ks, kr, kc := make([]int64, n), make([]string, n), make([][]byte, n), make([]int32, n), make([][]byte, n), make([]int64, n)
@@ -470,22 +500,6 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	b.Queue(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at)
 		SELECT * FROM unnest($1::bigint[], $2::text[], $3::bytea[], $4::int[], $5::bytea[], $6::bigint[]) ON CONFLICT DO NOTHING`,
 		kp, kk, kh, ks, kr, kc)
-
-	n = len(rows.Games)
-	id, player, em := make([]int64, n), make([]int64, n), make([]string, n)
-	block, unit, color := make([]int32, n), make([]int32, n), make([]int16, n)
-	stake, prize, balance, updated, stakeTr := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
-	mode, status := make([]string, n), make([]string, n)
-	created := make([]time.Time, n)
-	for i, g := range rows.Games {
-		id[i], player[i], em[i], block[i], unit[i] = g.ID, g.PlayerID, g.Emission, int32(g.Block), int32(g.Unit)
-		stake[i], mode[i], prize[i], color[i], status[i] = g.Stake, g.Mode, g.Prize, int16(g.Color), g.Status
-		balance[i], created[i], updated[i], stakeTr[i] = g.BalanceAfter, g.CreatedAt, g.UpdatedAt, g.StakeTransfer
-	}
-	b.Queue(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
-		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::bigint[],
-			$9::smallint[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::bigint[])`,
-		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
 
 	n = len(rows.Transfers)
 	tid, from, to, amount := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
@@ -543,7 +557,7 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		amount, body, next := make([]int64, n), make([][]byte, n), make([]time.Time, n)
 		for i, c := range rows.WalletCalls {
 			call[i], txid[i], player[i], round[i], amount[i], body[i] = c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body
-			status[i], next[i] = lottery.CallPending, created[0]
+			status[i], next[i] = lottery.CallPending, rows.Games[0].CreatedAt
 			if c.Status == lottery.CallHeld {
 				status[i] = lottery.CallHeld
 			}
@@ -553,7 +567,7 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		}
 		b.Queue(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
 			SELECT c, t, p, r, a, b, s, n, $9::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bytea[], $7::text[], $8::timestamptz[])
-				v(c, t, p, r, a, b, s, n) ON CONFLICT (transaction_id) DO NOTHING`, call, txid, player, round, amount, body, status, next, created[0])
+				v(c, t, p, r, a, b, s, n) ON CONFLICT (transaction_id) DO NOTHING`, call, txid, player, round, amount, body, status, next, rows.Games[0].CreatedAt)
 	}
 	if len(rows.Released) > 0 {
 		b.Queue(`DELETE FROM wallet_calls WHERE transaction_id = ANY($1) AND status = 'held'`, rows.Released)
@@ -579,6 +593,26 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 		}
 	}
 	return blocks
+}
+
+// queueGames queues the insert of the batch's games, each with the seq of its sale entry in the
+// journal: first+saleAt[i] for rows.Games[i] (sqlstore.SaleEvents).
+func queueGames(b *pgx.Batch, rows *lottery.Rows, first int64, saleAt []int) {
+	n := len(rows.Games)
+	id, player, em := make([]int64, n), make([]int64, n), make([]string, n)
+	block, unit, color := make([]int32, n), make([]int32, n), make([]int16, n)
+	stake, prize, balance, updated, stakeTr, seq := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	mode, status := make([]string, n), make([]string, n)
+	created := make([]time.Time, n)
+	for i, g := range rows.Games {
+		id[i], player[i], em[i], block[i], unit[i] = g.ID, g.PlayerID, g.Emission, int32(g.Block), int32(g.Unit)
+		stake[i], mode[i], prize[i], color[i], status[i] = g.Stake, g.Mode, g.Prize, int16(g.Color), g.Status
+		balance[i], created[i], updated[i], stakeTr[i], seq[i] = g.BalanceAfter, g.CreatedAt, g.UpdatedAt, g.StakeTransfer, first+int64(saleAt[i])
+	}
+	b.Queue(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer, journal_seq)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::bigint[],
+			$9::smallint[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::bigint[], $15::bigint[])`,
+		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr, seq)
 }
 
 // walletSales counts the sales in wallet mode of a batch.

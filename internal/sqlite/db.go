@@ -21,10 +21,14 @@ import (
 	"modernc.org/sqlite" // registers the "sqlite" driver
 
 	"starcolor/internal/fault"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 	"starcolor/internal/store"
 )
+
+// errNoAccountKey is a store opened without the journal's account key.
+var errNoAccountKey = errors.New("open the store: no account key for the journal")
 
 // isConstraint reports whether err is SQLite's report of the given constraint failing.
 func isConstraint(err error, code int) bool {
@@ -67,9 +71,14 @@ type DB struct {
 }
 
 // Open opens (creating if needed) the database file at path and brings its schema up to date.
-func Open(ctx context.Context, path string) (*DB, error) {
+// key makes the account references of the journal's entries (docs/spec/API.md 1.2): every write
+// that journals needs it, so a store is never opened without it.
+func Open(ctx context.Context, path string, key *journal.AccountKey) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("no database path")
+	}
+	if key == nil {
+		return nil, errNoAccountKey
 	}
 	if err := initFile(ctx, path); err != nil {
 		return nil, err
@@ -96,7 +105,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	db.SetMaxOpenConns(64)
 	d := &DB{db: db, Path: path, ops: make(chan *writeOp, maxBatch), writerDone: make(chan struct{}), stmts: map[string]*sql.Stmt{},
 		stopCheckpoints: make(chan struct{}), checkpointerDone: make(chan struct{})}
-	d.DB = d.shared()
+	d.DB = d.shared(key)
 	if err := d.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -14,17 +14,19 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // CreateEmission stores a new emission in one transaction: its row, every page that build hands
-// to put, then its blocks with their roots. If build fails, the context ends or the process dies
-// before the commit, nothing of the emission remains.
-func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+// to put, then its blocks with their roots, and its entry in the journal, made by by. If build
+// fails, the context ends or the process dies before the commit, nothing of the emission
+// remains.
+func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
-	return asFault(d.createEmission(ctx, e, seed, build))
+	return asFault(d.createEmission(ctx, e, seed, by, build))
 }
 
-func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -56,12 +58,17 @@ func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emi
 		}
 		return err
 	}
-	return commitEmission(ctx, tx, e, blocks)
+	return d.commitEmission(ctx, tx, e, by, blocks)
 }
 
-// commitEmission writes the blocks' commitments and commits the emission, unless ctx has ended.
-func commitEmission(ctx context.Context, tx *sql.Tx, e *emission.Emission, blocks []emission.Block) error {
+// commitEmission writes the blocks' commitments and the emission's entry in the journal, and
+// commits the emission, unless ctx has ended. It runs outside the writer, in a transaction of its
+// own: SQLite's one write lock keeps it and the writer's batches apart, so its seqs follow theirs.
+func (d *DB) commitEmission(ctx context.Context, tx *sql.Tx, e *emission.Emission, by string, blocks []emission.Block) error {
 	if err := insertBlocks(ctx, tx, e.ID, blocks); err != nil {
+		return err
+	}
+	if err := d.AppendJournal(ctx, sqlstore.Std(tx), e.CreatedAt, sqlstore.EmissionEvent(e, blocks, by)); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

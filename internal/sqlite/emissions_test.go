@@ -11,12 +11,16 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/journal"
 )
+
+// testKey is the journal's account key of the tests' stores.
+var testKey = &journal.AccountKey{'s', 'q', 'l', 'i', 't', 'e'}
 
 // mustOpen opens a database in a fresh temporary folder, closed at the end of the test.
 func mustOpen(t testing.TB) *DB {
 	t.Helper()
-	d, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	d, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +37,7 @@ func create(ctx context.Context, d *DB, def *gamedef.Definition, id string, pric
 	e := &emission.Emission{ID: id, Price: price, Definition: def.Version, Table: *table, CreatedAt: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	var seed [emission.SeedSize]byte
 	copy(seed[:], id)
-	err = d.CreateEmission(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+	err = d.CreateEmission(ctx, e, seed, "test", func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(ctx, emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: seed}, put, nil)
 	})
 	return e, err
@@ -42,7 +46,7 @@ func create(ctx context.Context, d *DB, def *gamedef.Definition, id string, pric
 func TestReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "re.db")
 	ctx := context.Background()
-	d, err := Open(ctx, path)
+	d, err := Open(ctx, path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +54,7 @@ func TestReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	d, err = Open(ctx, path)
+	d, err = Open(ctx, path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +62,7 @@ func TestReopen(t *testing.T) {
 	if _, err := d.Emission(ctx, "E1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir.db")); err == nil {
+	if _, err := Open(ctx, filepath.Join(t.TempDir(), "no", "such", "dir.db"), testKey); err == nil {
 		t.Error("opened a database in a folder that does not exist")
 	}
 }
@@ -70,7 +74,7 @@ func TestBlockSizeOnDisk(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "size.db")
 	ctx := context.Background()
-	d, err := Open(ctx, path)
+	d, err := Open(ctx, path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +105,7 @@ func BenchmarkCreateBlock(b *testing.B) {
 	def, _ := gamedef.Lookup(gamedef.Default)
 	ctx := context.Background()
 	for i := 0; b.Loop(); i++ {
-		d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("b%d.db", i)))
+		d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("b%d.db", i)), testKey)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,7 +124,7 @@ func BenchmarkRawInsertPages(b *testing.B) {
 	const pages, size = 3907, 10_673
 	data := make([]byte, size)
 	for i := 0; b.Loop(); i++ {
-		d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i)))
+		d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("raw%d.db", i)), testKey)
 		if err != nil {
 			b.Fatal(err)
 		}

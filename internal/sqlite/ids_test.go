@@ -14,7 +14,7 @@ func TestReservedGameIDsSurviveARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ids.db")
 	seen := map[int64]bool{}
 	for run := range 3 {
-		d, err := Open(ctx, path)
+		d, err := Open(ctx, path, testKey)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"starcolor/internal/identity"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 )
@@ -52,13 +53,17 @@ func (d *DB) rekey(ctx context.Context, now time.Time) error {
 				return err
 			}
 		}
-		for _, a := range rk.Collisions {
+		events := make([]journal.Event, len(rk.Collisions))
+		for i, a := range rk.Collisions {
 			if err := sqlstore.LogAction(t.ctx, txQ{t}, sqlstore.SQLite, a); err != nil {
 				return err
 			}
+			events[i] = sqlstore.OperatorEvent(a)
 		}
-		_, err = t.exec(`UPDATE key_scheme SET scheme = ?`, identity.KeyScheme())
-		return err
+		if _, err = t.exec(`UPDATE key_scheme SET scheme = ?`, identity.KeyScheme()); err != nil {
+			return err
+		}
+		return d.AppendJournal(t.ctx, txQ{t}, now, events...)
 	})
 }
 

@@ -8,10 +8,11 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
-// Pay makes a deposit or a withdrawal: its transfer, and the answer kept under its key, in one
-// write. A deposit to an account closed or self-excluded is refused (lottery.Player.Shut's
+// Pay makes a deposit or a withdrawal: its transfer, the answer kept under its key, and its
+// entry in the journal, in one write. A deposit to an account closed or self-excluded is refused (lottery.Player.Shut's
 // fault), session or not: its balance has been paid out, and no money may reach it again. A
 // deposit past the player's weekly deposit limit, or before they set one, is
 // fault.LimitReached or fault.LimitsRequired; too little money is fault.InsufficientFunds, a key already used lottery.ErrKeyTaken, an
@@ -30,7 +31,9 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 				return err
 			}
 		}
-		if err := t.transfer(p.Transfer(now)); err != nil {
+		tr := p.Transfer(now)
+		var err error
+		if tr.ID, err = t.transfer(tr); err != nil {
 			return err
 		}
 		var balance int64
@@ -38,28 +41,30 @@ func (d *DB) Pay(ctx context.Context, p lottery.Payment, now time.Time) (lottery
 			return err
 		}
 		ans = lottery.PaidAnswer(balance)
-		if p.Key == "" {
-			return nil
+		if p.Key != "" {
+			if err := t.keep(p.PlayerID, p.Key, lottery.KeptAnswer{RequestHash: p.RequestHash, Answer: ans}, now); err != nil {
+				return err
+			}
 		}
-		return t.keep(p.PlayerID, p.Key, lottery.KeptAnswer{RequestHash: p.RequestHash, Answer: ans}, now)
+		return d.AppendJournal(t.ctx, txQ{t}, now, sqlstore.MoneyEvent(tr))
 	})
 	return ans, err
 }
 
-// transfer moves a transfer's amount between its accounts and records it. A player's account
-// going below zero is refused (fault.InsufficientFunds).
-func (t *tx) transfer(tr lottery.Transfer) error {
+// transfer moves a transfer's amount between its accounts and records it, and returns its id. A
+// player's account going below zero is refused (fault.InsufficientFunds).
+func (t *tx) transfer(tr lottery.Transfer) (int64, error) {
 	if tr.Amount <= 0 {
-		return fault.Errorf(fault.Invalid, "an amount must be positive")
+		return 0, fault.Errorf(fault.Invalid, "an amount must be positive")
 	}
 	if _, err := t.exec(`UPDATE accounts SET balance = balance - ? WHERE id = ?`, tr.Amount, tr.From); err != nil {
 		if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_CHECK) {
-			return fault.Errorf(fault.InsufficientFunds, "not enough money in the account")
+			return 0, fault.Errorf(fault.InsufficientFunds, "not enough money in the account")
 		}
-		return err
+		return 0, err
 	}
 	if _, err := t.exec(`UPDATE accounts SET balance = balance + ? WHERE id = ?`, tr.Amount, tr.To); err != nil {
-		return err
+		return 0, err
 	}
 	var game, reason any
 	if tr.GameID > 0 {
@@ -68,7 +73,10 @@ func (t *tx) transfer(tr lottery.Transfer) error {
 	if tr.Reason != "" {
 		reason = tr.Reason
 	}
-	_, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	res, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		tr.From, tr.To, tr.Amount, tr.Kind, game, reason, storedTime(tr.CreatedAt))
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }

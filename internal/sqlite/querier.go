@@ -7,6 +7,7 @@ import (
 
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"starcolor/internal/journal"
 	"starcolor/internal/sqlstore"
 )
 
@@ -14,8 +15,9 @@ import (
 // the pool, through statements prepared once (queryRow); writes through the writer, in its next
 // batch, each in a savepoint of its own.
 
-// shared makes the part of the store written once for both dialects.
-func (d *DB) shared() *sqlstore.DB {
+// shared makes the part of the store written once for both dialects, its journal's entries made
+// under key.
+func (d *DB) shared(key *journal.AccountKey) *sqlstore.DB {
 	return sqlstore.New(sqlstore.Config{
 		Dialect: sqlstore.SQLite,
 		Read:    readQ{d},
@@ -31,9 +33,10 @@ func (d *DB) shared() *sqlstore.DB {
 		Write: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
 			return d.update(ctx, func(t *tx) error { return fn(txQ{t}) })
 		},
-		Fault:  asFault,
-		Health: &d.health,
-		Unique: func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
+		Fault:      asFault,
+		Health:     &d.health,
+		Unique:     func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
+		AccountKey: key,
 	})
 }
 

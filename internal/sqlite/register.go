@@ -6,13 +6,15 @@ import (
 	"encoding/json"
 
 	"starcolor/internal/identity"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 )
 
 // ImportRegister replaces the list of excluded persons with persons, and closes every open
 // account of a listed person (its balance paid out to the bank, its sessions ended), in one
-// write; it keeps the import with its counts and returns it.
+// write; it keeps the import with its counts, journals it (each closure, then the import), and
+// returns it.
 func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error) {
 	err := d.update(ctx, func(t *tx) error {
 		imp.Listed, imp.Added, imp.Gone, imp.Closed, imp.ClosedPlayers = len(persons), 0, 0, 0, nil
@@ -62,21 +64,26 @@ func (d *DB) ImportRegister(ctx context.Context, persons []identity.Person, imp 
 			WHERE p.closed_at IS NULL AND p.lookup_key IN (SELECT lookup_key FROM register) ORDER BY p.id`); err != nil {
 			return err
 		}
+		var events []journal.Event
 		for _, p := range open {
-			paid, err := sqlstore.PayOut(t.ctx, txQ{t}, sqlstore.SQLite, p.ID, nil, lottery.PaidAtRegister, imp.At)
+			out, err := sqlstore.PayOut(t.ctx, txQ{t}, sqlstore.SQLite, p.ID, nil, lottery.PaidAtRegister, imp.At)
 			if err != nil {
 				return err
 			}
 			if _, err := t.exec(`UPDATE players SET closed_at = ?, closed_by = ? WHERE id = ?`, storedTime(imp.At), lottery.ClosedByRegister, p.ID); err != nil {
 				return err
 			}
+			paid := out.Withdrawal.Amount
 			imp.ClosedPlayers = append(imp.ClosedPlayers, lottery.ClosedAccount{PlayerID: p.ID, Username: p.Username, PaidOut: paid})
+			events = append(append(events, out.Events()...), journal.Closure{AccountID: out.Account, Paid: paid, By: lottery.ClosedByRegister})
 		}
 		imp.Closed = len(imp.ClosedPlayers)
 		closed, _ := json.Marshal(imp.ClosedPlayers)
-		_, err = t.exec(`UPDATE register_imports SET listed = ?, added = ?, gone = ?, closed = ?, closed_players = ? WHERE id = ?`,
-			imp.Listed, imp.Added, imp.Gone, imp.Closed, string(closed), imp.ID)
-		return err
+		if _, err := t.exec(`UPDATE register_imports SET listed = ?, added = ?, gone = ?, closed = ?, closed_players = ? WHERE id = ?`,
+			imp.Listed, imp.Added, imp.Gone, imp.Closed, string(closed), imp.ID); err != nil {
+			return err
+		}
+		return d.AppendJournal(t.ctx, txQ{t}, imp.At, append(events, sqlstore.RegisterEvent(imp))...)
 	})
 	return imp, asFault(err)
 }

@@ -123,7 +123,7 @@ func TestSalesMigrations(t *testing.T) {
 	if err := f.d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(ctx, path)
+	d, err := Open(ctx, path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

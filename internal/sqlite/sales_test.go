@@ -73,10 +73,10 @@ func (f *salesFixture) sell(p lottery.Player, key string) (lottery.Game, error) 
 	}, f.now)
 }
 
-// Prize reads the prizes of the fixture's sales from its emission's reader (lottery.Prizes).
-func (f *salesFixture) Prize(_ context.Context, _ string, block, unit int) (int64, error) {
+// Unit reads the units of the fixture's sales from its emission's reader (lottery.Prizes).
+func (f *salesFixture) Unit(_ context.Context, _ string, block, unit int) (lottery.SoldUnit, error) {
 	rec, err := f.reader.Unit(context.Background(), block, unit)
-	return rec.Prize, err
+	return lottery.SoldUnit{Prize: rec.Prize}, err
 }
 
 // A new database gets small pages (initFile); one made with other pages keeps them and opens.
@@ -95,7 +95,7 @@ func TestPageSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	d2, err := Open(context.Background(), path)
+	d2, err := Open(context.Background(), path, testKey)
 	if err != nil {
 		t.Fatalf("open a database of 4096-byte pages: %v", err)
 	}

@@ -24,12 +24,12 @@ import (
 // still appears whole or not at all: if build fails, the context ends or the process dies, the
 // database holds nothing of it, and the staging file is removed (by the next Open once the
 // process has died: never while it lives).
-func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+func (d *DB) CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
-	return asFault(d.createStaged(ctx, e, seed, build))
+	return asFault(d.createStaged(ctx, e, seed, by, build))
 }
 
-func (d *DB) createStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+func (d *DB) createStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	var suffix [8]byte
 	rand.Read(suffix[:])
@@ -79,7 +79,7 @@ func (d *DB) createStaged(ctx context.Context, e *emission.Emission, seed [emiss
 		SELECT ?, block, page, data FROM staging.unit_pages ORDER BY block, page`, e.ID); err != nil {
 		return fmt.Errorf("copy pages: %w", err)
 	}
-	return commitEmission(ctx, tx, e, blocks)
+	return d.commitEmission(ctx, tx, e, by, blocks)
 }
 
 // A staging file is the database's path, stagingInfix and a random suffix; the lock its creator

@@ -31,7 +31,7 @@ func TestStagedCreationLetsWritesThrough(t *testing.T) {
 	var seed [emission.SeedSize]byte
 	copy(seed[:], "S1")
 	wrote := false
-	err = d.CreateEmissionStaged(ctx, e, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+	err = d.CreateEmissionStaged(ctx, e, seed, "test", func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 3, Seed: seed}, func(p emission.Page) error {
 			if p.Block == 1 && !wrote {
 				// A write in the middle of the generation commits at once.
@@ -88,7 +88,7 @@ func TestStagedCreationLeavesNothingOnFailure(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		e := &emission.Emission{ID: "F", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now()}
-		err := d.CreateEmissionStaged(ctx, e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
+		err := d.CreateEmissionStaged(ctx, e, [32]byte{}, "test", func(put func(emission.Page) error) ([]emission.Block, error) {
 			n := 0
 			return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 2}, func(p emission.Page) error {
 				if n++; n == 5 {
@@ -115,7 +115,7 @@ func TestStagedCreationLeavesNothingOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := &emission.Emission{ID: "F", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now()}
-	err := d.CreateEmissionStaged(context.Background(), e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
+	err := d.CreateEmissionStaged(context.Background(), e, [32]byte{}, "test", func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 1}, put, nil)
 	})
 	if !errors.Is(err, lottery.ErrExists) {
@@ -126,7 +126,7 @@ func TestStagedCreationLeavesNothingOnFailure(t *testing.T) {
 	if err := os.WriteFile(dead, []byte("half-built"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d2, err := Open(context.Background(), d.Path)
+	d2, err := Open(context.Background(), d.Path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func BenchmarkCreateWhileSelling(b *testing.B) {
 			ctx := context.Background()
 			var longest time.Duration
 			for i := 0; b.Loop(); i++ {
-				d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("w%d.db", i)))
+				d, err := Open(ctx, filepath.Join(b.TempDir(), fmt.Sprintf("w%d.db", i)), testKey)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -164,7 +164,8 @@ func BenchmarkCreateWhileSelling(b *testing.B) {
 						}
 						start := time.Now()
 						d.update(ctx, func(t *tx) error {
-							return t.transfer(lottery.Transfer{From: lottery.BankAccount, To: lottery.PrizeFundAccount, Amount: 1, Kind: "deposit", CreatedAt: start})
+							_, err := t.transfer(lottery.Transfer{From: lottery.BankAccount, To: lottery.PrizeFundAccount, Amount: 1, Kind: "deposit", CreatedAt: start})
+							return err
 						})
 						longest = max(longest, time.Since(start))
 					}
@@ -175,9 +176,9 @@ func BenchmarkCreateWhileSelling(b *testing.B) {
 					return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: seed}, put, nil)
 				}
 				if staged {
-					err = d.CreateEmissionStaged(ctx, e, seed, build)
+					err = d.CreateEmissionStaged(ctx, e, seed, "test", build)
 				} else {
-					err = d.CreateEmission(ctx, e, seed, build)
+					err = d.CreateEmission(ctx, e, seed, "test", build)
 				}
 				close(stop)
 				<-done
@@ -202,7 +203,7 @@ func TestOpenLeavesALiveStagingFile(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		e := &emission.Emission{ID: "LIVE", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now()}
-		done <- d.CreateEmissionStaged(context.Background(), e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
+		done <- d.CreateEmissionStaged(context.Background(), e, [32]byte{}, "test", func(put func(emission.Page) error) ([]emission.Block, error) {
 			n := 0
 			return emission.Build(context.Background(), emission.Plan{Definition: def, Price: 100, Blocks: 2}, func(p emission.Page) error {
 				if n++; n == 3 {
@@ -218,7 +219,7 @@ func TestOpenLeavesALiveStagingFile(t *testing.T) {
 	if len(live) == 0 {
 		t.Fatal("no staging file while building")
 	}
-	other, err := Open(context.Background(), d.Path)
+	other, err := Open(context.Background(), d.Path, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

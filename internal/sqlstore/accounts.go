@@ -7,6 +7,7 @@ import (
 
 	"starcolor/internal/fault"
 	"starcolor/internal/identity"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
@@ -82,12 +83,16 @@ func (s *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, 
 		if err := s.d.lockIdentity(ctx, q, key.String); err != nil {
 			return err
 		}
-		var err error
-		if paid, err = PayOut(ctx, q, s.d, playerID, session, lottery.PaidAtExclusion, now); err != nil {
+		out, err := PayOut(ctx, q, s.d, playerID, session, lottery.PaidAtExclusion, now)
+		if err != nil {
 			return err
 		}
-		return q.QueryRow(ctx, `UPDATE players SET excluded_until = `+s.d.greatest()+`(coalesce(excluded_until, $1), $1) WHERE id = $2 RETURNING excluded_until`,
-			s.d.Time(until), playerID).Scan(ScanTime(&end))
+		paid = out.Withdrawal.Amount
+		if err := q.QueryRow(ctx, `UPDATE players SET excluded_until = `+s.d.greatest()+`(coalesce(excluded_until, $1), $1) WHERE id = $2 RETURNING excluded_until`,
+			s.d.Time(until), playerID).Scan(ScanTime(&end)); err != nil {
+			return err
+		}
+		return s.AppendJournal(ctx, q, now, append(out.Events(), journal.Exclusion{AccountID: out.Account, Until: end, Paid: paid})...)
 	})
 	if err != nil {
 		return time.Time{}, 0, s.fault(err)
@@ -106,13 +111,22 @@ func (s *DB) ExcludePlayer(ctx context.Context, playerID int64, session []byte, 
 func (s *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, now time.Time) (int64, error) {
 	var paid int64
 	err := s.write(ctx, func(q Querier) error {
-		var err error
-		if paid, err = PayOut(ctx, q, s.d, playerID, session, lottery.PaidAtClosure, now); err != nil {
+		out, err := PayOut(ctx, q, s.d, playerID, session, lottery.PaidAtClosure, now)
+		if err != nil {
 			return err
 		}
-		_, err = q.Exec(ctx, `UPDATE players SET closed_at = coalesce(closed_at, $1), closed_by = coalesce(closed_by, $2) WHERE id = $3`,
+		paid = out.Withdrawal.Amount
+		// An account closed already stays as it was closed, and is not journaled again.
+		closed, err := q.Exec(ctx, `UPDATE players SET closed_at = $1, closed_by = $2 WHERE id = $3 AND closed_at IS NULL`,
 			s.d.Time(now), lottery.ClosedByPlayer, playerID)
-		return err
+		if err != nil {
+			return err
+		}
+		events := out.Events()
+		if closed == 1 {
+			events = append(events, journal.Closure{AccountID: out.Account, Paid: paid, By: lottery.ClosedByPlayer})
+		}
+		return s.AppendJournal(ctx, q, now, events...)
 	})
 	if err != nil {
 		return 0, s.fault(err)
@@ -120,8 +134,23 @@ func (s *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 	return paid, nil
 }
 
+// Payout is what PayOut did: the account it paid out, and the withdrawal (an Amount of 0: there
+// was nothing to pay).
+type Payout struct {
+	Account    int64
+	Withdrawal lottery.Transfer
+}
+
+// Events are the payout's entries in the journal: its withdrawal, if it made one.
+func (p Payout) Events() []journal.Event {
+	if p.Withdrawal.Amount == 0 {
+		return nil
+	}
+	return []journal.Event{MoneyEvent(p.Withdrawal)}
+}
+
 // PayOut is what a self-exclusion, a closure and an import of the register do in their write
-// besides marking the player. It returns the amount paid. In order:
+// besides marking the player. It returns what it paid, for the write's journal. In order:
 //
 //  1. It locks the player's account row as a batch of sales locks it, and the player's row with
 //     it.
@@ -149,29 +178,32 @@ func (s *DB) ClosePlayer(ctx context.Context, playerID int64, session []byte, no
 //   - A game finished later moves no money: its prize was credited at its sale. (Wallet mode,
 //     where a prize is credited at the finish, has no exclusion nor closure here: they are the
 //     operator's.)
-func PayOut(ctx context.Context, q Querier, d Dialect, playerID int64, session []byte, reason string, now time.Time) (int64, error) {
-	var account, balance int64
+func PayOut(ctx context.Context, q Querier, d Dialect, playerID int64, session []byte, reason string, now time.Time) (Payout, error) {
+	var out Payout
+	var balance int64
 	if err := q.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+d.forNoKeyUpdate("a, p"),
-		playerID).Scan(&account, &balance); err != nil {
-		return 0, NotFound(err, "no such player")
+		playerID).Scan(&out.Account, &balance); err != nil {
+		return out, NotFound(err, "no such player")
 	}
 	if err := RequireSession(ctx, q, session); err != nil {
-		return 0, err
+		return out, err
 	}
 	if balance > 0 {
-		if _, err := q.Exec(ctx, `UPDATE accounts SET balance = balance - $1 WHERE id = $2`, balance, account); err != nil {
-			return 0, err
+		w := lottery.Transfer{From: out.Account, To: lottery.BankAccount, Amount: balance, Kind: lottery.Withdrawal, Reason: reason, CreatedAt: now}
+		if _, err := q.Exec(ctx, `UPDATE accounts SET balance = balance - $1 WHERE id = $2`, balance, w.From); err != nil {
+			return out, err
 		}
-		if _, err := q.Exec(ctx, `UPDATE accounts SET balance = balance + $1 WHERE id = $2`, balance, lottery.BankAccount); err != nil {
-			return 0, err
+		if _, err := q.Exec(ctx, `UPDATE accounts SET balance = balance + $1 WHERE id = $2`, balance, w.To); err != nil {
+			return out, err
 		}
-		if _, err := q.Exec(ctx, `INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-			account, lottery.BankAccount, balance, lottery.Withdrawal, reason, d.Time(now)); err != nil {
-			return 0, err
+		if err := q.QueryRow(ctx, `INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+			w.From, w.To, w.Amount, w.Kind, w.Reason, d.Time(now)).Scan(&w.ID); err != nil {
+			return out, err
 		}
+		out.Withdrawal = w
 	}
 	_, err := q.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
-	return balance, err
+	return out, err
 }
 
 // ChangePassword sets a player's password hash in one write:

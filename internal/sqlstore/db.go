@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/journal"
 )
 
 // DB is the part of a store written once for both dialects. Its methods run the statements the
@@ -22,6 +23,7 @@ type DB struct {
 	fault    func(error) error
 	unique   func(error) bool
 	health   *fault.WriteHealth
+	key      *journal.AccountKey
 }
 
 // Config is how a store reads and writes, for the statements written once.
@@ -46,11 +48,15 @@ type Config struct {
 	Unique func(error) bool
 	// Health keeps the store's failed writes, for CheckWrite.
 	Health *fault.WriteHealth
+	// AccountKey makes the account references of the journal's entries (journal.AccountKey.Ref).
+	// A journaled write without it fails.
+	AccountKey *journal.AccountKey
 }
 
 // New makes the shared part of a store.
 func New(c Config) *DB {
-	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique, health: c.Health}
+	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique, health: c.Health,
+		key: c.AccountKey}
 }
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at

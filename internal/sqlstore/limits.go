@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"time"
 
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
@@ -14,11 +15,9 @@ import (
 // ledger. Where servers write at once, a change of limits, a deposit and a batch of sales each
 // lock the player's account row first, so that they are checked one after the other.
 
-// limitsOf reads a player's limits as they hold at now, with the sums they bound; lock locks the
-// player's account row until the write ends.
-func (s *DB) limitsOf(ctx context.Context, q Querier, playerID int64, now time.Time, lock bool) (lottery.Limits, error) {
-	var l lottery.Limits
-	var account int64
+// limitsOf reads a player's limits as they hold at now, with the sums they bound, and their
+// account's id; lock locks the player's account row until the write ends.
+func (s *DB) limitsOf(ctx context.Context, q Querier, playerID int64, now time.Time, lock bool) (l lottery.Limits, account int64, err error) {
 	var w lottery.Window
 	var reality sql.NullInt64
 	var dep, stake limitColumns
@@ -28,20 +27,20 @@ func (s *DB) limitsOf(ctx context.Context, q Querier, playerID int64, now time.T
 	if lock {
 		query += s.d.forNoKeyUpdate("a")
 	}
-	err := q.QueryRow(ctx, query, playerID).Scan(&account, &dep.amount, &dep.raise, ScanTime(&dep.raiseAt), &stake.amount, &stake.raise,
+	err = q.QueryRow(ctx, query, playerID).Scan(&account, &dep.amount, &dep.raise, ScanTime(&dep.raiseAt), &stake.amount, &stake.raise,
 		ScanTime(&stake.raiseAt), &reality, &w.Total, &w.Expired, &w.ThroughID, ScanTime(&w.Next), ScanTime(&w.Last))
 	if err != nil {
-		return l, NotFound(err, "no such player")
+		return l, 0, NotFound(err, "no such player")
 	}
 	l.Deposit, l.Stake, l.RealityCheck = dep.limit(), stake.limit(), int(reality.Int64)
 	if l.Deposited, err = s.d.deposited(ctx, q, account, now); err != nil {
-		return l, err
+		return l, 0, err
 	}
 	if err := forward(ctx, q, playerID, &w, now); err != nil {
-		return l, err
+		return l, 0, err
 	}
 	l.Staked = w.Sum()
-	return l.At(now), nil
+	return l.At(now), account, nil
 }
 
 // limitColumns are a limit as the accounts table keeps it.
@@ -97,18 +96,18 @@ func forward(ctx context.Context, q Querier, playerID int64, w *lottery.Window, 
 // Limits reads a player's limits as they hold at now, with the deposits and the stakes of the
 // week up to now.
 func (s *DB) Limits(ctx context.Context, playerID int64, now time.Time) (lottery.Limits, error) {
-	l, err := s.limitsOf(ctx, s.read, playerID, now, false)
+	l, _, err := s.limitsOf(ctx, s.read, playerID, now, false)
 	return l, s.fault(err)
 }
 
 // SetLimits applies a change of a player's limits asked for at now by someone ("player", or an
-// operator's name). It keeps each change of a limit, and returns the limits after it. Its one
-// write holds the player's account row, so a sale or a deposit is checked against the limits
-// before it or after it.
+// operator's name). It keeps each change of a limit, and journals it, and returns the limits
+// after it. Its one write holds the player's account row, so a sale or a deposit is checked
+// against the limits before it or after it.
 func (s *DB) SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error) {
 	var l lottery.Limits
 	err := s.write(ctx, func(q Querier) error {
-		was, err := s.limitsOf(ctx, q, playerID, now, true)
+		was, account, err := s.limitsOf(ctx, q, playerID, now, true)
 		if err != nil {
 			return err
 		}
@@ -126,13 +125,16 @@ func (s *DB) SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChan
 		if _, err := q.Exec(ctx, `UPDATE players SET reality_check = $1 WHERE id = $2`, reality, playerID); err != nil {
 			return err
 		}
-		for _, k := range kept {
+		events := make([]journal.Event, len(kept))
+		for i, k := range kept {
 			if _, err := q.Exec(ctx, `INSERT INTO limit_changes (player_id, kind, old, new, requested_at, effective_at, by) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 				playerID, k.Limit, k.Old, k.New, s.d.Time(k.RequestedAt), s.d.Time(k.EffectiveAt), by); err != nil {
 				return err
 			}
+			k.By = by
+			events[i] = LimitsEvent(account, k)
 		}
-		return nil
+		return s.AppendJournal(ctx, q, now, events...)
 	})
 	return l, s.fault(err)
 }

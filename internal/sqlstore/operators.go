@@ -9,8 +9,8 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// CreateOperator registers an operator and logs it, in one write; a name already taken (whatever
-// its case) is fault.UsernameTaken.
+// CreateOperator registers an operator and logs it (in the operators' log and the journal), in
+// one write; a name already taken (whatever its case) is fault.UsernameTaken.
 func (s *DB) CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error) {
 	var o lottery.Operator
 	err := s.write(ctx, func(q Querier) error {
@@ -66,17 +66,22 @@ func (s *DB) OperatorByID(ctx context.Context, id int64) (lottery.Operator, erro
 	return s.scanOperator(s.read.QueryRow(ctx, `SELECT id, name, password_hash FROM operators WHERE id = $1`, id))
 }
 
-// LogOperatorAction appends a line to the operators' log.
+// LogOperatorAction appends a line to the operators' log, and to the journal.
 func (s *DB) LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error {
-	return s.logAction(ctx, s.once, a)
+	return s.fault(s.write(ctx, func(q Querier) error { return s.logAction(ctx, q, a) }))
 }
 
-// logAction appends a line to the operators' log, in a write.
+// logAction appends a line to the operators' log and its entry to the journal, as the last
+// statements of a write.
 func (s *DB) logAction(ctx context.Context, q Querier, a lottery.OperatorAction) error {
-	return LogAction(ctx, q, s.d, a)
+	if err := LogAction(ctx, q, s.d, a); err != nil {
+		return err
+	}
+	return s.AppendJournal(ctx, q, a.CreatedAt, OperatorEvent(a))
 }
 
-// LogAction appends a line to the operators' log, in a write of the store's own.
+// LogAction appends a line to the operators' log, in a write of the store's own. The write
+// journals it too (OperatorEvent).
 func LogAction(ctx context.Context, q Querier, d Dialect, a lottery.OperatorAction) error {
 	var op any
 	if a.OperatorID > 0 {

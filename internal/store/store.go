@@ -4,9 +4,9 @@
 // keep it. Each consumer composes the roles it needs: the game server, the back office, the API,
 // sessions, the login guard, the wallet's outbox, the wiring in internal/app.
 //
-// It imports only the domain (lottery, emission, identity), so that the stores and their
-// consumers can all see it. Every method is one transaction of its own, and a store turns its
-// own errors into faults (internal/fault) before they cross this boundary.
+// It imports only the domain (lottery, emission, identity, journal), so that the stores and
+// their consumers can all see it. Every method is one transaction of its own, and a store turns
+// its own errors into faults (internal/fault) before they cross this boundary.
 package store
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/identity"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
@@ -38,6 +39,7 @@ type Store interface {
 	WalletBooks
 	Launches
 	Health
+	Journal
 	io.Closer
 }
 
@@ -210,13 +212,14 @@ type Emissions interface {
 	// Emission returns one emission with its blocks.
 	Emission(ctx context.Context, id string) (*emission.Emission, error)
 	// CreateEmission stores a new emission in one transaction: its row, every page that build
-	// hands to put, then its blocks with their roots. If build fails, the context ends or the
-	// process dies before the commit, nothing of the emission remains.
-	CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	// hands to put, then its blocks with their roots, and its entry in the journal, made by by
+	// (an operator's name, lottery.ByCommandLine or lottery.ByServer). If build fails, the
+	// context ends or the process dies before the commit, nothing of the emission remains.
+	CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 		build func(put func(emission.Page) error) ([]emission.Block, error)) error
 	// CreateEmissionStaged creates an emission as CreateEmission does, while the game sells:
 	// sales pause only for the short copy of its units, if at all.
-	CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+	CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 		build func(put func(emission.Page) error) ([]emission.Block, error)) error
 	// OpenEmissionPrices lists the prices at which some block still has units to sell.
 	OpenEmissionPrices(ctx context.Context) (map[int64]bool, error)
@@ -231,7 +234,7 @@ type Operators interface {
 	OperatorByName(ctx context.Context, name string) (lottery.Operator, error)
 	// OperatorByID finds an operator by id.
 	OperatorByID(ctx context.Context, id int64) (lottery.Operator, error)
-	// LogOperatorAction appends a line to the operators' log.
+	// LogOperatorAction appends a line to the operators' log, and its entry to the journal.
 	LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error
 	// OperatorLog lists the latest lines of the operators' log, newest first, before an id (0:
 	// from the newest).
@@ -425,6 +428,30 @@ type Launches interface {
 	// A session opened before launches kept theirs sends the player's own, and so does no
 	// session (the server's own calls). A player the operator did not launch is fault.NotFound.
 	WalletPlayerOf(ctx context.Context, playerID int64, sessionHash []byte) (walletPlayer, operatorSession string, err error)
+}
+
+// Journal is the journal of every event that moves money or changes what a player may do
+// (docs/spec/API.md 1.2). Every write of the store that records one appends its entries in its
+// own transaction; journal.Store is what the tree and its checkpoints are built through
+// (journal.Log).
+type Journal interface {
+	journal.Store
+	// Beginning says where the journal began in the database's rows: the first game and the first
+	// transfer it covers. A database migrated with history keeps its past outside it.
+	Beginning(ctx context.Context) (firstGame, firstTransfer int64, err error)
+}
+
+// EmissionWrite is a store's write of a new emission made by by, as emission.Create takes it:
+// CreateEmission, or CreateEmissionStaged when staged.
+func EmissionWrite(s Emissions, by string, staged bool) emission.Write {
+	create := s.CreateEmission
+	if staged {
+		create = s.CreateEmissionStaged
+	}
+	return func(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte,
+		build func(put func(emission.Page) error) ([]emission.Block, error)) error {
+		return create(ctx, e, seed, by, build)
+	}
 }
 
 // Health is what the store says of itself: whether it can write, whether its files are sound,

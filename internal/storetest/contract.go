@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
@@ -144,6 +145,13 @@ func Run(t *testing.T, h Harness) {
 		{"WithLock", testWithLock},
 		{"CheckWrite", testCheckWrite},
 		{"Demo", testDemo},
+		{"JournalWritePaths", testJournalWritePaths},
+		{"JournalFailedWrites", testJournalFailedWrites},
+		{"JournalDense", testJournalDense},
+		{"JournalServers", testJournalServers},
+		{"JournalHashesRace", testJournalHashesRace},
+		{"JournalCheckpointRace", testJournalCheckpointRace},
+		{"JournalLog", testJournalLog},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}
@@ -238,18 +246,23 @@ func (f *fixture) saleOf(p lottery.Player, key string, price int64, r *emission.
 	}
 }
 
-// readerPrizes reads the prizes of a sale's units from its emission's reader (lottery.Prizes).
+// readerPrizes reads the units of a sale from its emission's reader (lottery.Prizes).
 type readerPrizes struct{ r *emission.Reader }
 
-func (p readerPrizes) Prize(ctx context.Context, _ string, block, unit int) (int64, error) {
+func (p readerPrizes) Unit(ctx context.Context, _ string, block, unit int) (lottery.SoldUnit, error) {
 	rec, err := p.r.Unit(ctx, block, unit)
-	return rec.Prize, err
+	if err != nil {
+		return lottery.SoldUnit{}, err
+	}
+	return lottery.SoldUnit{Prize: rec.Prize, Leaf: audit.LeafHash(audit.AppendLine(nil, &rec))}, nil
 }
 
 // failedPrizes reads every unit's prize as nothing, with its error (nil: a unit that wins nothing).
 type failedPrizes struct{ err error }
 
-func (p failedPrizes) Prize(context.Context, string, int, int) (int64, error) { return 0, p.err }
+func (p failedPrizes) Unit(context.Context, string, int, int) (lottery.SoldUnit, error) {
+	return lottery.SoldUnit{}, p.err
+}
 
 func (f *fixture) sell(p lottery.Player, key string) (lottery.Game, error) {
 	return f.s.Sell(f.ctx, f.sale(p, key), f.now)

@@ -26,6 +26,7 @@ func testDemo(t *testing.T, h Harness) {
 	if _, err := f.sell(p, "real-1"); err != nil {
 		t.Fatal(err)
 	}
+	journaled := journalSize(t, f.s) // demo play journals nothing
 	books := func() string {
 		c := f.ledgerOK(t)
 		totals, err := f.s.SalesTotals(f.ctx)
@@ -220,5 +221,8 @@ func testDemo(t *testing.T, h Harness) {
 	}
 	if after := books(); after != before {
 		t.Fatalf("demo play changed the books:\nbefore %s\nafter  %s", before, after)
+	}
+	if n := journalSize(t, f.s); n != journaled {
+		t.Fatalf("demo play appended %d entries to the journal", n-journaled)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
+	"starcolor/internal/store"
 )
 
 // An emission is read back as it was created: its blocks, their roots and page roots, its time;
@@ -56,7 +57,7 @@ func testEmissions(t *testing.T, h Harness) {
 	table, _ := def.Table(100)
 	e2 := &emission.Emission{ID: "E2", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC()}
 	seed := [emission.SeedSize]byte{1}
-	if err := s.CreateEmissionStaged(ctx, e2, seed, func(put func(emission.Page) error) ([]emission.Block, error) {
+	if err := s.CreateEmissionStaged(ctx, e2, seed, lottery.ByCommandLine, func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: seed}, put, nil)
 	}); err != nil {
 		t.Fatal(err)
@@ -89,8 +90,7 @@ func testDuplicateEmission(t *testing.T, h Harness) {
 	ctx := context.Background()
 	CreateEmission(t, s, gamedeftest.Mini(t), "E1", 100, 1, 1)
 	before := counts(t, raw)
-	for i, create := range []func(context.Context, *emission.Emission, [emission.SeedSize]byte, func(func(emission.Page) error) ([]emission.Block, error)) error{
-		s.CreateEmission, s.CreateEmissionStaged} {
+	for i, create := range []emission.Write{store.EmissionWrite(s, lottery.ByCommandLine, false), store.EmissionWrite(s, lottery.ByCommandLine, true)} {
 		built := false
 		e := &emission.Emission{ID: "E1", Price: 100, Definition: "x", CreatedAt: time.Now()}
 		err := create(ctx, e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
@@ -116,8 +116,7 @@ func testInterruptedCreation(t *testing.T, h Harness) {
 	before := counts(t, raw)
 	boom := errors.New("boom")
 	table, _ := def.Table(100)
-	for _, create := range []func(context.Context, *emission.Emission, [emission.SeedSize]byte, func(func(emission.Page) error) ([]emission.Block, error)) error{
-		s.CreateEmission, s.CreateEmissionStaged} {
+	for _, create := range []emission.Write{store.EmissionWrite(s, lottery.ByCommandLine, false), store.EmissionWrite(s, lottery.ByCommandLine, true)} {
 		e := &emission.Emission{ID: "E1", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now()}
 		err := create(context.Background(), e, [32]byte{}, func(put func(emission.Page) error) ([]emission.Block, error) {
 			n := 0

@@ -114,7 +114,7 @@ func testUnreadablePrize(t *testing.T, h Harness) {
 	table, _ := def.Table(100)
 	// An emission sold at 2 €, its units built from the 1 € table: only its price matters here.
 	e := &emission.Emission{ID: "T2", Price: 200, Definition: def.Version, Table: *table, CreatedAt: f.now}
-	err := f.s.CreateEmission(f.ctx, e, [32]byte{2}, func(put func(emission.Page) error) ([]emission.Block, error) {
+	err := f.s.CreateEmission(f.ctx, e, [32]byte{2}, lottery.ByCommandLine, func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(f.ctx, emission.Plan{Definition: def, Price: 100, Blocks: 1, Seed: [32]byte{2}}, put, nil)
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlstore"
 )
@@ -276,6 +277,24 @@ func testLegacyDatabase(t *testing.T, m Migrations) {
 		if _, err := s.UseLaunch(ctx, []byte{token}, []byte("session"), now); !fault.Is(err, fault.NotLoggedIn) {
 			t.Errorf("launch %d, expired or used: %v, want not_logged_in", token, err)
 		}
+	}
+	// The journal begins after the history: empty, from the game and the transfer after the
+	// largest (games 7 and 8, no transfer); a write now is its first entry.
+	if st, err := s.JournalState(ctx); err != nil || st != (journal.State{}) {
+		t.Errorf("the journal of a database with history: %+v, %v; want it empty", st, err)
+	}
+	if g, tr, err := s.Beginning(ctx); err != nil || g != 9 || tr != 1 {
+		t.Errorf("the journal begins at game %d and transfer %d (%v), want 9 and 1", g, tr, err)
+	}
+	if seq, ok, err := s.SaleEntry(ctx, 8); err != nil || ok {
+		t.Errorf("a game sold before the journal: its sale entry %d, %v, %v; want none", seq, ok, err)
+	}
+	if err := s.LogOperatorAction(ctx, lottery.OperatorAction{Name: "olga", Action: "login", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.JournalEntries(ctx, 0, 1); err != nil || len(got) != 1 ||
+		string(got[0]) != string(journal.Encode(0, now, journal.Operator{Operator: "olga", Action: "login"}, AccountKey)) {
+		t.Errorf("the first entry after the history: %q, %v", got, err)
 	}
 	s.Close()
 

@@ -65,7 +65,7 @@ func PostgresURL(t testing.TB) string {
 // $STARCOLOR_TEST_POSTGRES.
 func OpenPostgres(t testing.TB) *postgres.DB {
 	t.Helper()
-	db, err := postgres.Open(context.Background(), PostgresURL(t))
+	db, err := postgres.Open(context.Background(), PostgresURL(t), AccountKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func openPostgres(t testing.TB, n int) ([]Store, *Raw) {
 	u := PostgresURL(t)
 	stores := make([]Store, n)
 	for i := range stores {
-		s, err := postgres.Open(context.Background(), u)
+		s, err := postgres.Open(context.Background(), u, AccountKey)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func openPostgres(t testing.TB, n int) ([]Store, *Raw) {
 	raw := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { raw.Close() })
 	return stores, &Raw{DB: raw, Rebind: dollars, Reopen: func(t testing.TB) Store {
-		again, err := postgres.Open(context.Background(), u)
+		again, err := postgres.Open(context.Background(), u, AccountKey)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ var PostgresMigrations = Migrations{Dialect: sqlstore.PostgreSQL, Empty: func(t 
 	raw := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { raw.Close() })
 	return &Raw{DB: raw, Rebind: dollars}, func() (Store, error) {
-		s, err := postgres.Open(context.Background(), u)
+		s, err := postgres.Open(context.Background(), u, AccountKey)
 		if err != nil {
 			return nil, err
 		}

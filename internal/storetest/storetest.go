@@ -19,6 +19,8 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/journal"
+	"starcolor/internal/lottery"
 	"starcolor/internal/sqlite"
 	"starcolor/internal/sqlstore"
 	"starcolor/internal/store"
@@ -67,10 +69,14 @@ func OpenServers(t testing.TB, n int) []store.Store {
 	return out
 }
 
+// AccountKey is the journal's account key every test store is opened with: fixed, so that a
+// test can make the entries it expects with journal.Encode.
+var AccountKey = &journal.AccountKey{'s', 't', 'o', 'r', 'e', 't', 'e', 's', 't', ' ', 'a', 'c', 'c', 'o', 'u', 'n', 't', ' ', 'k', 'e', 'y'}
+
 // OpenSQLite opens a new SQLite file in a temporary folder.
 func OpenSQLite(t testing.TB) *sqlite.DB {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), AccountKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +94,7 @@ var SQLiteMigrations = Migrations{Dialect: sqlstore.SQLite, Empty: func(t testin
 	}
 	t.Cleanup(func() { raw.Close() })
 	return &Raw{DB: raw}, func() (Store, error) {
-		s, err := sqlite.Open(context.Background(), path)
+		s, err := sqlite.Open(context.Background(), path, AccountKey)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +115,7 @@ func CreateEmission(t testing.TB, db store.Emissions, def *gamedef.Definition, i
 	// Kept to the microsecond, as PostgreSQL keeps times.
 	e := &emission.Emission{ID: id, Price: price, Definition: def.Version, Table: *table, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
 	s := [emission.SeedSize]byte{seed}
-	if err := db.CreateEmission(ctx, e, s, func(put func(emission.Page) error) ([]emission.Block, error) {
+	if err := db.CreateEmission(ctx, e, s, lottery.ByCommandLine, func(put func(emission.Page) error) ([]emission.Block, error) {
 		return emission.Build(ctx, emission.Plan{Definition: def, Price: price, Blocks: blocks, Seed: s}, put, nil)
 	}); err != nil {
 		t.Fatal(err)
@@ -149,7 +155,7 @@ var SQLite = Harness{Open: func(t testing.TB) (Store, *Raw) {
 	}
 	t.Cleanup(func() { raw.Close() })
 	return s, &Raw{DB: raw, Reopen: func(t testing.TB) Store {
-		again, err := sqlite.Open(context.Background(), s.Path)
+		again, err := sqlite.Open(context.Background(), s.Path, AccountKey)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlite"
+	"starcolor/internal/storetest"
 	"starcolor/internal/wallet"
 )
 
@@ -106,7 +107,7 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 		answer(200, `{"balance":1,"transaction_id":"`+id.TransactionID+`"}`)
 	}))
 	defer srv.Close()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "outbox.db"))
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "outbox.db"), storetest.AccountKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"os"
+
+	"starcolor/internal/app"
+	"starcolor/internal/journal"
+)
+
+// The journal's key file, as the stores need it: the account key of the journal's entries
+// (docs/spec/API.md 1.2), derived from the file's signer key (journal.Key). The servers and the
+// commands of one database find the same file, and the first to open the database makes it.
+
+// journalKeyEnv names the variable that gives the commands the journal's key file, as serve's
+// --journal-key does.
+const journalKeyEnv = "STARCOLOR_JOURNAL_KEY"
+
+// journalKeyPath is the journal's key file of a database: $STARCOLOR_JOURNAL_KEY, else beside a
+// SQLite file (FILE.journal-key), else starcolor-journal.key in the working directory
+// (PostgreSQL).
+func journalKeyPath(db string) string {
+	if p := os.Getenv(journalKeyEnv); p != "" {
+		return p
+	}
+	if app.IsPostgres(db) {
+		return "starcolor-journal.key"
+	}
+	return db + ".journal-key"
+}
+
+// openStore opens the store a --db names (app.OpenStore), its journal's account key read from
+// the database's key file (journalKeyPath).
+func openStore(ctx context.Context, db string) (app.Store, error) {
+	return openStoreKeyed(ctx, db, journalKeyPath(db))
+}
+
+// openStoreKeyed opens the store a --db names, its journal's account key read from keyFile, which
+// is made first if there is none (journal.OpenKey).
+func openStoreKeyed(ctx context.Context, db, keyFile string) (app.Store, error) {
+	k, err := journal.OpenKey(keyFile, "", true)
+	if err != nil {
+		return nil, err
+	}
+	return app.OpenStore(ctx, db, &k.AccountKey)
+}

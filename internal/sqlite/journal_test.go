@@ -1,0 +1,116 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
+
+	"starcolor/internal/emission"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
+)
+
+// What a sale adds to the file for the journal, as SQLite's dbstat counts the pages of its
+// tables: 5,000 sales (50 players at once, 100 each), their entries (the sale, and the prize of a
+// winner), the tree's hashes over them, and each game's journal_seq. The figures are in
+// docs/PERFORMANCE.md; the test fails if a sale comes to cost more than 600 bytes.
+func TestJournalBytesPerSale(t *testing.T) {
+	ctx := context.Background()
+	d := mustOpen(t)
+	def := gamedeftest.Mini(t)
+	table, _ := def.Table(100)
+	e := &emission.Emission{ID: "20261130-090000-1eur", Price: 100, Definition: def.Version, Table: *table, CreatedAt: time.Now()}
+	if err := d.CreateEmission(ctx, e, [32]byte{3}, lottery.ByServer, func(put func(emission.Page) error) ([]emission.Block, error) {
+		return emission.Build(ctx, emission.Plan{Definition: def, Price: 100, Blocks: 5, Seed: [32]byte{3}}, put, nil)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := emission.NewReader(e, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &salesFixture{d: d, reader: r, now: time.Now()}
+	const players, each = 50, 100
+	var wg sync.WaitGroup
+	for i := range players {
+		p := f.player(t, fmt.Sprint("p", i), 1000_00)
+		wg.Go(func() {
+			for n := range each {
+				if _, err := f.sell(p, fmt.Sprint("k", n)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	// The tree's hashes, as journal.Log stores them.
+	st, err := d.JournalState(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := d.JournalEntries(ctx, 0, st.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hashes []tlog.Hash
+	read := tlog.HashReaderFunc(func(ids []int64) ([]tlog.Hash, error) {
+		out := make([]tlog.Hash, len(ids))
+		for i, id := range ids {
+			out[i] = hashes[id]
+		}
+		return out, nil
+	})
+	for i, en := range entries {
+		hs, err := tlog.StoredHashes(int64(i), en, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashes = append(hashes, hs...)
+	}
+	if err := d.AddJournalHashes(ctx, 0, st.Size, hashes); err != nil {
+		t.Fatal(err)
+	}
+
+	var sales, prizes, saleBytes, prizeBytes int64
+	if err := d.db.QueryRow(`SELECT count(*) FILTER (WHERE k = 'sale'), count(*) FILTER (WHERE k = 'prize'),
+		coalesce(sum(n) FILTER (WHERE k = 'sale'), 0), coalesce(sum(n) FILTER (WHERE k = 'prize'), 0)
+		FROM (SELECT json_extract(CAST(entry AS TEXT), '$.kind') AS k, length(entry) AS n FROM journal)`).Scan(&sales, &prizes, &saleBytes, &prizeBytes); err != nil {
+		t.Fatal(err)
+	}
+	if sales != players*each {
+		t.Fatalf("%d sale entries for %d sales", sales, players*each)
+	}
+	pages := func(table string) (size, payload int64) {
+		t.Helper()
+		if err := d.db.QueryRow(`SELECT sum(pgsize), sum(payload) FROM dbstat WHERE name = ?`, table).Scan(&size, &payload); err != nil {
+			t.Fatal(err)
+		}
+		return size, payload
+	}
+	journal, _ := pages("journal")
+	tree, _ := pages("journal_hashes")
+	_, withSeq := pages("games")
+	if err := d.update(ctx, func(t *tx) error { _, err := t.exec(`UPDATE games SET journal_seq = NULL`); return err }); err != nil {
+		t.Fatal(err)
+	}
+	_, withoutSeq := pages("games")
+	perEntry, perHash := float64(journal)/float64(st.Size), float64(tree)/float64(len(hashes))
+	perSale := float64(sales+prizes) / float64(sales) * (perEntry + perHash*float64(len(hashes))/float64(st.Size))
+	seq := float64(withSeq-withoutSeq) / float64(sales)
+	t.Logf("%d sales: %d sale entries of %.0f bytes, %d prize entries of %.0f bytes (%d entries in all)", sales, sales,
+		float64(saleBytes)/float64(sales), prizes, float64(prizeBytes)/float64(prizes), st.Size)
+	t.Logf("journal: %d bytes of pages, %.0f an entry; journal_hashes: %d hashes, %d bytes of pages, %.1f a hash; games.journal_seq: %.1f bytes a game",
+		journal, perEntry, len(hashes), tree, perHash, seq)
+	t.Logf("a sale adds %.0f bytes: %.2f entries with their hashes, and its journal_seq", perSale+seq, float64(sales+prizes)/float64(sales))
+	if perSale+seq > 600 {
+		t.Errorf("a sale adds %.0f bytes to the file for the journal, more than 600", perSale+seq)
+	}
+}
