@@ -72,10 +72,14 @@ func (s *DB) LogOperatorAction(ctx context.Context, a lottery.OperatorAction) er
 }
 
 // logAction appends a line to the operators' log and its entry to the journal, as the last
-// statements of a write.
+// statements of a write. A failed login under a name no operator has stays out of the journal:
+// the name is whatever was typed, maybe a password, and the journal is public.
 func (s *DB) logAction(ctx context.Context, q Querier, a lottery.OperatorAction) error {
 	if err := LogAction(ctx, q, s.d, a); err != nil {
 		return err
+	}
+	if a.OperatorID == 0 {
+		return nil
 	}
 	return s.AppendJournal(ctx, q, a.CreatedAt, OperatorEvent(a))
 }

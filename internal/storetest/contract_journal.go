@@ -176,15 +176,22 @@ func testJournalWritePaths(t *testing.T, h Harness) {
 		entry(n+2, f.now, journal.RegisterImport{Import: imp.ID, Operator: "olga", Listed: 1, Added: 1, Closed: 1}))
 
 	// The operators' log, never the address.
-	if _, err := f.s.CreateOperator(ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", Detail: `{"by":"command line"}`,
-		Remote: "192.0.2.1", CreatedAt: f.now}); err != nil {
+	olga, err := f.s.CreateOperator(ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", Detail: `{"by":"command line"}`,
+		Remote: "192.0.2.1", CreatedAt: f.now})
+	if err != nil {
 		t.Fatal(err)
 	}
 	step("an operator created", entry(n, f.now, journal.Operator{Operator: "olga", Action: "operator_created", Detail: `{"by":"command line"}`}))
-	if err := f.s.LogOperatorAction(ctx, lottery.OperatorAction{Name: "olga", Action: "login_failed", Remote: "192.0.2.1", CreatedAt: f.now}); err != nil {
+	if err := f.s.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: olga.ID, Name: "olga", Action: "login_failed", Remote: "192.0.2.1", CreatedAt: f.now}); err != nil {
 		t.Fatal(err)
 	}
 	step("a line of the operators' log", entry(n, f.now, journal.Operator{Operator: "olga", Action: "login_failed"}))
+	// A failed login under a name no operator has: what was typed (a password, perhaps) stays
+	// in the private log.
+	if err := f.s.LogOperatorAction(ctx, lottery.OperatorAction{Name: "hunter2", Action: "login_failed", Remote: "192.0.2.1", CreatedAt: f.now}); err != nil {
+		t.Fatal(err)
+	}
+	step("a failed login under an unknown name")
 
 	// Sales in wallet mode: the debit's deposit, the sale, its prize and the prize's withdrawal.
 	w, err := f.s.CreatePlayer(ctx, "wanda", "x", nil, f.now)
