@@ -289,11 +289,11 @@ func testLegacyDatabase(t *testing.T, m Migrations) {
 	if seq, ok, err := s.SaleEntry(ctx, 8); err != nil || ok {
 		t.Errorf("a game sold before the journal: its sale entry %d, %v, %v; want none", seq, ok, err)
 	}
-	if err := s.LogOperatorAction(ctx, lottery.OperatorAction{Name: "olga", Action: "login", CreatedAt: now}); err != nil {
+	if _, err := s.CreateOperator(ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", CreatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.JournalEntries(ctx, 0, 1); err != nil || len(got) != 1 ||
-		string(got[0]) != string(journal.Encode(0, now, journal.Operator{Operator: "olga", Action: "login"}, AccountKey)) {
+		string(got[0]) != string(journal.Encode(0, now, journal.Operator{Operator: "olga", Action: "operator_created"}, AccountKey)) {
 		t.Errorf("the first entry after the history: %q, %v", got, err)
 	}
 	s.Close()
