@@ -306,8 +306,9 @@ func TestOpenAPIServed(t *testing.T) {
 	h := routeServer().Handler()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/openapi.json", nil))
-	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /api/openapi.json: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") ||
+		rec.Header().Get("Cache-Control") != "public, max-age=300" {
+		t.Fatalf("GET /api/openapi.json: %d %s %q", rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
 	}
 	if !bytes.Equal(rec.Body.Bytes(), OpenAPI()) {
 		t.Error("GET /api/openapi.json does not serve openapi.json")
