@@ -17,6 +17,7 @@ import (
 	"starcolor/internal/audit"
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/journal"
 	"starcolor/internal/storetest"
 )
 
@@ -48,7 +49,12 @@ func TestExportOnceSoldOut(t *testing.T) {
 	// The game server sells block 0 out to one player.
 	cfg := game.DefaultConfig
 	cfg.Argon2 = apptest.Fast
-	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def})
+	// The server signs with the key the store's account key came from, as serve does.
+	key, err := journal.OpenKey(journalKeyPath(db), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def, Journal: key})
 	if err != nil {
 		t.Fatal(err)
 	}

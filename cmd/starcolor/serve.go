@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,6 +24,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	starstore "starcolor/internal/store"
@@ -42,6 +44,7 @@ any number of servers may serve the same game, behind a load balancer: they keep
 but what never changes.`, stderr)
 	db := dbFlag(fs)
 	journalKey := fs.String("journal-key", os.Getenv(journalKeyEnv), "the journal's key `file`, made when absent ($STARCOLOR_JOURNAL_KEY; default: beside the SQLite file, FILE.journal-key, or starcolor-journal.key here for PostgreSQL)")
+	journalName := fs.String("journal-name", "", "the `name` of the journal's key when it is made, the first line of its checkpoints (default: starcolor-journal- and 8 random hex digits); a key file of another name is refused")
 	addr := fs.String("addr", "127.0.0.1:8080", "the `address` to listen on")
 	demo := fs.Bool("demo", false, `ensure a player "demo" (password "demo") with 50 € of play money`)
 	abandon := fs.Duration("abandon", game.DefaultConfig.AbandonAfter, "finish games left unfinished this long")
@@ -147,11 +150,21 @@ but what never changes.`, stderr)
 	if *journalKey == "" {
 		*journalKey = journalKeyPath(*db)
 	}
-	store, err := openStoreKeyed(ctx, *db, *journalKey)
+	key, err := openJournalKey(*journalKey, *journalName, log)
+	if err != nil {
+		return err
+	}
+	store, err := app.OpenStore(ctx, *db, &key.AccountKey)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	// Before the first write: entries written with another key's account references could
+	// never be signed.
+	if err := app.CheckJournalKey(ctx, store, key); err != nil {
+		log.Error("the journal's key is not this database's: the server does not start", "journal_key", *journalKey, "err", err)
+		return err
+	}
 	if err := store.CheckWrite(ctx); err != nil {
 		// Said at once; the server still starts, to answer what it can read, and /healthz says
 		// so until the store can write again.
@@ -179,7 +192,7 @@ but what never changes.`, stderr)
 		walletCfg = &app.WalletConfig{URL: *walletURL, Secret: secret, PublicURL: strings.TrimRight(*publicURL, "/")}
 		log.Info("seamless wallet mode: the players' money is the operator's wallet's", "wallet", *walletURL)
 	}
-	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true, TrustedProxies: trusted, Wallet: walletCfg})
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Log: log, Metrics: true, TrustedProxies: trusted, Wallet: walletCfg, Journal: key})
 	if err != nil {
 		return err
 	}
@@ -271,6 +284,24 @@ but what never changes.`, stderr)
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// openJournalKey reads the journal's key file, making it when absent (journal.OpenKey), and logs
+// its verifier key: the key a witness of the journal checks its checkpoints with.
+func openJournalKey(path, name string, log *slog.Logger) (*journal.Key, error) {
+	_, err := os.Lstat(path)
+	absent := errors.Is(err, fs.ErrNotExist)
+	key, err := journal.OpenKey(path, name, true)
+	if err != nil {
+		return nil, err
+	}
+	if absent {
+		log.Warn("the journal's key was made: keep its file with the database's backups, for a journal signed with another key cannot go on",
+			"journal_key", path, "verifier", key.VerifierKey)
+	} else {
+		log.Info("the journal's key", "journal_key", path, "verifier", key.VerifierKey)
+	}
+	return key, nil
 }
 
 // defaultMetricsAddr is where serve puts its metrics unless told: on loopback, for a Prometheus

@@ -8,6 +8,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -19,6 +21,7 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/httpapi"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/store"
 	"starcolor/internal/wallet"
@@ -42,6 +45,9 @@ type Config struct {
 	// Wallet, when set, puts the game in seamless wallet mode (docs/spec/WALLET.md): the operator's wallet
 	// holds the players' money.
 	Wallet *WalletConfig
+	// Journal is the journal's key (journal.OpenKey): the checkpoints this server signs are
+	// signed with it. It must be the journal's (New refuses another).
+	Journal *journal.Key
 }
 
 // walletLinger is how long the SQLite writer waits for more writes to join a small batch in
@@ -74,6 +80,9 @@ type App struct {
 	Game    *game.Service
 	Admin   *admin.Server
 	API     *httpapi.Server
+	// Journal builds the journal's tree and signs its checkpoints (RunJournal), and answers its
+	// calls and the games' proofs.
+	Journal *journal.Log
 	log     *slog.Logger
 	now     func() time.Time
 	holder  string
@@ -100,8 +109,13 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	if cfg.Game.Definition == nil {
 		cfg.Game.Definition = cfg.Definition
 	}
+	if err := CheckJournalKey(ctx, store, cfg.Journal); err != nil {
+		return nil, err
+	}
 	a := &App{Store: store, log: cfg.Log, now: cfg.Now, holder: newHolder()}
+	a.Journal = journal.NewLog(store, cfg.Journal)
 	a.Game = game.New(store, cfg.Game, cfg.Now, cfg.Log)
+	a.Game.WithJournal(a.Journal)
 	// Demo games are drawn from the tables new emissions are made with.
 	if err := a.Game.EnableDemo(cfg.Definition, store); err != nil {
 		return nil, err
@@ -111,6 +125,8 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		metrics = httpapi.NewMetrics(store, cfg.Now)
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
+	a.API.EnableJournal(a.Journal, cfg.Journal.VerifierKey)
+	a.loops = append(a.loops, a.RunJournal)
 	if w := cfg.Wallet; w != nil {
 		timeout := w.Timeout
 		if timeout <= 0 {
@@ -152,6 +168,25 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	site.Handle("/admin/", a.Admin.Handler())
 	a.handler = behindProxies(cfg.TrustedProxies, site)
 	return a, nil
+}
+
+// CheckJournalKey refuses a server with no key, or with a key that is not the one the journal's
+// checkpoints are signed for (journal.ErrOtherKey): such a server could serve the journal but
+// never sign it, its proofs would wait for ever, and the account references of the entries it
+// wrote would be another key's. serve calls it before its first write; New calls it again.
+func CheckJournalKey(ctx context.Context, store Store, key *journal.Key) error {
+	if key == nil {
+		return errors.New("app: the journal's key is required (journal.OpenKey)")
+	}
+	st, err := store.JournalState(ctx)
+	if err != nil {
+		return fmt.Errorf("app: reading the journal's state: %w", err)
+	}
+	if st.Verifier != "" && st.Verifier != key.VerifierKey {
+		return fmt.Errorf("%w: the database's journal is signed for the key %s, and this server's key is %s; "+
+			"start it with the journal's key file (--journal-key)", journal.ErrOtherKey, st.Verifier, key.VerifierKey)
+	}
+	return nil
 }
 
 // Handler serves the whole site: the API, /healthz, the player's page, /admin/.

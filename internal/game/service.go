@@ -82,8 +82,9 @@ type Service struct {
 	playersMu sync.Mutex
 	players   map[int64]Player
 
-	money money // where the players' money lives: a ledger, unless WithWallet (money.go)
-	demo  *demo // nil: no demo play (demo.go)
+	money   money       // where the players' money lives: a ledger, unless WithWallet (money.go)
+	demo    *demo       // nil: no demo play (demo.go)
+	journal SaleJournal // the sales' proofs in the journal (nil: none; proofs.go)
 }
 
 // New makes a service; now is the clock (injected so that tests control time).

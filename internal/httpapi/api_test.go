@@ -23,6 +23,7 @@ import (
 	"starcolor/internal/emission"
 	"starcolor/internal/fakewallet"
 	"starcolor/internal/game"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
@@ -39,6 +40,8 @@ type testServer struct {
 	svc     *game.Service
 	clock   *clock
 	wallet  *refWallet // the operator's wallet, in wallet mode (nil otherwise)
+	app     *app.App
+	key     *journal.Key // the journal's
 }
 
 // clock is the server's time, moved by the test.
@@ -78,7 +81,8 @@ func newTestServerWith(t *testing.T, blocks int, configure func(*game.Config, *c
 		o.Wallet = &app.WalletConfig{URL: w.url, Secret: walletSecret}
 	}
 	env := apptest.Start(t, o)
-	s := &testServer{url: env.URL, metrics: env.MetricsURL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk, wallet: w}
+	s := &testServer{url: env.URL, metrics: env.MetricsURL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk, wallet: w,
+		app: env.App, key: env.JournalKey}
 	if w != nil {
 		t.Cleanup(func() { s.checkWalletBooks(t) }) // before the server stops
 	}
@@ -103,7 +107,7 @@ func newTestServersWith(t *testing.T, blocks, n int, configure func(*game.Config
 	}}, n)
 	out := make([]*testServer, n)
 	for i, env := range envs {
-		out[i] = &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk}
+		out[i] = &testServer{url: env.URL, db: env.Store, e: env.Emission, svc: env.App.Game, clock: clk, app: env.App, key: env.JournalKey}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"starcolor/internal/game"
+	"starcolor/internal/journal"
 	"starcolor/internal/store"
 )
 
@@ -28,11 +29,19 @@ type Metrics struct {
 }
 
 // StoreStats is what the metrics read of a store at each scrape: the open blocks, the write
-// batches, the outbox.
+// batches, the outbox, the journal.
 type StoreStats interface {
 	store.Emissions
 	store.Health
 	store.WalletBooks
+	JournalStats
+}
+
+// JournalStats is what the metrics read of the journal: its size, how much of it the tree
+// covers, its latest checkpoint.
+type JournalStats interface {
+	JournalState(ctx context.Context) (journal.State, error)
+	LatestCheckpoint(ctx context.Context) (c journal.Checkpoint, ok bool, err error)
 }
 
 // NewMetrics registers the metrics; the open blocks' remaining units and the write batches are
@@ -64,6 +73,11 @@ func NewMetrics(db StoreStats, now func() time.Time) *Metrics {
 			walletDisputed: prometheus.NewDesc("starcolor_wallet_calls_disputed", "Calls the wallet refused, to settle by hand.", nil, nil),
 			walletOpen:     prometheus.NewDesc("starcolor_wallet_rounds_open", "Rounds debited at the operator's wallet whose game is in play: credited when it finishes.", nil, nil),
 			ops:            prometheus.NewDesc("starcolor_write_ops_total", "Write operations committed in those transactions.", nil, nil),
+			journalSize:    prometheus.NewDesc("starcolor_journal_entries", "Entries appended to the journal.", nil, nil),
+			journalHashed:  prometheus.NewDesc("starcolor_journal_integrated_entries", "Entries of the journal its Merkle tree covers.", nil, nil),
+			checkpointSize: prometheus.NewDesc("starcolor_journal_checkpoint_entries", "Entries the latest signed checkpoint covers (absent before the first).", nil, nil),
+			checkpointAge: prometheus.NewDesc("starcolor_journal_checkpoint_age_seconds",
+				"How long ago the latest checkpoint was signed (absent before the first); one is signed every second or so while the journal grows, so an age above 10 s with entries past the checkpoint is a journal that stopped.", nil, nil),
 			writer: prometheus.NewDesc("starcolor_writer_seconds_total",
 				"Time the writer of batches spent running statements (phase=statements) and committing (phase=commit); the rest it waits for work.", []string{"phase"}, nil),
 		})
@@ -102,6 +116,8 @@ type dbCollector struct {
 	// The wallet's outbox (docs/spec/WALLET.md): the calls not yet acknowledged, the oldest's age, the
 	// disputed ones.
 	walletPending, walletOldest, walletDisputed, walletOpen *prometheus.Desc
+	// The journal (docs/spec/API.md 1.2): its size, the tree's, the latest checkpoint's and its age.
+	journalSize, journalHashed, checkpointSize, checkpointAge *prometheus.Desc
 }
 
 func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -113,6 +129,10 @@ func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.walletOldest
 	ch <- c.walletDisputed
 	ch <- c.walletOpen
+	ch <- c.journalSize
+	ch <- c.journalHashed
+	ch <- c.checkpointSize
+	ch <- c.checkpointAge
 }
 
 func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
@@ -142,5 +162,14 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.walletOldest, prometheus.GaugeValue, age)
 		ch <- prometheus.MustNewConstMetric(c.walletDisputed, prometheus.GaugeValue, float64(o.Disputed))
 		ch <- prometheus.MustNewConstMetric(c.walletOpen, prometheus.GaugeValue, float64(o.Open))
+	}
+	if st, err := c.db.JournalState(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.journalSize, prometheus.GaugeValue, float64(st.Size))
+		ch <- prometheus.MustNewConstMetric(c.journalHashed, prometheus.GaugeValue, float64(st.Hashed))
+	}
+	if cp, ok, err := c.db.LatestCheckpoint(ctx); err == nil && ok {
+		ch <- prometheus.MustNewConstMetric(c.checkpointSize, prometheus.GaugeValue, float64(cp.Size))
+		// On the server's clock, the one the checkpoint was dated by.
+		ch <- prometheus.MustNewConstMetric(c.checkpointAge, prometheus.GaugeValue, c.now().Sub(cp.SignedAt).Seconds())
 	}
 }

@@ -12,7 +12,7 @@ var openAPIDoc []byte
 func OpenAPI() []byte { return openAPIDoc }
 
 func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) error {
-	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeBody(w, http.StatusOK, openAPIDoc)
+	// It changes with the server's version only: five minutes spare a client reading it again.
+	writeAnswer(w, http.StatusOK, "application/json", "public, max-age=300", openAPIDoc)
 	return nil
 }

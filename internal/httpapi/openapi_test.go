@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"starcolor/internal/game"
+	"starcolor/internal/journal"
 	"starcolor/internal/sqlite"
 	"starcolor/internal/storetest"
 )
@@ -78,10 +79,12 @@ func operations(t *testing.T, doc map[string]any) []operation {
 // routeServer is a server built only to list its routes: New registers handlers and does not
 // touch the service or the database, and the metrics read the database only at a scrape. It
 // serves the operator's launch call too, as a server in wallet mode does (EnableLaunch only
-// registers it): openapi.json describes every call a server may serve.
+// registers it), and the journal's calls, as every server does (EnableJournal only registers
+// them): openapi.json describes every call a server may serve.
 func routeServer() *Server {
 	s := New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil, nil))
 	s.EnableLaunch([]byte("secret"), "", time.Now)
+	s.EnableJournal(nil, "")
 	return s
 }
 
@@ -262,7 +265,13 @@ func TestOpenAPISecurity(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	log := slog.New(slog.DiscardHandler)
-	h := New(game.New(db, game.DefaultConfig, time.Now, log), db, log, NewMetrics(db, nil)).Handler()
+	key, err := journal.CreateKey(filepath.Join(t.TempDir(), "journal.key"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(game.New(db, game.DefaultConfig, time.Now, log), db, log, NewMetrics(db, nil))
+	srv.EnableJournal(journal.NewLog(db, key), key.VerifierKey)
+	h := srv.Handler()
 
 	for _, o := range operations(t, doc) {
 		method, path, _ := strings.Cut(o.route, " ")
@@ -297,8 +306,9 @@ func TestOpenAPIServed(t *testing.T) {
 	h := routeServer().Handler()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/openapi.json", nil))
-	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /api/openapi.json: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") ||
+		rec.Header().Get("Cache-Control") != "public, max-age=300" {
+		t.Fatalf("GET /api/openapi.json: %d %s %q", rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
 	}
 	if !bytes.Equal(rec.Body.Bytes(), OpenAPI()) {
 		t.Error("GET /api/openapi.json does not serve openapi.json")

@@ -50,6 +50,10 @@ type Server struct {
 	launchKey *wallet.Key
 	publicURL string
 	launchNow func() time.Time
+
+	// The journal's calls (journal.go): the journal and its verifier key.
+	journal    Journal
+	journalKey string
 }
 
 // New builds the server's routes.
@@ -281,9 +285,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 func writeBody(w http.ResponseWriter, status int, body []byte) {
+	writeAnswer(w, status, "application/json", "no-store", body)
+}
+
+// writeAnswer writes an answer of a type, cached as cache says (a Cache-Control value).
+func writeAnswer(w http.ResponseWriter, status int, contentType, cache string, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", cache)
 	// Said outright, the length spares the server chunking a larger answer, and the client
 	// reading its chunks.
 	h.Set("Content-Length", strconv.Itoa(len(body)))

@@ -48,7 +48,7 @@ func (e *walletEnv) anotherServer(t *testing.T) string {
 	cfg := game.DefaultConfig
 	cfg.Argon2 = apptest.Fast
 	a, err := app.New(t.Context(), e.env.Store, app.Config{Game: cfg, Definition: e.env.Def, Now: e.now,
-		Wallet: &app.WalletConfig{URL: e.fwURL, Secret: e.secret}})
+		Wallet: &app.WalletConfig{URL: e.fwURL, Secret: e.secret}, Journal: e.env.JournalKey})
 	if err != nil {
 		t.Fatal(err)
 	}

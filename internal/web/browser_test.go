@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"golang.org/x/mod/sumdb/note"
 
 	"starcolor/internal/app"
 	"starcolor/internal/app/apptest"
@@ -22,7 +24,8 @@ import (
 )
 
 // site is the real server as `starcolor serve` composes it (the API under /api/, the page at /)
-// over a temporary SQLite file holding one mini block of 1,000 units at 1 €.
+// over a temporary SQLite file holding one mini block of 1,000 units at 1 €, its journal signed
+// in the background as serve does.
 type site struct {
 	url string
 	db  app.Store
@@ -31,7 +34,7 @@ type site struct {
 
 func newSite(t *testing.T) *site {
 	t.Helper()
-	a := apptest.Start(t, apptest.Options{Seed: 7})
+	a := apptest.Start(t, apptest.Options{Seed: 7, Journal: true})
 	return &site{url: a.URL, db: a.Store, e: a.Emission}
 }
 
@@ -314,6 +317,7 @@ func TestPlayerPage(t *testing.T) {
 		{"AutoGameOnAPhone", true, testAutoGameOnAPhone},
 		{"ReloadResumes", false, testReloadResumes},
 		{"HistoryReplayAndProof", false, testHistoryReplayAndProof},
+		{"JournalProof", false, testJournalProof},
 		{"AccessibilityDesktop", false, testAccessibility},
 		{"AccessibilityPhone", true, testAccessibility},
 		{"HistoryDuringAReveal", false, testHistoryDuringAReveal},
@@ -600,6 +604,139 @@ func testHistoryReplayAndProof(t *testing.T, ctx context.Context) {
 	})()`, g.ID))
 	if len(got) != 3 || !got[0] || !got[1] || !got[2] {
 		t.Errorf("the page's proof check: %v", got)
+	}
+}
+
+// tamper is a fetch of the page's that changes one byte of a game's proof in flight, as a
+// network or a server that lies would: the journal part's path, its entry or its checkpoint; or
+// drops the journal part; "" leaves the proof alone.
+const tamper = `(() => {
+	const fetched = window.fetch;
+	const flip = s => s.slice(0, -1) + (s.slice(-1) === '0' ? '1' : '0');
+	window.fetch = async (url, opts) => {
+		const r = await fetched(url, opts);
+		const what = window.tampered;
+		if (!what || !/\/games\/\d+\/proof$/.test(String(url))) return r;
+		const p = await r.json();
+		if (what === 'path') p.journal.path[0] = flip(p.journal.path[0]);
+		if (what === 'entry') p.journal.entry = p.journal.entry.replace(/"account":"([0-9a-f]*)"/, (m, a) => '"account":"' + flip(a) + '"');
+		if (what === 'checkpoint') p.journal.checkpoint = p.journal.checkpoint.replace(/\n(\d+)\n/, (m, n) => '\n' + (Number(n) + 1) + '\n');
+		if (what === 'drop') delete p.journal;
+		return new Response(JSON.stringify(p), { status: r.status, headers: r.headers });
+	};
+	window.tampered = '';
+	return true;
+})()`
+
+// The proof dialog checks the sale in the journal in the page, with WebCrypto alone: the entry's
+// path to the signed checkpoint's root, what the entry names, the checkpoint's Ed25519
+// signature. It says so in French for a real game, says it failed when one byte of the proof
+// is changed on its way, waits while no checkpoint covers the sale, and does not claim a
+// signature it could not check.
+func testJournalProof(t *testing.T, ctx context.Context) {
+	s := newSite(t)
+	signUp(t, ctx, s, "jules")
+	deposit(t, ctx, 10)
+	step(t, ctx, "Auto", chromedp.Click("#auto"))
+	waitFor(t, ctx, `document.querySelector('#result').dataset.state === 'done' && document.body.dataset.state === 'idle'`)
+	eval[bool](t, ctx, tamper)
+	step(t, ctx, "history", chromedp.Click(`.nav a[data-view=historique]`))
+	waitFor(t, ctx, `document.querySelector('#history').getAttribute('aria-busy') === 'false' && document.querySelectorAll('#history .hrow').length === 1`)
+	// proof opens the dialog as the page has it fetch the proof, and waits for a verdict on the
+	// journal's part.
+	proof := func(what, want string) {
+		t.Helper()
+		eval[bool](t, ctx, fmt.Sprintf(`(window.tampered = %q, true)`, what))
+		step(t, ctx, "proof", chromedp.Click(`#history .hrow:nth-child(1) button.proofbtn`))
+		waitFor(t, ctx, fmt.Sprintf(`document.querySelector('#proof-journal').dataset.verified === %q`, want))
+		if v := eval[string](t, ctx, `document.querySelector('#proof-status').dataset.verified`); v != "true" {
+			t.Errorf("%s: the unit is not verified in its block: %s", what, text(t, ctx, "#proof-status"))
+		}
+	}
+	checks := func() string {
+		return eval[string](t, ctx, `Array.from(document.querySelectorAll('#proof-checks li'), li => li.className).join(' ')`)
+	}
+	closeProof := func() { step(t, ctx, "close the proof", chromedp.Click(`#proof button[value=close]`)) }
+
+	// No checkpoint covers the sale (its journal part dropped): the dialog waits, and asks again.
+	proof("drop", "pending")
+	if got := text(t, ctx, "#proof-journal"); !strings.Contains(got, "en attente de la prochaine signature, quelques secondes") {
+		t.Errorf("a sale no checkpoint covers: %q", got)
+	}
+	eval[bool](t, ctx, `(window.tampered = '', true)`)
+	waitFor(t, ctx, `document.querySelector('#proof-journal').dataset.verified === 'true'`)
+	closeProof()
+
+	proof("", "true")
+	if got := text(t, ctx, "#proof-journal"); !strings.HasPrefix(got, "Vente inscrite au journal, vérifiée") {
+		t.Errorf("the journal's verdict: %q", got)
+	}
+	if got := checks(); got != "ok ok ok ok" {
+		t.Errorf("the checks: %q, want the unit, the inclusion, the entry's names and the signature ok", got)
+	}
+	for _, fact := range []string{"Entrée de la vente", "Point de contrôle signé", "Clé publique du journal"} {
+		if !strings.Contains(text(t, ctx, "#proof-facts"), fact) {
+			t.Errorf("the dialog does not show %s", fact)
+		}
+	}
+	shot(t, ctx, "desktop-10-journal-proof")
+	browsertest.Axe(t, ctx, "the proof dialog, its journal verified")
+	closeProof()
+
+	for _, c := range []struct{ what, checks string }{
+		{"path", "ok ko ok ok"},       // the path leads elsewhere
+		{"entry", "ok ko ok ok"},      // another entry's leaf: its names are this game's still
+		{"checkpoint", "ok ko ok ko"}, // another size: its signature fails, and the path with it
+	} {
+		proof(c.what, "false")
+		if got := text(t, ctx, "#proof-journal"); !strings.HasPrefix(got, "Vente non vérifiée dans le journal") {
+			t.Errorf("%s changed by a byte: %q", c.what, got)
+		}
+		if got := checks(); got != c.checks {
+			t.Errorf("%s changed by a byte: the checks %q, want %q", c.what, got, c.checks)
+		}
+		closeProof()
+	}
+
+	// The page's note check against sumdb/note's signatures, whatever the key's base64 holds
+	// (a '+', which also ends the key's name and id, in half of the keys): a note signed
+	// verifies, a note changed or signed by another key does not.
+	const body = "starcolor-journal-test\n7\nq1JmXJ8i2Aq+5Yp5ElTUU0b/cGAlWKC6Od7bMkA0IGE=\n"
+	for i := range 200 {
+		skey, vkey, err := note.GenerateKey(rand.Reader, "starcolor-journal-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 199 && strings.Count(vkey, "+") < 3 {
+			continue
+		}
+		signer, _ := note.NewSigner(skey)
+		msg, err := note.Sign(&note.Note{Text: body}, signer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, otherKey, _ := note.GenerateKey(rand.Reader, "starcolor-journal-test")
+		got := eval[[]any](t, ctx, fmt.Sprintf(`(async () => [await starcolor.openNote(%q, %q), await starcolor.openNote(%q, %q), await starcolor.openNote(%q, %q)])()`,
+			msg, vkey, strings.Replace(string(msg), "\n7\n", "\n8\n", 1), vkey, msg, otherKey))
+		if len(got) != 3 || got[0] != body || got[1] != nil || got[2] != nil {
+			t.Errorf("the page's note check with the key %s: %v", vkey, got)
+		}
+		break
+	}
+
+	// A browser without Ed25519 in WebCrypto: said so, never claimed verified.
+	eval[bool](t, ctx, `(() => {
+		const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+		crypto.subtle.importKey = (f, k, alg, ...rest) =>
+			alg && alg.name === 'Ed25519' ? Promise.reject(new DOMException('no Ed25519', 'NotSupportedError')) : importKey(f, k, alg, ...rest);
+		return true;
+	})()`)
+	proof("", "unsupported")
+	if got := text(t, ctx, "#proof-journal"); !strings.Contains(got, "signature non vérifiée") {
+		t.Errorf("without Ed25519: %q", got)
+	}
+	if got := checks(); got != "ok ok ok wait" {
+		t.Errorf("without Ed25519: the checks %q", got)
 	}
 }
 

@@ -161,7 +161,7 @@ func TestModulesByChecksum(t *testing.T) {
 	}
 	slices.Sort(names)
 	want := []string{"account.js", "api.js", "board.js", "card.js", "effects.js", "game.js", "history.js", "i18n.js", "limits.js",
-		"main.js", "messages.js", "page.js", "sound.js", "state.js", "sync.js"}
+		"main.js", "messages.js", "page.js", "proof.js", "sound.js", "state.js", "sync.js"}
 	if !slices.Equal(names, want) {
 		t.Errorf("the page loads the modules %v, want %v", names, want)
 	}

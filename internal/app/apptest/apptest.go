@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/store"
@@ -36,6 +38,12 @@ type Options struct {
 	Metrics   bool             // serve /metrics, on a server of its own (Env.MetricsURL)
 	// Wallet puts the game in seamless wallet mode, its outbox sent in the background.
 	Wallet *app.WalletConfig
+	// Journal runs the journal's loop in the background (App.RunJournal), as serve does: its
+	// tree extended every 500 ms and a checkpoint signed when due, on the server's clock. In
+	// wallet mode it runs anyway, with the rest of the background.
+	Journal bool
+	// JournalKey is the servers' journal key (nil: one made for the test, shared by the servers).
+	JournalKey *journal.Key
 }
 
 // Env is a running application.
@@ -46,6 +54,7 @@ type Env struct {
 	App        *app.App
 	Def        *gamedef.Definition
 	Emission   *emission.Emission
+	JournalKey *journal.Key // the key the journal's checkpoints are signed with
 }
 
 // Start starts the application; it stops when the test ends.
@@ -63,6 +72,14 @@ func StartServers(t testing.TB, o Options, n int) []*Env {
 		o.Blocks = 1
 	}
 	stores := storetest.OpenServers(t, n)
+	if o.JournalKey == nil {
+		// One journal, one key: the servers of one database share it, as they share its file.
+		k, err := journal.CreateKey(filepath.Join(t.TempDir(), "journal.key"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.JournalKey = k
+	}
 	def := gamedeftest.Mini(t)
 	e := storetest.CreateEmission(t, stores[0], def, "MINI", 100, o.Blocks, o.Seed)
 	envs := make([]*Env, n)
@@ -85,15 +102,18 @@ func start(t testing.TB, o Options, store app.Store, def *gamedef.Definition, e 
 	if o.Configure != nil {
 		o.Configure(&cfg)
 	}
-	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def, Log: slog.New(slog.DiscardHandler), Now: o.Now, Metrics: o.Metrics, Wallet: o.Wallet})
+	a, err := app.New(ctx, store, app.Config{Game: cfg, Definition: def, Log: slog.New(slog.DiscardHandler), Now: o.Now, Metrics: o.Metrics,
+		Wallet: o.Wallet, Journal: o.JournalKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Wallet != nil {
 		go a.Background(ctx)
+	} else if o.Journal {
+		go a.RunJournal(ctx)
 	}
 	srv := httptest.NewServer(a.Handler())
-	env := &Env{URL: srv.URL, Store: store, App: a, Def: def, Emission: e}
+	env := &Env{URL: srv.URL, Store: store, App: a, Def: def, Emission: e, JournalKey: o.JournalKey}
 	var metrics *httptest.Server
 	if h := a.Metrics(); h != nil {
 		metrics = httptest.NewServer(h)

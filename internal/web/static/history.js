@@ -1,10 +1,11 @@
-// The history: the player's games, each with its replay and its proof, the proof checked in the
-// page against the block's published root; and the page's views (the game, the history, the
-// rules), the history read again when it is shown.
-import { $, $$, openDialog } from './page.js';
+// The history: the player's games, each with its replay and its proof (proof.js checks it in
+// the page); and the page's views (the game, the history, the rules), the history read again
+// when it is shown.
+import { $, $$ } from './page.js';
 import { S } from './state.js';
-import { api, hex } from './api.js';
+import { api } from './api.js';
 import { lang, money, showErr, t } from './i18n.js';
+import { showProof } from './proof.js';
 
 // The history's buttons replay a game or resume it: flows of game.js, which reads the history in
 // turn. main.js hands them over (wireHistory) so that no two modules import each other: a
@@ -78,101 +79,6 @@ export function renderHistory() {
     ol.appendChild(li);
   }
   lockReason(S.mode !== 'idle');
-}
-
-function unhex(s) {
-  if (!/^([0-9a-f]{2})*$/i.test(s)) throw new Error('bad hex');
-  const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(2 * i, 2), 16);
-  return out;
-}
-async function sha256(...parts) {
-  const n = parts.reduce((a, p) => a + p.length, 0);
-  const buf = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    buf.set(p, o);
-    o += p.length;
-  }
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', buf));
-}
-// rootFromPath recomputes a block's root from a unit's audit line and its inclusion proof, as
-// RFC 6962 (RFC 9162 §2.1.3.2) tells: leaf = SHA-256(0x00 ‖ line), node = SHA-256(0x01 ‖ l ‖ r).
-// It returns the root in hex, or null when the path cannot belong to a tree of that size.
-export async function rootFromPath(line, index, size, path) {
-  if (!(index >= 0 && index < size)) return null;
-  let r = await sha256(Uint8Array.of(0), new TextEncoder().encode(line));
-  let fn = index, sn = size - 1;
-  for (const h of path) {
-    const p = unhex(h);
-    if (sn === 0) return null;
-    if (fn % 2 === 1 || fn === sn) {
-      r = await sha256(Uint8Array.of(1), p, r);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn = Math.floor(fn / 2);
-        sn = Math.floor(sn / 2);
-      }
-    } else {
-      r = await sha256(Uint8Array.of(1), r, p);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 ? hex(r) : null;
-}
-async function showProof(g) {
-  const dlg = $('#proof');
-  const st = $('#proof-status');
-  const facts = $('#proof-facts');
-  st.textContent = t('checking');
-  st.dataset.verified = '';
-  st.className = 'verdict';
-  facts.textContent = '';
-  openDialog(dlg);
-  const [p, em] = await Promise.all([api('GET', `/games/${g.id}/proof`), api('GET', '/emissions')]);
-  const e = em.emissions.find(x => x.id === p.emission);
-  const blk = e && e.blocks.find(b => b.block === p.block);
-  let computed = null, ok = false, linePrize = null;
-  if (!(crypto && crypto.subtle)) {
-    st.textContent = t('noCrypto');
-  } else {
-    try {
-      const rec = JSON.parse(p.line);
-      linePrize = rec.prize;
-      computed = blk ? await rootFromPath(p.line, p.index, blk.units, p.path) : null;
-      ok = !!blk && computed === blk.root && p.root === blk.root && rec.i === p.index && rec.prize === g.prize;
-    } catch (err) {
-      ok = false;
-    }
-    st.textContent = ok ? t('verified') : t('notVerified');
-  }
-  st.dataset.verified = ok ? 'true' : 'false';
-  st.className = 'verdict ' + (ok ? 'ok' : 'ko');
-  const add = (k, v, cls) => {
-    const dt = document.createElement('dt');
-    dt.textContent = t(k);
-    const dd = document.createElement('dd');
-    if (cls) dd.className = cls;
-    if (Array.isArray(v)) {
-      const ol = document.createElement('ol');
-      for (const x of v) {
-        const li = document.createElement('li');
-        li.textContent = x;
-        ol.appendChild(li);
-      }
-      dd.appendChild(ol);
-    } else dd.textContent = v;
-    facts.append(dt, dd);
-  };
-  add('fEmission', p.emission);
-  add('fBlock', String(p.block));
-  add('fIndex', String(p.index));
-  add('fPrize', linePrize === null ? '—' : money(linePrize));
-  add('fLine', p.line, 'mono line');
-  add('fPath', p.path, 'mono');
-  add('fRoot', p.root, 'mono');
-  add('fPublished', blk ? blk.root : '—', 'mono');
-  add('fComputed', computed || '—', 'mono ' + (ok ? 'ok' : 'ko'));
 }
 
 // lockReason says why the history's buttons wait during a game: on each (its title, and its

@@ -10,7 +10,8 @@ import { T, colorName, errText, lang, money, t } from './i18n.js';
 import { sounds, wireSound } from './sound.js';
 import { drawSleeping, relabel, renderBalance, renderResult, renderTotal } from './board.js';
 import { setSpeed } from './effects.js';
-import { renderHistory, rootFromPath, route, wireHistory } from './history.js';
+import { renderHistory, route, wireHistory } from './history.js';
+import { openNote, rootFromPath } from './proof.js';
 import { renderLimits, renderReality, wireLimits } from './limits.js';
 import { renderCard, wireCard } from './card.js';
 import { controls, openReplay, resumeGame, wireGame } from './game.js';
@@ -56,9 +57,9 @@ wireCard();
 wireHistory(openReplay, resumeGame);
 $('#lang').addEventListener('click', () => setLang(lang() === 'fr' ? 'en' : 'fr'));
 addEventListener('hashchange', route);
-// The proof check, for people who want to run it by hand from the console; the sounds played;
-// the messages (the tests compare the languages').
-window.starcolor = { rootFromPath, sounds, T };
+// The proof's checks, for people who want to run them by hand from the console; the sounds
+// played; the messages (the tests compare the languages').
+window.starcolor = { rootFromPath, openNote, sounds, T };
 
 drawSleeping();
 relabel();
