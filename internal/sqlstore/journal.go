@@ -86,11 +86,40 @@ func (s *DB) appendJournal(ctx context.Context, q Querier, events []Dated) error
 	if err := q.QueryRow(ctx, TakeSeqs, len(events)).Scan(&size); err != nil {
 		return fmt.Errorf("the journal's counter: %w", err)
 	}
-	entries, err := s.EncodeEntries(size-int64(len(events)), events)
+	first := size - int64(len(events))
+	entries, err := s.EncodeEntries(first, events)
 	if err != nil {
 		return err
 	}
-	return InsertJournal(ctx, q, size-int64(len(entries)), entries)
+	if err := InsertJournal(ctx, q, first, entries); err != nil {
+		return err
+	}
+	return insertAccounts(ctx, q, first, events)
+}
+
+// restricts says whether an entry's kind is one of a player's restrictions, whose account
+// journal_accounts keeps (migration 0026) for ledger check to compare with the player's rows.
+func restricts(kind string) bool {
+	return kind == journal.KindLimits || kind == journal.KindExclusion || kind == journal.KindClosure
+}
+
+// insertAccounts keeps the account of each of a player's restrictions among events, whose seqs
+// start at first. A sale has none: the sales' hot paths never come here.
+func insertAccounts(ctx context.Context, q Querier, first int64, events []Dated) error {
+	var args []any
+	for i, e := range events {
+		if restricts(e.Event.Kind()) {
+			args = append(args, first+int64(i), e.Event.Account())
+		}
+	}
+	for len(args) > 0 {
+		n := min(len(args)/2, journalChunk)
+		if _, err := q.Exec(ctx, `INSERT INTO journal_accounts (seq, account) VALUES `+values(n, 2), args[:2*n]...); err != nil {
+			return fmt.Errorf("the journal's accounts: %w", err)
+		}
+		args = args[2*n:]
+	}
+	return nil
 }
 
 // journalChunk bounds the rows of one insert into the journal or its hashes: two parameters a
