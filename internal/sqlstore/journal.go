@@ -279,6 +279,12 @@ func (s *DB) JournalEntries(ctx context.Context, start, end int64) ([][]byte, er
 // JournalHashes reads stored hashes of the tree by their index (tlog.StoredHashIndex), in the
 // order asked. One not stored is an error: the tree reads only what it wrote.
 func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+	out, err := journalHashes(ctx, s.read, indexes)
+	return out, s.fault(err)
+}
+
+// journalHashes reads stored hashes of the tree by their index, in q.
+func journalHashes(ctx context.Context, q Querier, indexes []int64) ([]tlog.Hash, error) {
 	found := make(map[int64]tlog.Hash, len(indexes))
 	for rest := indexes; len(rest) > 0; {
 		n := min(len(rest), journalChunk)
@@ -286,7 +292,7 @@ func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, e
 		for i, id := range rest[:n] {
 			args[i] = id
 		}
-		err := each(s.read.Query(ctx, `SELECT id, hash FROM journal_hashes WHERE id IN (`+strings.Trim(values(1, n), "()")+`)`, args...))(func(r Rows) error {
+		err := each(q.Query(ctx, `SELECT id, hash FROM journal_hashes WHERE id IN (`+strings.Trim(values(1, n), "()")+`)`, args...))(func(r Rows) error {
 			var id int64
 			var h []byte
 			if err := r.Scan(&id, &h); err != nil {
@@ -299,7 +305,7 @@ func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, e
 			return nil
 		})
 		if err != nil {
-			return nil, s.fault(err)
+			return nil, err
 		}
 		rest = rest[n:]
 	}
