@@ -336,39 +336,40 @@ type gameRow struct {
 // gamesOf reads the games of ids, by id.
 func (c *comparison) gamesOf(ctx context.Context, ids []int64) (map[int64]*gameRow, error) {
 	out := make(map[int64]*gameRow, len(ids))
-	for _, r := range ranges(ids) {
-		err := each(c.q.Query(ctx, `SELECT g.id, g.emission_id, g.block, g.unit, g.stake, g.mode, g.prize, g.stake_transfer, g.created_at,
-				coalesce(p.account_id, 0), g.journal_seq
-			FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 AND g.id <= $2`, r[0], r[1]))(func(rs Rows) error {
-			var g gameRow
-			err := rs.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
-				ScanTime(&g.g.CreatedAt), &g.account, &g.seq)
-			out[g.g.ID] = &g
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	err := c.inRanges(ctx, ids, `SELECT g.id, g.emission_id, g.block, g.unit, g.stake, g.mode, g.prize, g.stake_transfer, g.created_at,
+			coalesce(p.account_id, 0), g.journal_seq
+		FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
+		var g gameRow
+		err := r.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
+			ScanTime(&g.g.CreatedAt), &g.account, &g.seq)
+		out[g.g.ID] = &g
+		return err
+	})
+	return out, err
 }
 
 // transfersOf reads the transfers of ids, by id.
 func (c *comparison) transfersOf(ctx context.Context, ids []int64) (map[int64]*lottery.Transfer, error) {
 	out := make(map[int64]*lottery.Transfer, len(ids))
+	err := c.inRanges(ctx, ids, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
+		FROM transfers WHERE id >= $1 AND id <= $2`, func(r Rows) error {
+		var t lottery.Transfer
+		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
+		out[t.ID] = &t
+		return err
+	})
+	return out, err
+}
+
+// inRanges runs query, whose $1 and $2 are the first and last id of a range, over the ranges that
+// hold ids, and scan on each row.
+func (c *comparison) inRanges(ctx context.Context, ids []int64, query string, scan func(Rows) error) error {
 	for _, r := range ranges(ids) {
-		err := each(c.q.Query(ctx, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
-			FROM transfers WHERE id >= $1 AND id <= $2`, r[0], r[1]))(func(rs Rows) error {
-			var t lottery.Transfer
-			err := rs.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
-			out[t.ID] = &t
+		if err := each(c.q.Query(ctx, query, r[0], r[1]))(scan); err != nil {
 			return err
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // ranges are the ranges of ids that hold ids, none wider than rangeGap between two ids.
