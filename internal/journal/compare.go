@@ -52,6 +52,8 @@ type Parsed struct {
 	By string
 	// Until is the end of an exclusion.
 	Until time.Time
+	// An emission entry's: the emission, what happened to it ("created"…), and who did it.
+	Emission, Event, Operator string
 }
 
 // Parse reads an entry as Verify reads a line of an export: exactly the bytes Encode writes for
@@ -84,6 +86,8 @@ func Parse(line []byte) (Parsed, error) {
 		}
 	case *closureEntry:
 		p.Account, p.By = e.Account, e.By
+	case *emissionEntry:
+		p.Emission, p.Event, p.Operator = e.Emission, e.Event, e.Operator
 	}
 	return p, nil
 }

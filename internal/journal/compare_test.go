@@ -57,6 +57,10 @@ func TestParse(t *testing.T) {
 	if p, err := Parse(Encode(7, at, Prize{AccountID: 7, Game: 9, Amount: 10, Transfer: 12}, &key)); err != nil || p.Game != 9 || p.Transfer != 12 {
 		t.Fatalf("prize: %+v, %v", p, err)
 	}
+	if p, err := Parse(Encode(8, at, Emission{ID: "E1", Event: "created", Price: 100, Definition: "d", Roots: []string{"ab"}, Operator: "olga"}, &key)); err != nil ||
+		p.Emission != "E1" || p.Event != "created" || p.Operator != "olga" {
+		t.Fatalf("emission: %+v, %v", p, err)
+	}
 	if p, err := Parse([]byte(`{"seq":8,"time":"2026-12-02T06:30:00.123Z","kind":"closure","account":"x","by":"player","paid":0}`)); err == nil || p.Seq != 8 {
 		t.Fatalf("fields out of order: %+v, %v", p, err)
 	}

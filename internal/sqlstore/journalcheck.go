@@ -169,7 +169,11 @@ func (c *comparison) checkpoint(ctx context.Context, verifier string) error {
 	var text string
 	err := c.q.QueryRow(ctx, `SELECT size, note FROM journal_checkpoints ORDER BY size DESC LIMIT 1`).Scan(&size, &text)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		if verifier != "" {
+			// The verifier is set by the first checkpoint kept (AddCheckpoint).
+			c.add(-1, "", "the journal keeps no checkpoint, though it names the key it signed one with: its checkpoints were deleted")
+		}
+		return c.reach()
 	}
 	if err != nil {
 		return err
@@ -278,6 +282,10 @@ func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 			c.money(l, transferRows)
 		case journal.KindLimits, journal.KindExclusion, journal.KindClosure:
 			c.accountOf(l, accounts)
+		case journal.KindEmission:
+			if err := c.emission(ctx, l); err != nil {
+				return err
+			}
 		default:
 			if _, err := journal.Parse(l.entry); err != nil {
 				c.add(l.seq, label(l.named), "%v", err)
@@ -505,7 +513,11 @@ func (c *comparison) differ(entry, want []byte, subject string) string {
 	for _, f := range fields {
 		switch {
 		case f.Name != "account":
-			parts = append(parts, fmt.Sprintf("the %s's %s is %s, the entry says %s", subject, f.Name, f.Row, f.Entry))
+			verb := "is"
+			if strings.HasPrefix(f.Row, "[") {
+				verb = "are" // a list: an emission's roots
+			}
+			parts = append(parts, fmt.Sprintf("the %s's %s %s %s, the entry says %s", subject, f.Name, verb, f.Row, f.Entry))
 		case c.refs:
 			parts = append(parts, fmt.Sprintf("the %s's account has the reference %s at this seq, the entry says %s: another account's", subject, f.Row, f.Entry))
 		}
@@ -519,6 +531,31 @@ func (c *comparison) differ(entry, want []byte, subject string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// emission compares the entry of an emission created with the emission and its blocks' roots,
+// the commitments every unit is checked against. Its operator is not kept with the emission: it
+// is the entry's own.
+func (c *comparison) emission(ctx context.Context, l *line) error {
+	p, err := journal.Parse(l.entry)
+	if err != nil {
+		c.add(l.seq, label(l.named), "%v", err)
+		return nil
+	}
+	if p.Event != "created" {
+		return nil
+	}
+	what := fmt.Sprintf("emission %s created", p.Emission)
+	e, err := c.s.Emission(ctx, p.Emission)
+	if errors.Is(err, emission.ErrNotFound) {
+		c.add(l.seq, what, "the database has no emission %s", p.Emission)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.compare(l, what, "emission", journal.Encode(uint64(l.seq), e.CreatedAt, EmissionEvent(e, e.Blocks, p.Operator), c.key))
+	return nil
 }
 
 // accountOf checks the account journal_accounts keeps for a restriction's entry against the

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -110,12 +111,20 @@ func (sc *journalScene) exec(t testing.TB, query string, args ...any) {
 // database's administrator can.
 func (sc *journalScene) dropTriggers(t testing.TB, table string) {
 	t.Helper()
+	sc.dropTrigger(t, table, table+"_append_only")
+	if !sc.postgres() {
+		sc.dropTrigger(t, table, table+"_kept") // SQLite's triggers are one a statement
+	}
+}
+
+// dropTrigger drops a trigger of a table.
+func (sc *journalScene) dropTrigger(t testing.TB, table, trigger string) {
+	t.Helper()
 	if sc.postgres() {
-		sc.exec(t, `DROP TRIGGER `+table+`_append_only ON `+table)
+		sc.exec(t, `DROP TRIGGER `+trigger+` ON `+table)
 		return
 	}
-	sc.exec(t, `DROP TRIGGER `+table+`_append_only`)
-	sc.exec(t, `DROP TRIGGER `+table+`_kept`)
+	sc.exec(t, `DROP TRIGGER `+trigger)
 }
 
 // at is a time as the database's columns take it.
@@ -253,6 +262,22 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE journal SET entry = ? WHERE seq = ?`, bytes.Replace(entries[0], []byte(was), fmt.Appendf(nil, `"prize":%d,`, g.Prize+500), 1), seq)
 			return []named{{seq, fmt.Sprintf("the game's prize is %d, the entry says %d", g.Prize, g.Prize+500)},
 				{-1, "the latest checkpoint signs"}, {seq, "its bytes are not those the signed tree holds"}}
+		}},
+		{"a block's root changed", func(t *testing.T, sc *journalScene) []named {
+			e, err := sc.s.Emission(sc.ctx, "S")
+			if err != nil {
+				t.Fatal(err)
+			}
+			was := hex.EncodeToString(e.Blocks[1].Root[:])
+			sc.dropTrigger(t, "blocks", "blocks_commitment_immutable")
+			sc.exec(t, `UPDATE blocks SET root = ? WHERE emission_id = 'S' AND block = 1`, make([]byte, 32))
+			return []named{{0, fmt.Sprintf(`the emission's roots are ["%s","%s"], the entry says ["%s","%s"]`,
+				hex.EncodeToString(e.Blocks[0].Root[:]), strings.Repeat("0", 64), hex.EncodeToString(e.Blocks[0].Root[:]), was)}}
+		}},
+		{"the checkpoints deleted", func(t *testing.T, sc *journalScene) []named {
+			sc.dropTriggers(t, "journal_checkpoints")
+			sc.exec(t, `DELETE FROM journal_checkpoints`)
+			return []named{{-1, "its checkpoints were deleted"}}
 		}},
 		{"a checkpoint of another key", func(t *testing.T, sc *journalScene) []named {
 			// One more entry, integrated; its checkpoint signed with a key of the administrator's
