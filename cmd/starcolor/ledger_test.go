@@ -20,7 +20,8 @@ import (
 // exclusion (the player's row): the books still balance, and ledger check names the transfer no
 // entry records and the exclusion's entry, and exits 1. So does an auditor who holds the
 // verifier and account keys and not the key file; without the account key, the references are
-// said not to be compared. Without any key, ledger check refuses to run.
+// said not to be compared. Without any key, the books are checked, and that the journal could not
+// be is a problem.
 func TestLedgerCheckAgainstJournal(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "ledger.db")
@@ -123,7 +124,8 @@ func TestLedgerCheckAgainstJournal(t *testing.T) {
 	if !strings.Contains(r.stdout, "journal: the account references were not compared (--account-key)") {
 		t.Fatalf("without the account key: %s", r.stdout)
 	}
-	if r := cli("ledger", "check", "--db", db); r.code != 1 || !strings.Contains(r.stderr, "no journal key file at") {
+	if r := cli("ledger", "check", "--db", db); r.code != 1 || !strings.Contains(r.stdout, "PROBLEM: the journal was not compared with the rows: no journal key file at") ||
+		!strings.Contains(r.stdout, "accounts 4, transfers 2, games 0") || !strings.Contains(r.stderr, "were not compared with the journal") {
 		t.Fatalf("without a key: %+v", r)
 	}
 	other, err := journal.CreateKey(filepath.Join(t.TempDir(), "other.key"), "")
