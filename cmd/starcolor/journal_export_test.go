@@ -32,7 +32,7 @@ func journalOK(t *testing.T, db string) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	n := storetest.CheckJournal(t, store, storetest.OpenRaw(t, db), &key.AccountKey)
+	n := storetest.CheckJournal(t, store, &key.AccountKey)
 	return fmt.Sprintf("the journal's %d entries match the games and transfers", n)
 }
 

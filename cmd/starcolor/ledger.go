@@ -2,34 +2,82 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+
+	"golang.org/x/mod/sumdb/note"
 
 	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
 func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	const usage = "[--db FILE|URL] [--journal-key FILE | --journal-verifier KEY [--account-key HEX]]"
 	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(stderr, "Usage: starcolor ledger check [--db FILE|URL]")
+		fmt.Fprintln(stderr, "Usage: starcolor ledger check "+usage)
 		return cmdline.ErrUsage
 	}
-	fs := newFlags("ledger check", "[--db FILE|URL]",
+	fs := newFlags("ledger check", usage,
 		`Proves that the books balance: all accounts sum to zero, each balance equals its transfers,
 each game has exactly its stake and prize transfers, each prize is its unit's prize in the
 emission, and each block's sales are its first units, each sold once. Proves the stored units
 too: every page of every block rebuilt and hashed up to the block's published root, and the
-database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
+database file's structure sound.
+
+Then proves that the rows are those the journal recorded as they were written
+(docs/spec/API.md 1.2), which books rewritten to balance are not: each sale entry is what its
+game and its unit make of it, and each prize, deposit and withdrawal entry what its transfer
+makes of it, byte for byte; each game and transfer since the journal began has its entry, once;
+each exclusion still holds in the player's row, never shortened, each closure is still closed,
+each limit is the one its last change makes it; and the entries up to the latest checkpoint
+hash to the root it signs, signed with the journal's key. A prize changed with its transfers
+and balances, a game deleted, a deposit added, an exclusion removed: each is reported, naming
+the entry.
+
+It needs the journal's key file (serve's --journal-key). An auditor without it gives the
+journal's verifier key (--journal-verifier, GET /api/v1/journal/key) and, for the checks of
+the entries' account references and of whose restriction each entry is, the account key
+(--account-key, from starcolor journal account-key). Prints each problem on a line of its own
+and exits 1 if there is any.`, stderr)
 	db := dbFlag(fs)
+	keyFile := fs.String("journal-key", "", "the journal's key `file` (default: $"+journalKeyEnv+", else FILE.journal-key beside a SQLite FILE, else starcolor-journal.key)")
+	verifier := fs.String("journal-verifier", "", "the journal's note verifier `key`, or a file holding it, instead of the key file")
+	accountHex := fs.String("account-key", "", "the journal's account key, in `hex` (starcolor journal account-key), with --journal-verifier")
 	if err := cmdline.Parse(fs, args[1:]); err != nil {
 		return err
 	}
-	store, err := openExisting(ctx, *db)
+	if fs.NArg() > 0 {
+		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
+	}
+	keys, err := ledgerKeys(fs, *db, *keyFile, *verifier, *accountHex)
+	var noKey *noKeyFile
+	if errors.As(err, &noKey) {
+		// The books are checked all the same; that the journal could not be is a problem.
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := existing(*db); err != nil {
+		return err
+	}
+	// The check writes no entry that names an account (opening may journal operator entries,
+	// when the keys of names are remade, which name none): without the account key, the store
+	// is opened with a zero one.
+	open := keys.AccountKey
+	if open == nil {
+		open = &journal.AccountKey{}
+	}
+	store, err := app.OpenStore(ctx, *db, open)
 	if err != nil {
 		return err
 	}
@@ -59,17 +107,98 @@ database file's structure sound. Exits 1 otherwise, with each problem.`, stderr)
 		problems = append(problems, "the units and the games could not be read whole: "+cause(err).Error())
 	}
 	c.Problems = append(append(problems, c.Problems...), units...)
+	books := len(c.Problems)
+	j := &journal.Comparison{}
+	if noKey != nil {
+		c.Problems = append(c.Problems, "the journal was not compared with the rows: "+noKey.Error())
+	} else if j, err = store.CompareJournal(ctx, keys); err != nil {
+		if !damaged(err) {
+			return err
+		}
+		j = &journal.Comparison{}
+		c.Problems = append(c.Problems, "the journal could not be compared whole with the rows: "+cause(err).Error())
+	}
+	for _, p := range j.Problems {
+		c.Problems = append(c.Problems, p.String())
+	}
+	if j.Dropped > 0 {
+		c.Problems = append(c.Problems, fmt.Sprintf("and %d more differences between the journal and the rows", j.Dropped))
+	}
 	fmt.Fprintf(stdout, "accounts %d, transfers %d, games %d\n", c.Accounts, c.Transfers, c.Games)
 	fmt.Fprintf(stdout, "bank %s, prize fund %s, players %s\n", gamedef.FormatEUR(c.Bank), gamedef.FormatEUR(c.PrizeFund), gamedef.FormatEUR(c.Players))
 	fmt.Fprintf(stdout, "stakes %s, prizes %s\n", gamedef.FormatEUR(c.Stakes), gamedef.FormatEUR(c.Prizes))
+	fmt.Fprintf(stdout, "journal: %d entries, compared with %d games, %d transfers and the restrictions of %d accounts; ", j.Entries, j.Games, j.Transfers, j.Accounts)
+	if j.Checkpoint > 0 {
+		fmt.Fprintf(stdout, "the latest checkpoint signs %d\n", j.Checkpoint)
+	} else {
+		fmt.Fprintln(stdout, "no checkpoint kept yet")
+	}
+	if keys.AccountKey == nil && noKey == nil {
+		fmt.Fprintln(stdout, "journal: the account references were not compared (--account-key)")
+	}
 	if len(c.Problems) > 0 {
 		for _, p := range c.Problems {
 			fmt.Fprintln(stdout, "PROBLEM:", p)
 		}
+		switch {
+		case books == 0 && noKey != nil:
+			return errors.New("the books balance, but were not compared with the journal")
+		case books == 0:
+			return errors.New("the books balance, but are not those the journal recorded")
+		}
 		return errors.New("the ledger does not balance")
 	}
-	fmt.Fprintln(stdout, "OK: the books balance")
+	fmt.Fprintln(stdout, "OK: the books balance, and are those the journal recorded")
 	return nil
+}
+
+// noKeyFile is a journal's key file that is not there. ledger check does not make one: a new key
+// would only find every reference and the checkpoint another journal's.
+type noKeyFile struct{ path string }
+
+func (e *noKeyFile) Error() string {
+	return fmt.Sprintf("no journal key file at %s: name it with --journal-key, or give --journal-verifier KEY (and --account-key HEX)", e.path)
+}
+
+// ledgerKeys are the keys ledger check compares the journal with: the key file's (keyFile, else
+// the database's, as serve finds it), or the verifier key and the account key an auditor gives.
+func ledgerKeys(flags *flag.FlagSet, db, keyFile, verifier, accountHex string) (journal.CompareOptions, error) {
+	var o journal.CompareOptions
+	switch {
+	case verifier != "" && keyFile != "":
+		return o, cmdline.UsageError(flags, "--journal-key or --journal-verifier, not both")
+	case verifier == "" && accountHex != "":
+		return o, cmdline.UsageError(flags, "--account-key goes with --journal-verifier: the key file holds it")
+	case verifier == "":
+		if keyFile == "" {
+			keyFile = journalKeyPath(db)
+		}
+		k, err := journal.LoadKey(keyFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			return o, &noKeyFile{keyFile}
+		}
+		if err != nil {
+			return o, err
+		}
+		o.Verifier, o.AccountKey = k.Verifier, &k.AccountKey
+		return o, nil
+	}
+	text, err := verifierKey(verifier)
+	if err != nil {
+		return o, err
+	}
+	if o.Verifier, err = note.NewVerifier(text); err != nil {
+		return o, fmt.Errorf("--journal-verifier: %q is not a note verifier key: %w", text, err)
+	}
+	if accountHex != "" {
+		b, err := hex.DecodeString(accountHex)
+		if err != nil || len(b) != len(journal.AccountKey{}) {
+			return o, cmdline.UsageError(flags, "--account-key: want %d bytes in hex, as starcolor journal account-key prints them", len(journal.AccountKey{}))
+		}
+		o.AccountKey = new(journal.AccountKey)
+		copy(o.AccountKey[:], b)
+	}
+	return o, nil
 }
 
 // checkUnits proves the stored units against their commitments, and the games against their

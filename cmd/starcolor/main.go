@@ -138,10 +138,18 @@ func dbFlag(fs *flag.FlagSet) *string {
 // openExisting opens the database of a command that only reads: a mistyped --db then gets a
 // clear error instead of a new, empty database left behind.
 func openExisting(ctx context.Context, db string) (app.Store, error) {
-	if !app.IsPostgres(db) {
-		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", db)
-		}
+	if err := existing(db); err != nil {
+		return nil, err
 	}
 	return openStore(ctx, db)
+}
+
+// existing refuses the --db of a command that only reads when it names no SQLite file.
+func existing(db string) error {
+	if !app.IsPostgres(db) {
+		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("no database at %s: create an emission first, or name the database with --db or $STARCOLOR_DB", db)
+		}
+	}
+	return nil
 }

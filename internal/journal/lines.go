@@ -177,7 +177,7 @@ func (v *verifier) take(b *batch) error {
 	for i := range b.ends {
 		n := b.start + int64(i)
 		v.entry(n, b.parsed[i])
-		if err := v.tree.Append(b.leaves[i][:], nil); err != nil {
+		if err := v.tree.Append(b.leaves[i]); err != nil {
 			return err
 		}
 		v.rep.Entries = n + 1

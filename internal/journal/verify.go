@@ -80,8 +80,9 @@ type checkpoint struct {
 	root tlog.Hash
 }
 
-// openCheckpoint checks a checkpoint's signature with the verifier and reads its size and root.
-func openCheckpoint(text []byte, v note.Verifier) (size int64, root tlog.Hash, err error) {
+// OpenCheckpoint checks a checkpoint's signature with the verifier and reads its size and root.
+// Its error says why it is not a checkpoint of the verifier's journal, for a person.
+func OpenCheckpoint(text []byte, v note.Verifier) (size int64, root tlog.Hash, err error) {
 	n, err := note.Open(text, note.VerifierList(v))
 	if err != nil {
 		var unverified *note.UnverifiedNoteError
@@ -111,7 +112,7 @@ func openCheckpoint(text []byte, v note.Verifier) (size int64, root tlog.Hash, e
 // and the blocks given.
 type verifier struct {
 	rep    *Report
-	tree   *compact.Range
+	tree   *Tree
 	checks []checkpoint // by size; the first is the next to reach
 	good   int64        // the size of the largest checkpoint verified so far
 	blocks map[blockKey]*sold
@@ -141,8 +142,7 @@ func Verify(ctx context.Context, r io.Reader, key string, checkpoints []Signed, 
 		return nil, fmt.Errorf("the key %q is not a note verifier key: %w", key, err)
 	}
 	rep := &Report{}
-	f := &compact.RangeFactory{Hash: nodeHash}
-	ver := &verifier{rep: rep, tree: f.NewEmptyRange(0), blocks: map[blockKey]*sold{}, failed: failure{later: -1}}
+	ver := &verifier{rep: rep, tree: NewTree(), blocks: map[blockKey]*sold{}, failed: failure{later: -1}}
 	ver.openCheckpoints(checkpoints, v)
 	ver.addBlocks(blocks)
 	if err := ver.read(ctx, r); err != nil {
@@ -156,7 +156,7 @@ func Verify(ctx context.Context, r io.Reader, key string, checkpoints []Signed, 
 	// In the order of the entries, the checkpoints' and exports' own first.
 	slices.SortStableFunc(rep.Problems, func(a, b Problem) int { return cmp.Compare(a.Seq, b.Seq) })
 	rep.Size = ver.good
-	root, err := ver.root()
+	root, err := ver.tree.Root()
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func nodeHash(left, right []byte) []byte {
 // openCheckpoints checks the signatures of the checkpoints and orders them by size.
 func (v *verifier) openCheckpoints(signed []Signed, nv note.Verifier) {
 	for _, s := range signed {
-		size, root, err := openCheckpoint(s.Note, nv)
+		size, root, err := OpenCheckpoint(s.Note, nv)
 		if err != nil {
 			v.rep.add(-1, "checkpoint %s: %v", s.Name, err)
 			continue
@@ -204,7 +204,7 @@ func (v *verifier) reach(size int64) error {
 	if len(v.checks) == 0 || v.checks[0].size != size {
 		return nil
 	}
-	root, err := v.root()
+	root, err := v.tree.Root()
 	if err != nil {
 		return err
 	}
@@ -266,12 +266,28 @@ func span(a, b int64, one, many string) string {
 	return fmt.Sprintf("entries %d to %d %s", a, b, many)
 }
 
-// root is the root of the tree of the entries read so far.
-func (v *verifier) root() (tlog.Hash, error) {
-	if v.tree.End() == 0 {
+// Tree is the RFC 6962 tree of entries appended one at a time, as far as its root needs it:
+// O(log n) hashes (compact.Range), however long the journal.
+type Tree struct{ r *compact.Range }
+
+// NewTree makes the tree of no entry.
+func NewTree() *Tree {
+	f := &compact.RangeFactory{Hash: nodeHash}
+	return &Tree{r: f.NewEmptyRange(0)}
+}
+
+// Append adds the entry of leaf hash leaf (Leaf).
+func (t *Tree) Append(leaf tlog.Hash) error { return t.r.Append(leaf[:], nil) }
+
+// Size is how many entries the tree holds.
+func (t *Tree) Size() int64 { return int64(t.r.End()) }
+
+// Root is the root of the tree of the entries appended so far.
+func (t *Tree) Root() (tlog.Hash, error) {
+	if t.r.End() == 0 {
 		return emptyRoot, nil
 	}
-	h, err := v.tree.GetRootHash(nil)
+	h, err := t.r.GetRootHash(nil)
 	if err != nil {
 		return tlog.Hash{}, err
 	}

@@ -276,7 +276,7 @@ func FuzzOpenCheckpoint(f *testing.F) {
 			}
 			text = msg
 		}
-		size, root, err := openCheckpoint(text, k.Verifier)
+		size, root, err := OpenCheckpoint(text, k.Verifier)
 		if err != nil {
 			return
 		}

@@ -31,6 +31,7 @@ func (d *DB) shared(key *journal.AccountKey) *sqlstore.DB {
 		Health:     &d.health,
 		Unique:     func(err error) bool { return isCode(err, "23505", "") },
 		AccountKey: key,
+		Pages:      d,
 	})
 }
 

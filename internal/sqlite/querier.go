@@ -37,6 +37,7 @@ func (d *DB) shared(key *journal.AccountKey) *sqlstore.DB {
 		Health:     &d.health,
 		Unique:     func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
 		AccountKey: key,
+		Pages:      d,
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/lottery"
@@ -73,10 +74,11 @@ func (f *salesFixture) sell(p lottery.Player, key string) (lottery.Game, error) 
 	}, f.now)
 }
 
-// Unit reads the units of the fixture's sales from its emission's reader (lottery.Prizes).
+// Unit reads the units of the fixture's sales from its emission's reader (lottery.Prizes), with
+// the leaf hash their sale entries name, as the game's own does.
 func (f *salesFixture) Unit(_ context.Context, _ string, block, unit int) (lottery.SoldUnit, error) {
 	rec, err := f.reader.Unit(context.Background(), block, unit)
-	return lottery.SoldUnit{Prize: rec.Prize}, err
+	return lottery.SoldUnit{Prize: rec.Prize, Leaf: audit.LeafHash(audit.AppendLine(nil, &rec))}, err
 }
 
 // A new database gets small pages (initFile); one made with other pages keeps them and opens.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/journal"
 )
@@ -24,6 +25,7 @@ type DB struct {
 	unique   func(error) bool
 	health   *fault.WriteHealth
 	key      *journal.AccountKey
+	pages    emission.Pages
 }
 
 // Config is how a store reads and writes, for the statements written once.
@@ -51,12 +53,15 @@ type Config struct {
 	// AccountKey makes the account references of the journal's entries (journal.AccountKey.Ref).
 	// A journaled write without it fails.
 	AccountKey *journal.AccountKey
+	// Pages reads the stored units, for the comparison of the journal's sales with their units
+	// (CompareJournal): each store reads them its own way.
+	Pages emission.Pages
 }
 
 // New makes the shared part of a store.
 func New(c Config) *DB {
 	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique, health: c.Health,
-		key: c.AccountKey}
+		key: c.AccountKey, pages: c.Pages}
 }
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at

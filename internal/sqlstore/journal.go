@@ -86,11 +86,40 @@ func (s *DB) appendJournal(ctx context.Context, q Querier, events []Dated) error
 	if err := q.QueryRow(ctx, TakeSeqs, len(events)).Scan(&size); err != nil {
 		return fmt.Errorf("the journal's counter: %w", err)
 	}
-	entries, err := s.EncodeEntries(size-int64(len(events)), events)
+	first := size - int64(len(events))
+	entries, err := s.EncodeEntries(first, events)
 	if err != nil {
 		return err
 	}
-	return InsertJournal(ctx, q, size-int64(len(entries)), entries)
+	if err := InsertJournal(ctx, q, first, entries); err != nil {
+		return err
+	}
+	return insertAccounts(ctx, q, first, events)
+}
+
+// restricts says whether an entry's kind is one of a player's restrictions, whose account
+// journal_accounts keeps (migration 0026) for ledger check to compare with the player's rows.
+func restricts(kind string) bool {
+	return kind == journal.KindLimits || kind == journal.KindExclusion || kind == journal.KindClosure
+}
+
+// insertAccounts keeps the account of each of a player's restrictions among events, whose seqs
+// start at first. A sale has none: the sales' hot paths never come here.
+func insertAccounts(ctx context.Context, q Querier, first int64, events []Dated) error {
+	var args []any
+	for i, e := range events {
+		if restricts(e.Event.Kind()) {
+			args = append(args, first+int64(i), e.Event.Account())
+		}
+	}
+	for len(args) > 0 {
+		n := min(len(args)/2, journalChunk)
+		if _, err := q.Exec(ctx, `INSERT INTO journal_accounts (seq, account) VALUES `+values(n, 2), args[:2*n]...); err != nil {
+			return fmt.Errorf("the journal's accounts: %w", err)
+		}
+		args = args[2*n:]
+	}
+	return nil
 }
 
 // journalChunk bounds the rows of one insert into the journal or its hashes: two parameters a
@@ -250,6 +279,12 @@ func (s *DB) JournalEntries(ctx context.Context, start, end int64) ([][]byte, er
 // JournalHashes reads stored hashes of the tree by their index (tlog.StoredHashIndex), in the
 // order asked. One not stored is an error: the tree reads only what it wrote.
 func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+	out, err := journalHashes(ctx, s.read, indexes)
+	return out, s.fault(err)
+}
+
+// journalHashes reads stored hashes of the tree by their index, in q.
+func journalHashes(ctx context.Context, q Querier, indexes []int64) ([]tlog.Hash, error) {
 	found := make(map[int64]tlog.Hash, len(indexes))
 	for rest := indexes; len(rest) > 0; {
 		n := min(len(rest), journalChunk)
@@ -257,7 +292,7 @@ func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, e
 		for i, id := range rest[:n] {
 			args[i] = id
 		}
-		err := each(s.read.Query(ctx, `SELECT id, hash FROM journal_hashes WHERE id IN (`+strings.Trim(values(1, n), "()")+`)`, args...))(func(r Rows) error {
+		err := each(q.Query(ctx, `SELECT id, hash FROM journal_hashes WHERE id IN (`+strings.Trim(values(1, n), "()")+`)`, args...))(func(r Rows) error {
 			var id int64
 			var h []byte
 			if err := r.Scan(&id, &h); err != nil {
@@ -270,7 +305,7 @@ func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, e
 			return nil
 		})
 		if err != nil {
-			return nil, s.fault(err)
+			return nil, err
 		}
 		rest = rest[n:]
 	}

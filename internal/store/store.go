@@ -40,6 +40,7 @@ type Store interface {
 	Launches
 	Health
 	Journal
+	JournalCheck
 	io.Closer
 }
 
@@ -439,6 +440,23 @@ type Journal interface {
 	// Beginning says where the journal began in the database's rows: the first game and the first
 	// transfer it covers. A database migrated with history keeps its past outside it.
 	Beginning(ctx context.Context) (firstGame, firstTransfer int64, err error)
+}
+
+// JournalCheck is the comparison of the database with its journal, for ledger check: a
+// database administrator's rewrite that keeps the books balanced still differs from the entries
+// written with the rows, and from the checkpoints signed over them.
+type JournalCheck interface {
+	// CompareJournal compares, in one snapshot of the database:
+	//
+	//   - each entry with its rows: a sale with its game and its unit's leaf, a prize, a deposit
+	//     or a withdrawal with its transfer, each rebuilt with journal.Encode, byte for byte;
+	//   - each game and transfer since the journal began with its entry, named once;
+	//   - each player's exclusion, closure and limits with the entries that record them;
+	//   - the entries up to the latest checkpoint with the root it signs, and its signature.
+	//
+	// Each difference names the entry. It reads the journal a chunk at a time, in memory that
+	// does not grow with it but for a bit per game and transfer.
+	CompareJournal(ctx context.Context, o journal.CompareOptions) (*journal.Comparison, error)
 }
 
 // EmissionWrite is a store's write of a new emission made by by, as emission.Create takes it:

@@ -152,6 +152,8 @@ func Run(t *testing.T, h Harness) {
 		{"JournalHashesRace", testJournalHashesRace},
 		{"JournalCheckpointRace", testJournalCheckpointRace},
 		{"JournalLog", testJournalLog},
+		{"JournalCheckClean", testJournalCheckClean},
+		{"JournalCheckCatchesTampering", testJournalCheckCatchesTampering},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}

@@ -226,7 +226,7 @@ func testJournalWritePaths(t *testing.T, h Harness) {
 		}
 		step("a sale in wallet mode", want...)
 	}
-	if got := CheckJournal(t, f.s, f.raw, AccountKey); int64(got) != n {
+	if got := CheckJournal(t, f.s, AccountKey); int64(got) != n {
 		t.Fatalf("the journal holds %d entries, the test made %d", got, n)
 	}
 }
@@ -308,7 +308,7 @@ func testJournalFailedWrites(t *testing.T, h Harness) {
 			t.Errorf("write %d of the batch: %v", i, errs[i])
 		}
 	}
-	CheckJournal(t, f.s, f.raw, AccountKey)
+	CheckJournal(t, f.s, AccountKey)
 }
 
 // Writes made one after the other on every server take seqs in that order; writes made at once
@@ -348,7 +348,7 @@ func testJournalDense(t *testing.T, h Harness) {
 		})
 	}
 	wg.Wait()
-	CheckJournal(t, f.s, raw, AccountKey)
+	CheckJournal(t, f.s, AccountKey)
 }
 
 // Sales at once on three servers (PostgreSQL; one store three times elsewhere) until the fixture's
@@ -378,7 +378,7 @@ func testJournalServers(t *testing.T, h Harness) {
 	if games := raw.Int(t, `SELECT count(*) FROM games`); games != 2000 {
 		t.Fatalf("%d games sold, want the emission's 2,000", games)
 	}
-	entries := CheckJournal(t, f.s, raw, AccountKey)
+	entries := CheckJournal(t, f.s, AccountKey)
 	t.Logf("%d entries for 2,000 sales on %d servers", entries, len(servers))
 }
 
@@ -623,5 +623,5 @@ func testJournalLog(t *testing.T, h Harness) {
 	if err != nil || !rep.OK() || rep.Checkpoints != len(signed) || rep.Size != c.Size {
 		t.Fatalf("the journal exported and verified: %+v, %v", rep, err)
 	}
-	CheckJournal(t, f.s, raw, AccountKey)
+	CheckJournal(t, f.s, AccountKey)
 }

@@ -20,10 +20,17 @@ CREATE TABLE journal_state (
 	hashed         bigint NOT NULL CHECK (hashed >= 0 AND hashed <= size),
 	verifier       text NOT NULL,
 	first_game     bigint NOT NULL,
-	first_transfer bigint NOT NULL
+	first_transfer bigint NOT NULL,
+	first_account  bigint NOT NULL
 );
-INSERT INTO journal_state (id, size, hashed, verifier, first_game, first_transfer)
-	SELECT 1, 0, 0, '', coalesce((SELECT max(id) FROM games), 0) + 1, coalesce((SELECT max(id) FROM transfers), 0) + 1;
+INSERT INTO journal_state (id, size, hashed, verifier, first_game, first_transfer, first_account)
+	SELECT 1, 0, 0, '', coalesce((SELECT max(id) FROM games), 0) + 1, coalesce((SELECT max(id) FROM transfers), 0) + 1,
+		coalesce((SELECT max(id) FROM accounts), 0) + 1;
+CREATE TABLE journal_accounts (
+	seq     bigint PRIMARY KEY,
+	account bigint NOT NULL
+);
+CREATE INDEX journal_accounts_by_account ON journal_accounts (account, seq);
 -- No default: the column is added without rewriting the games.
 ALTER TABLE games ADD COLUMN journal_seq bigint;
 
@@ -33,3 +40,5 @@ CREATE TRIGGER journal_hashes_append_only BEFORE UPDATE OR DELETE ON journal_has
 	FOR EACH ROW EXECUTE FUNCTION refuse('the journal''s tree is never changed nor deleted');
 CREATE TRIGGER journal_checkpoints_append_only BEFORE UPDATE OR DELETE ON journal_checkpoints
 	FOR EACH ROW EXECUTE FUNCTION refuse('the journal''s checkpoints are never changed nor deleted');
+CREATE TRIGGER journal_accounts_append_only BEFORE UPDATE OR DELETE ON journal_accounts
+	FOR EACH ROW EXECUTE FUNCTION refuse('the journal''s accounts are never changed nor deleted');

@@ -22,18 +22,30 @@ CREATE TABLE journal_checkpoints (
 --   - size: the entries appended, so the next one's seq (the counter the appends take);
 --   - hashed: the entries the stored hashes cover;
 --   - verifier: the note verifier key of the checkpoints, '' until the first;
---   - first_game, first_transfer: the first game and transfer the journal covers. A database
---     migrated with history keeps its past outside the journal: the ids after the largest so far.
+--   - first_game, first_transfer, first_account: the first game, transfer and account the journal
+--     covers (an account's limits, exclusion and closure). A database migrated with history keeps
+--     its past outside the journal: the ids after the largest so far.
 CREATE TABLE journal_state (
 	id             INTEGER PRIMARY KEY CHECK (id = 1),
 	size           INTEGER NOT NULL CHECK (size >= 0),
 	hashed         INTEGER NOT NULL CHECK (hashed >= 0 AND hashed <= size),
 	verifier       TEXT NOT NULL,
 	first_game     INTEGER NOT NULL,
-	first_transfer INTEGER NOT NULL
+	first_transfer INTEGER NOT NULL,
+	first_account  INTEGER NOT NULL
 );
-INSERT INTO journal_state (id, size, hashed, verifier, first_game, first_transfer)
-	SELECT 1, 0, 0, '', coalesce((SELECT max(id) FROM games), 0) + 1, coalesce((SELECT max(id) FROM transfers), 0) + 1;
+INSERT INTO journal_state (id, size, hashed, verifier, first_game, first_transfer, first_account)
+	SELECT 1, 0, 0, '', coalesce((SELECT max(id) FROM games), 0) + 1, coalesce((SELECT max(id) FROM transfers), 0) + 1,
+		coalesce((SELECT max(id) FROM accounts), 0) + 1;
+-- The account of each entry of a player's restrictions (limits, exclusion, closure), by its seq.
+-- An entry names its account only by HMAC(account key, account ‖ seq): ledger check reads here
+-- whose rows to compare it with, and checks the account against the reference, so that a map
+-- rewritten is caught too. A sale never writes here.
+CREATE TABLE journal_accounts (
+	seq     INTEGER PRIMARY KEY,
+	account INTEGER NOT NULL
+);
+CREATE INDEX journal_accounts_by_account ON journal_accounts (account, seq);
 -- The seq of each game's sale entry, for its proof (NULL: sold before the journal began).
 ALTER TABLE games ADD COLUMN journal_seq INTEGER;
 
@@ -49,3 +61,7 @@ CREATE TRIGGER journal_checkpoints_append_only BEFORE UPDATE ON journal_checkpoi
 BEGIN SELECT RAISE(ABORT, 'the journal''s checkpoints are never changed'); END;
 CREATE TRIGGER journal_checkpoints_kept BEFORE DELETE ON journal_checkpoints
 BEGIN SELECT RAISE(ABORT, 'the journal''s checkpoints are never deleted'); END;
+CREATE TRIGGER journal_accounts_append_only BEFORE UPDATE ON journal_accounts
+BEGIN SELECT RAISE(ABORT, 'the journal''s accounts are never changed'); END;
+CREATE TRIGGER journal_accounts_kept BEFORE DELETE ON journal_accounts
+BEGIN SELECT RAISE(ABORT, 'the journal''s accounts are never deleted'); END;

@@ -1,0 +1,1072 @@
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+
+	"starcolor/internal/audit"
+	"starcolor/internal/emission"
+	"starcolor/internal/journal"
+	"starcolor/internal/lottery"
+)
+
+// The comparison of the journal with the database's rows (ledger check, docs/spec/API.md 1.2).
+// A database administrator can rewrite rows so that the books still balance: a prize changed
+// with its transfers and balances, a game deleted, a deposit added, an exclusion removed. The
+// journal was written with the rows, and its checkpoints were signed and served: the rows must
+// still be what it says. So:
+//
+//   - each entry is read in order, and its seq is its row's;
+//   - each sale, prize, deposit and withdrawal entry is rebuilt from its rows with journal.Encode
+//     (the events of journal.go) and compared byte for byte;
+//   - each game and transfer since the journal began has its entry, once;
+//   - each player's limits, exclusion and closure are what their entries make them, the
+//     entries' accounts known from journal_accounts and checked against their references;
+//   - the entries up to the latest checkpoint hash to the root it signs, with the journal's key.
+//
+// It streams: compareChunk entries at a time with the rows they name, then the games, the
+// transfers and the players in order, with a bit for each id named (10^8 games: 12.5 MB).
+// Nothing grows with the journal but those bits.
+
+// compareChunk is how many entries the comparison reads at a time: 4,096 entries of about 300
+// bytes (1.2 MB), and as many games and transfers.
+const compareChunk = 4096
+
+// accountsPage is how many players' accounts the comparison of the restrictions reads at a
+// time, each with its entries and rows.
+const accountsPage = 512
+
+// rangeGap is the widest gap between two ids read in one range: the ids a chunk of entries names
+// are nearly consecutive, and a range reads them in one statement, where a list of 4,096
+// parameters would be parsed each time.
+const rangeGap = 64
+
+// CompareJournal compares the database with its journal, and the journal with its latest
+// checkpoint, in one snapshot of the database, and reports each difference naming the entry
+// (journal.Difference). Its error is for what stops it: the database unreadable, ctx done.
+func (s *DB) CompareJournal(ctx context.Context, o journal.CompareOptions) (*journal.Comparison, error) {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	var rep *journal.Comparison
+	err := s.snapshot(ctx, func(q Querier) error {
+		c := &comparison{s: s, q: q, o: o, key: o.AccountKey, refs: o.AccountKey != nil, rep: &journal.Comparison{},
+			tree: journal.NewTree(), readers: map[string]*unitReader{}}
+		if c.key == nil {
+			// The entries are rebuilt all the same, and compared but for their references.
+			c.key = &journal.AccountKey{}
+		}
+		rep = c.rep
+		return c.run(ctx)
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return rep, nil
+}
+
+// comparison is the state of one CompareJournal.
+type comparison struct {
+	s    *DB
+	q    Querier
+	o    journal.CompareOptions
+	key  *journal.AccountKey
+	refs bool // the account references are compared
+	rep  *journal.Comparison
+
+	size, firstGame, firstTransfer, firstAccount int64
+
+	games, transfers idSet // named by an entry
+	readers          map[string]*unitReader
+
+	tree *journal.Tree // of entries 0 on, up to the first missing
+	cp   struct {
+		size    int64
+		root    tlog.Hash
+		ok      bool      // signed with the key, its root read
+		reached bool      // the tree reached its size
+		entries tlog.Hash // the root of the entries up to its size, once reached
+	}
+}
+
+// unitReader reads the units of an emission, or says why they cannot be.
+type unitReader struct {
+	r   *emission.Reader
+	err error
+}
+
+// add reports a difference: of entry seq, which records entry (-1, "": of no entry).
+func (c *comparison) add(seq int64, entry, format string, args ...any) {
+	c.rep.Add(journal.Difference{Seq: seq, Entry: entry, Msg: fmt.Sprintf(format, args...)})
+}
+
+// run compares, in order: the checkpoint's signature, the entries a chunk at a time with their
+// rows, the checkpoint's root, the games and transfers no entry names, the restrictions.
+func (c *comparison) run(ctx context.Context) error {
+	var verifier string
+	if err := c.q.QueryRow(ctx, `SELECT size, verifier, first_game, first_transfer, first_account FROM journal_state`).
+		Scan(&c.size, &verifier, &c.firstGame, &c.firstTransfer, &c.firstAccount); err != nil {
+		return err
+	}
+	c.games.base, c.transfers.base = c.firstGame, c.firstTransfer
+	if err := c.checkpoint(ctx, verifier); err != nil {
+		return err
+	}
+	for a := int64(0); a < c.size; a += compareChunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := c.chunk(ctx, a, min(a+compareChunk, c.size)); err != nil {
+			return err
+		}
+	}
+	for _, t := range []struct{ table, what string }{{"journal", "entries"}, {"journal_accounts", "accounts of entries"}} {
+		var beyond int64
+		if err := c.q.QueryRow(ctx, `SELECT count(*) FROM `+t.table+` WHERE seq >= $1 OR seq < 0`, c.size).Scan(&beyond); err != nil {
+			return err
+		}
+		if beyond > 0 {
+			c.add(-1, "", "the journal holds %d %s beyond the %d its counter says (journal_state.size): rows were added behind its back", beyond, t.what, c.size)
+		}
+	}
+	if err := c.root(ctx); err != nil {
+		return err
+	}
+	if err := c.unnamedGames(ctx); err != nil {
+		return err
+	}
+	if err := c.unnamedTransfers(ctx); err != nil {
+		return err
+	}
+	return c.restrictions(ctx)
+}
+
+// checkpoint reads the latest checkpoint and checks its signature: with the key given, else
+// with the one the journal says it is signed with.
+func (c *comparison) checkpoint(ctx context.Context, verifier string) error {
+	v := c.o.Verifier
+	if verifier != "" {
+		own, err := note.NewVerifier(verifier)
+		switch {
+		case err != nil:
+			c.add(-1, "", "the journal's verifier key (journal_state.verifier) %q is not a note verifier key", verifier)
+		case v == nil:
+			v = own
+		case own.Name() != v.Name() || own.KeyHash() != v.KeyHash():
+			c.add(-1, "", "the journal says its checkpoints are signed with the key %s (journal_state.verifier), not with %s+%08x, the key given", verifier, v.Name(), v.KeyHash())
+		}
+	}
+	var size int64
+	var text string
+	err := c.q.QueryRow(ctx, `SELECT size, note FROM journal_checkpoints ORDER BY size DESC LIMIT 1`).Scan(&size, &text)
+	if errors.Is(err, sql.ErrNoRows) {
+		if verifier != "" {
+			// The verifier is set by the first checkpoint kept (AddCheckpoint).
+			c.add(-1, "", "the journal keeps no checkpoint, though it names the key it signed one with: its checkpoints were deleted")
+		}
+		return c.reach()
+	}
+	if err != nil {
+		return err
+	}
+	c.rep.Checkpoint = size
+	if v == nil {
+		c.add(-1, "", "the latest checkpoint, of %d entries, cannot be checked: the journal names no key, and none was given", size)
+		return nil
+	}
+	signed, root, err := journal.OpenCheckpoint([]byte(text), v)
+	switch {
+	case err != nil:
+		c.add(-1, "", "the latest checkpoint, of %d entries: %v", size, err)
+	case signed != size:
+		c.add(-1, "", "the latest checkpoint is kept as one of %d entries, but signs %d", size, signed)
+	default:
+		c.cp.size, c.cp.root, c.cp.ok = size, root, true
+	}
+	return c.reach()
+}
+
+// line is an entry as read, and what names its rows.
+type line struct {
+	seq   int64
+	entry []byte
+	named journal.Named
+	bad   bool // not an entry, reported already
+}
+
+// chunk compares entries a to b-1 with their rows.
+func (c *comparison) chunk(ctx context.Context, a, b int64) error {
+	lines := make([]line, 0, b-a)
+	next := a
+	err := each(c.q.Query(ctx, `SELECT seq, entry FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(r Rows) error {
+		var l line
+		if err := r.Scan(&l.seq, &l.entry); err != nil {
+			return err
+		}
+		if l.seq > next {
+			c.missing(next, l.seq-1)
+		}
+		next = l.seq + 1
+		lines = append(lines, l)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if next < b {
+		c.missing(next, b-1)
+	}
+	c.rep.Entries += int64(len(lines))
+	var games, transfers []int64
+	for i := range lines {
+		l := &lines[i]
+		if l.seq == c.tree.Size() {
+			if err := c.tree.Append(journal.Leaf(l.entry)); err != nil {
+				return err
+			}
+			if err := c.reach(); err != nil {
+				return err
+			}
+		}
+		n, err := journal.ReadNamed(l.entry)
+		if err != nil || n.Seq != l.seq {
+			c.invalid(l)
+			continue
+		}
+		l.named = n
+		switch n.Kind {
+		case journal.KindSale:
+			games = append(games, n.Game)
+			transfers = append(transfers, n.Transfer)
+		case journal.KindPrize, journal.KindDeposit, journal.KindWithdrawal:
+			transfers = append(transfers, n.Transfer)
+		}
+	}
+	gameRows, err := c.gamesOf(ctx, games)
+	if err != nil {
+		return err
+	}
+	transferRows, err := c.transfersOf(ctx, transfers)
+	if err != nil {
+		return err
+	}
+	accounts := map[int64]int64{} // seq → account, of journal_accounts
+	if err := each(c.q.Query(ctx, `SELECT seq, account FROM journal_accounts WHERE seq >= $1 AND seq < $2`, a, b))(func(r Rows) error {
+		var seq, account int64
+		err := r.Scan(&seq, &account)
+		accounts[seq] = account
+		return err
+	}); err != nil {
+		return err
+	}
+	for i := range lines {
+		l := &lines[i]
+		if l.bad {
+			continue
+		}
+		switch l.named.Kind {
+		case journal.KindSale:
+			if err := c.sale(ctx, l, gameRows, transferRows); err != nil {
+				return err
+			}
+		case journal.KindPrize, journal.KindDeposit, journal.KindWithdrawal:
+			c.money(l, transferRows)
+		case journal.KindLimits, journal.KindExclusion, journal.KindClosure:
+			c.accountOf(l, accounts)
+		case journal.KindEmission:
+			if err := c.emission(ctx, l); err != nil {
+				return err
+			}
+		default:
+			if _, err := journal.Parse(l.entry); err != nil {
+				c.add(l.seq, label(l.named), "%v", err)
+			}
+		}
+		if restricts(l.named.Kind) {
+			delete(accounts, l.seq)
+		}
+	}
+	for _, l := range lines {
+		if account, ok := accounts[l.seq]; ok && !l.bad {
+			c.add(l.seq, label(l.named), "journal_accounts names account %d for it, but keeps only the accounts of limits, exclusions and closures", account)
+		}
+	}
+	return nil
+}
+
+// missing reports entries a to b, not in the journal though its counter is past them.
+func (c *comparison) missing(a, b int64) {
+	if a == b {
+		c.add(a, "missing", "the journal has no entry %d, though its counter is past it: it was deleted", a)
+		return
+	}
+	c.add(a, "missing", "the journal has no entries %d to %d, though its counter is past them: they were deleted", a, b)
+}
+
+// invalid reports an entry that is not one: not an entry's bytes, or its seq not its row's.
+func (c *comparison) invalid(l *line) {
+	l.bad = true
+	p, err := journal.Parse(l.entry)
+	if err != nil {
+		c.add(l.seq, "unreadable", "%v", err)
+		return
+	}
+	c.add(l.seq, p.Kind, "its bytes say it is entry %d: entries were moved", p.Seq)
+}
+
+// label is what an entry records, as a difference names it: "sale of game 977".
+func label(n journal.Named) string {
+	switch n.Kind {
+	case journal.KindSale, journal.KindPrize:
+		return fmt.Sprintf("%s of game %d", n.Kind, n.Game)
+	case journal.KindDeposit, journal.KindWithdrawal:
+		return fmt.Sprintf("%s of transfer %d", n.Kind, n.Transfer)
+	}
+	return n.Kind
+}
+
+// gameRow is a game as its sale entry is rebuilt from it.
+type gameRow struct {
+	g       lottery.Game
+	account int64
+	seq     sql.NullInt64 // games.journal_seq
+}
+
+// gamesOf reads the games of ids, by id.
+func (c *comparison) gamesOf(ctx context.Context, ids []int64) (map[int64]*gameRow, error) {
+	out := make(map[int64]*gameRow, len(ids))
+	err := c.inRanges(ctx, ids, `SELECT g.id, g.emission_id, g.block, g.unit, g.stake, g.mode, g.prize, g.stake_transfer, g.created_at,
+			coalesce(p.account_id, 0), g.journal_seq
+		FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
+		var g gameRow
+		err := r.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
+			ScanTime(&g.g.CreatedAt), &g.account, &g.seq)
+		out[g.g.ID] = &g
+		return err
+	})
+	return out, err
+}
+
+// transfersOf reads the transfers of ids, by id.
+func (c *comparison) transfersOf(ctx context.Context, ids []int64) (map[int64]*lottery.Transfer, error) {
+	out := make(map[int64]*lottery.Transfer, len(ids))
+	err := c.inRanges(ctx, ids, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
+		FROM transfers WHERE id >= $1 AND id <= $2`, func(r Rows) error {
+		var t lottery.Transfer
+		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
+		out[t.ID] = &t
+		return err
+	})
+	return out, err
+}
+
+// inRanges runs query, whose $1 and $2 are the first and last id of a range, over the ranges that
+// hold ids, and scan on each row.
+func (c *comparison) inRanges(ctx context.Context, ids []int64, query string, scan func(Rows) error) error {
+	for _, r := range ranges(ids) {
+		if err := each(c.q.Query(ctx, query, r[0], r[1]))(scan); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ranges are the ranges of ids that hold ids, none wider than rangeGap between two ids.
+func ranges(ids []int64) [][2]int64 {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var out [][2]int64
+	for _, id := range ids {
+		if n := len(out); n > 0 && id-out[n-1][1] <= rangeGap {
+			out[n-1][1] = id
+			continue
+		}
+		out = append(out, [2]int64{id, id})
+	}
+	return out
+}
+
+// sale compares a sale entry with its game and its unit, and its stake transfer.
+func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow, transfers map[int64]*lottery.Transfer) error {
+	n, what := l.named, label(l.named)
+	g, ok := games[n.Game]
+	if !ok {
+		c.add(l.seq, what, "the database has no game %d: it was deleted", n.Game)
+	} else {
+		c.rep.Games++
+		if c.games.add(n.Game) {
+			c.add(l.seq, what, "game %d has a sale entry before this one", n.Game)
+		}
+		if !g.seq.Valid || g.seq.Int64 != l.seq {
+			c.add(l.seq, what, "the game's journal_seq names entry %s, not this one: its proof names another entry", nullSeq(g.seq))
+		}
+		leaf, err := c.leaf(ctx, &g.g)
+		if err != nil {
+			var corrupt *emission.Corrupt
+			if !errors.Is(err, emission.ErrNotFound) && !errors.As(err, &corrupt) && !errors.Is(err, errNoEmission) {
+				return err
+			}
+			c.add(l.seq, what, "the game's unit (%s block %d unit %d) cannot be read: %v", g.g.Emission, g.g.Block, g.g.Unit, err)
+		} else {
+			c.compare(l, what, "game", journal.Encode(uint64(l.seq), g.g.CreatedAt, SaleEvent(&g.g, g.account, leaf), c.key))
+		}
+	}
+	t, ok := transfers[n.Transfer]
+	switch {
+	case !ok:
+		c.add(l.seq, what, "the database has no transfer %d, the game's stake it names", n.Transfer)
+		return nil
+	case t.Kind != lottery.Stake || t.GameID != n.Game:
+		c.add(l.seq, what, "transfer %d, which it names as the game's stake, is %s", n.Transfer, describe(t))
+	}
+	if c.transfers.add(n.Transfer) {
+		c.add(l.seq, what, "transfer %d is named by an entry before this one", n.Transfer)
+	}
+	return nil
+}
+
+func nullSeq(s sql.NullInt64) string {
+	if !s.Valid {
+		return "none"
+	}
+	return fmt.Sprint(s.Int64)
+}
+
+// errNoEmission is a game of an emission that is not in the database.
+var errNoEmission = errors.New("no such emission")
+
+// leaf is the leaf hash of a game's unit's audit line, as its sale entry names it: the unit read
+// from its emission's stored pages, each page checked against the block's root.
+func (c *comparison) leaf(ctx context.Context, g *lottery.Game) ([32]byte, error) {
+	u := c.readers[g.Emission]
+	if u == nil {
+		u = &unitReader{}
+		e, err := c.s.Emission(ctx, g.Emission)
+		switch {
+		case errors.Is(err, emission.ErrNotFound):
+			u.err = fmt.Errorf("%w %s", errNoEmission, g.Emission)
+		case err != nil:
+			return [32]byte{}, err
+		default:
+			u.r, u.err = emission.NewReader(e, c.s.pages)
+		}
+		c.readers[g.Emission] = u
+	}
+	if u.err != nil {
+		return [32]byte{}, u.err
+	}
+	rec, err := u.r.Unit(ctx, g.Block, g.Unit)
+	if err != nil {
+		return [32]byte{}, err
+	}
+	return audit.LeafHash(audit.AppendLine(nil, &rec)), nil
+}
+
+// money compares a prize, a deposit or a withdrawal entry with its transfer.
+func (c *comparison) money(l *line, transfers map[int64]*lottery.Transfer) {
+	n, what := l.named, label(l.named)
+	t, ok := transfers[n.Transfer]
+	if !ok {
+		c.add(l.seq, what, "the database has no transfer %d: it was deleted", n.Transfer)
+		return
+	}
+	c.rep.Transfers++
+	if c.transfers.add(n.Transfer) {
+		c.add(l.seq, what, "transfer %d is named by an entry before this one", n.Transfer)
+	}
+	if t.Kind == lottery.Stake {
+		c.add(l.seq, what, "transfer %d is %s", n.Transfer, describe(t))
+		return
+	}
+	c.compare(l, what, "transfer", journal.Encode(uint64(l.seq), t.CreatedAt, MoneyEvent(*t), c.key))
+}
+
+// compare reports how an entry differs from want, the bytes Encode makes of its rows; subject
+// names the rows ("game": "the game's prize is 5000, the entry says 200").
+func (c *comparison) compare(l *line, what, subject string, want []byte) {
+	if msg := c.differ(l.entry, want, subject); msg != "" {
+		c.add(l.seq, what, "%s", msg)
+	}
+}
+
+// differ says how entry differs from want ("" for not at all). Without the account key, the
+// references are left out, and the rest of the entry must be an entry as Encode writes it.
+func (c *comparison) differ(entry, want []byte, subject string) string {
+	if bytes.Equal(entry, want) {
+		return ""
+	}
+	fields, err := journal.Diff(entry, want)
+	if err != nil {
+		return err.Error()
+	}
+	var parts []string
+	for _, f := range fields {
+		switch {
+		case f.Name != "account":
+			verb := "is"
+			if strings.HasPrefix(f.Row, "[") {
+				verb = "are" // a list: an emission's roots
+			}
+			parts = append(parts, fmt.Sprintf("the %s's %s %s %s, the entry says %s", subject, f.Name, verb, f.Row, f.Entry))
+		case c.refs:
+			parts = append(parts, fmt.Sprintf("the %s's account has the reference %s at this seq, the entry says %s: another account's", subject, f.Row, f.Entry))
+		}
+	}
+	if len(parts) == 0 {
+		if _, err := journal.Parse(entry); err != nil {
+			return err.Error()
+		}
+		if c.refs {
+			return "its bytes differ from those of its rows, though its fields are theirs"
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// emission compares the entry of an emission created with the emission and its blocks' roots,
+// the commitments every unit is checked against. Its operator is not kept with the emission: it
+// is the entry's own.
+func (c *comparison) emission(ctx context.Context, l *line) error {
+	p, err := journal.Parse(l.entry)
+	if err != nil {
+		c.add(l.seq, label(l.named), "%v", err)
+		return nil
+	}
+	if p.Event != "created" {
+		return nil
+	}
+	what := fmt.Sprintf("emission %s created", p.Emission)
+	e, err := c.s.Emission(ctx, p.Emission)
+	if errors.Is(err, emission.ErrNotFound) {
+		c.add(l.seq, what, "the database has no emission %s", p.Emission)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.compare(l, what, "emission", journal.Encode(uint64(l.seq), e.CreatedAt, EmissionEvent(e, e.Blocks, p.Operator), c.key))
+	return nil
+}
+
+// accountOf checks the account journal_accounts keeps for a restriction's entry against the
+// entry's reference.
+func (c *comparison) accountOf(l *line, accounts map[int64]int64) {
+	p, err := journal.Parse(l.entry)
+	if err != nil {
+		l.bad = true
+		c.add(l.seq, label(l.named), "%v", err)
+		return
+	}
+	account, ok := accounts[l.seq]
+	switch {
+	case !ok:
+		c.add(l.seq, p.Kind, "journal_accounts keeps no account for it: whose %s it records cannot be compared with their rows", p.Kind)
+	case c.refs && c.key.Ref(account, uint64(l.seq)) != p.Account:
+		c.add(l.seq, restriction(p, account), "journal_accounts says it is account %d's, whose reference at this seq is %s, the entry's is %s: the map was rewritten",
+			account, c.key.Ref(account, uint64(l.seq)), p.Account)
+	}
+}
+
+// restriction is what a restriction's entry records, as a difference names it: "exclusion of
+// account 4", "deposit limit of account 4".
+func restriction(p journal.Parsed, account int64) string {
+	if p.Kind == journal.KindLimits {
+		return fmt.Sprintf("%s limit of account %d", p.Limit, account)
+	}
+	return fmt.Sprintf("%s of account %d", p.Kind, account)
+}
+
+// describe says what a transfer is, for a person.
+func describe(t *lottery.Transfer) string {
+	switch t.Kind {
+	case lottery.Stake:
+		return fmt.Sprintf("the stake of game %d, %d cents from account %d", t.GameID, t.Amount, t.From)
+	case lottery.Prize:
+		return fmt.Sprintf("the prize of game %d, %d cents to account %d", t.GameID, t.Amount, t.To)
+	case lottery.Deposit:
+		return fmt.Sprintf("a deposit of %d cents to account %d", t.Amount, t.To)
+	}
+	return fmt.Sprintf("a withdrawal of %d cents from account %d", t.Amount, t.From)
+}
+
+// root checks the entries against the latest checkpoint: the root of the entries up to its size
+// (taken as the tree passed it), and the root of the tree's stored hashes, which every proof the
+// API serves is made from. When the entries' root is not the signed one but the stored hashes'
+// is, the stored leaves name the entries rewritten.
+func (c *comparison) root(ctx context.Context) error {
+	if !c.cp.ok {
+		return nil
+	}
+	if c.cp.size > c.size {
+		c.add(-1, "", "the latest checkpoint signs %d entries, but the journal's counter says %d: entries were removed", c.cp.size, c.size)
+	}
+	stored, err := tlog.TreeHash(c.cp.size, tlog.HashReaderFunc(func(ids []int64) ([]tlog.Hash, error) { return journalHashes(ctx, c.q, ids) }))
+	switch {
+	case err != nil:
+		c.add(-1, "", "the tree's stored hashes (journal_hashes) cannot give the root of the latest checkpoint's %d entries: %v", c.cp.size, err)
+	case stored != c.cp.root:
+		c.add(-1, "", "the tree's stored hashes (journal_hashes) give the root %x for the latest checkpoint's %d entries, which signs %x: the proofs made from them fail",
+			stored[:], c.cp.size, c.cp.root[:])
+	}
+	if !c.cp.reached || c.cp.entries == c.cp.root {
+		// Not reached: an entry below the checkpoint's size is missing, reported as such.
+		return nil
+	}
+	c.add(-1, "", "entries 0 to %d hash to the root %x, but the latest checkpoint signs %x for them: the journal was rewritten since it was signed",
+		c.cp.size-1, c.cp.entries[:], c.cp.root[:])
+	if err == nil && stored == c.cp.root {
+		return c.locate(ctx)
+	}
+	return nil
+}
+
+// reach notes the root of the entries when the tree reaches the checkpoint's size.
+func (c *comparison) reach() error {
+	if !c.cp.ok || c.cp.reached || c.tree.Size() != c.cp.size {
+		return nil
+	}
+	root, err := c.tree.Root()
+	c.cp.entries, c.cp.reached = root, true
+	return err
+}
+
+// entries reads entries a to b-1 in the comparison's snapshot.
+func (c *comparison) entries(ctx context.Context, a, b int64) ([][]byte, error) {
+	var out [][]byte
+	err := each(c.q.Query(ctx, `SELECT entry FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(r Rows) error {
+		var e []byte
+		err := r.Scan(&e)
+		out = append(out, e)
+		return err
+	})
+	return out, err
+}
+
+// locate names the entries rewritten since the latest checkpoint: those whose leaf hash is not
+// the one the tree's stored hashes kept when it was built.
+func (c *comparison) locate(ctx context.Context) error {
+	for a := int64(0); a < c.cp.size; a += compareChunk {
+		b := min(a+compareChunk, c.cp.size)
+		entries, err := c.entries(ctx, a, b)
+		if err != nil {
+			return err
+		}
+		indexes := make([]int64, len(entries))
+		for i := range entries {
+			indexes[i] = tlog.StoredHashIndex(0, a+int64(i))
+		}
+		leaves, err := journalHashes(ctx, c.q, indexes)
+		if err != nil {
+			return err
+		}
+		for i, e := range entries {
+			if leaf := journal.Leaf(e); leaf != leaves[i] {
+				n, _ := journal.ReadNamed(e)
+				c.add(a+int64(i), label(n), "its bytes are not those the signed tree holds: it was rewritten after it was appended (its leaf hash is %x, the tree's %x)", leaf[:], leaves[i][:])
+			}
+		}
+	}
+	return nil
+}
+
+// unnamedGames reports the games since the journal began that no sale entry names.
+func (c *comparison) unnamedGames(ctx context.Context) error {
+	return each(c.q.Query(ctx, `SELECT g.id, g.stake, g.prize, g.created_at, coalesce(p.account_id, 0), g.journal_seq
+		FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 OR g.journal_seq IS NOT NULL ORDER BY g.id`, c.firstGame))(func(r Rows) error {
+		var g gameRow
+		if err := r.Scan(&g.g.ID, &g.g.Stake, &g.g.Prize, ScanTime(&g.g.CreatedAt), &g.account, &g.seq); err != nil {
+			return err
+		}
+		if c.games.has(g.g.ID) {
+			return nil
+		}
+		why := ""
+		if g.seq.Valid {
+			why = fmt.Sprintf(": its journal_seq says entry %d, which records something else", g.seq.Int64)
+		}
+		c.add(-1, "", "game %d (account %d, stake %d, prize %d, sold at %s) has no sale entry%s", g.g.ID, g.account, g.g.Stake, g.g.Prize,
+			g.g.CreatedAt.Format(journal.TimeFormat), why)
+		return nil
+	})
+}
+
+// unnamedTransfers reports the transfers since the journal began that no entry names.
+func (c *comparison) unnamedTransfers(ctx context.Context) error {
+	return each(c.q.Query(ctx, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at FROM transfers WHERE id >= $1 ORDER BY id`,
+		c.firstTransfer))(func(r Rows) error {
+		var t lottery.Transfer
+		if err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, ScanTime(&t.CreatedAt)); err != nil {
+			return err
+		}
+		if !c.transfers.has(t.ID) {
+			c.add(-1, "", "transfer %d (%s, at %s) has no entry", t.ID, describe(&t), t.CreatedAt.Format(journal.TimeFormat))
+		}
+		return nil
+	})
+}
+
+// restricted is a player's restrictions as their rows keep them.
+type restricted struct {
+	player         int64
+	deposit, stake limitColumns
+	excludedUntil  time.Time // zero: none
+	closedAt       time.Time // zero: open
+	closedBy       string
+}
+
+// restrictedColumns are the columns scanRestricted reads, of players p and accounts a.
+const restrictedColumns = `p.id, p.account_id, a.deposit_limit, a.deposit_raise, a.deposit_raise_at, a.stake_limit, a.stake_raise, a.stake_raise_at,
+	p.excluded_until, p.closed_at, coalesce(p.closed_by, '')`
+
+func scanRestricted(r Rows) (int64, *restricted, error) {
+	var p restricted
+	var account int64
+	err := r.Scan(&p.player, &account, &p.deposit.amount, &p.deposit.raise, ScanTime(&p.deposit.raiseAt), &p.stake.amount, &p.stake.raise,
+		ScanTime(&p.stake.raiseAt), ScanTime(&p.excludedUntil), ScanTime(&p.closedAt), &p.closedBy)
+	return account, &p, err
+}
+
+// restrictions compares the players' limits, exclusions and closures with their entries, a page
+// of accounts at a time, then reports the accounts the journal covers whose rows hold a
+// restriction no entry records.
+func (c *comparison) restrictions(ctx context.Context) error {
+	var seen idSet
+	for after := int64(-1); ; {
+		var accounts []int64
+		if err := each(c.q.Query(ctx, `SELECT DISTINCT account FROM journal_accounts WHERE account > $1 ORDER BY account LIMIT $2`, after, accountsPage))(func(r Rows) error {
+			var a int64
+			err := r.Scan(&a)
+			accounts = append(accounts, a)
+			return err
+		}); err != nil {
+			return err
+		}
+		if len(accounts) == 0 {
+			break
+		}
+		lo, hi := accounts[0], accounts[len(accounts)-1]
+		after = hi
+		page, err := c.accountsPage(ctx, lo, hi)
+		if err != nil {
+			return err
+		}
+		for _, a := range accounts {
+			seen.add(a)
+			c.rep.Accounts++
+			c.account(a, page.entries[a], page.players[a], page.changes[a])
+		}
+	}
+	return each(c.q.Query(ctx, `SELECT `+restrictedColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE p.account_id >= $1 AND (a.deposit_limit IS NOT NULL OR a.deposit_raise IS NOT NULL OR a.stake_limit IS NOT NULL OR a.stake_raise IS NOT NULL
+		  OR p.excluded_until IS NOT NULL OR p.closed_at IS NOT NULL)
+		ORDER BY p.account_id`, c.firstAccount))(func(r Rows) error {
+		account, p, err := scanRestricted(r)
+		if err != nil || seen.has(account) {
+			return err
+		}
+		c.account(account, nil, p, nil)
+		return nil
+	})
+}
+
+// restrictionPage is the entries and rows of a page of accounts.
+type restrictionPage struct {
+	entries map[int64][]dated // by account, in the order of their seqs
+	players map[int64]*restricted
+	changes map[int64][]lottery.LimitChange // in the order they were kept
+}
+
+// dated is an entry of a restriction, read back.
+type dated struct {
+	seq   int64
+	entry []byte
+	p     journal.Parsed
+}
+
+// accountsPage reads the entries and rows of the accounts lo to hi.
+func (c *comparison) accountsPage(ctx context.Context, lo, hi int64) (*restrictionPage, error) {
+	page := &restrictionPage{entries: map[int64][]dated{}, players: map[int64]*restricted{}, changes: map[int64][]lottery.LimitChange{}}
+	owner := map[int64]int64{} // seq → account
+	var seqs []int64
+	if err := each(c.q.Query(ctx, `SELECT seq, account FROM journal_accounts WHERE account >= $1 AND account <= $2 ORDER BY account, seq`, lo, hi))(func(r Rows) error {
+		var seq, a int64
+		err := r.Scan(&seq, &a)
+		owner[seq] = a
+		seqs = append(seqs, seq)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	found := map[int64][]byte{}
+	for rest := seqs; len(rest) > 0; {
+		n := min(len(rest), journalChunk)
+		args := make([]any, n)
+		for i, s := range rest[:n] {
+			args[i] = s
+		}
+		if err := each(c.q.Query(ctx, `SELECT seq, entry FROM journal WHERE seq IN (`+strings.Trim(values(1, n), "()")+`)`, args...))(func(r Rows) error {
+			var seq int64
+			var e []byte
+			err := r.Scan(&seq, &e)
+			found[seq] = e
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		rest = rest[n:]
+	}
+	for _, seq := range seqs {
+		e, ok := found[seq]
+		if !ok {
+			continue // missing: reported with the entries
+		}
+		p, err := journal.Parse(e)
+		a := owner[seq]
+		// An entry that is not one, or not a restriction, or not the account's by its reference,
+		// was reported with the entries; it says nothing of the account's rows.
+		if err != nil || !restricts(p.Kind) || c.refs && c.key.Ref(a, uint64(seq)) != p.Account {
+			continue
+		}
+		page.entries[a] = append(page.entries[a], dated{seq: seq, entry: e, p: p})
+	}
+	if err := each(c.q.Query(ctx, `SELECT `+restrictedColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE p.account_id >= $1 AND p.account_id <= $2`, lo, hi))(func(r Rows) error {
+		account, p, err := scanRestricted(r)
+		page.players[account] = p
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	err := each(c.q.Query(ctx, `SELECT p.account_id, l.kind, l.old, l.new, l.requested_at, l.effective_at, l.by
+		FROM limit_changes l JOIN players p ON p.id = l.player_id WHERE p.account_id >= $1 AND p.account_id <= $2 ORDER BY l.id`, lo, hi))(func(r Rows) error {
+		var a int64
+		var ch lottery.LimitChange
+		err := r.Scan(&a, &ch.Limit, &ch.Old, &ch.New, ScanTime(&ch.RequestedAt), ScanTime(&ch.EffectiveAt), &ch.By)
+		page.changes[a] = append(page.changes[a], ch)
+		return err
+	})
+	return page, err
+}
+
+// account compares an account's restrictions with the entries of its limits, exclusions and
+// closures (none: an account no entry names). The rows of an account the journal covers from
+// its opening (first_account) hold no restriction that no entry records.
+func (c *comparison) account(a int64, entries []dated, p *restricted, changes []lottery.LimitChange) {
+	if p == nil {
+		if len(entries) > 0 {
+			c.add(entries[0].seq, restriction(entries[0].p, a), "no player has account %d", a)
+		}
+		return
+	}
+	var limits, exclusions, closures []dated
+	for _, e := range entries {
+		switch e.p.Kind {
+		case journal.KindLimits:
+			limits = append(limits, e)
+		case journal.KindExclusion:
+			exclusions = append(exclusions, e)
+		case journal.KindClosure:
+			closures = append(closures, e)
+		}
+	}
+	covered := a >= c.firstAccount
+	c.exclusions(a, exclusions, p, covered)
+	c.closures(a, closures, p, covered)
+	c.limits(a, limits, p, changes, covered)
+}
+
+// exclusions: each exclusion entry's end still holds in the player's row, never shortened, and
+// the row's end is the last one's (an exclusion keeps the later of two ends: ExcludePlayer).
+func (c *comparison) exclusions(a int64, entries []dated, p *restricted, covered bool) {
+	row := p.excludedUntil
+	for _, e := range entries {
+		switch what := restriction(e.p, a); {
+		case row.IsZero():
+			c.add(e.seq, what, "the player's exclusion is removed, the entry says until %s", e.p.Until.Format(journal.TimeFormat))
+		case row.UnixMilli() < e.p.Until.UnixMilli():
+			c.add(e.seq, what, "the player is excluded until %s, the entry says until %s: the exclusion was shortened",
+				row.Format(journal.TimeFormat), e.p.Until.Format(journal.TimeFormat))
+		}
+	}
+	if n := len(entries); n > 0 && !row.IsZero() && row.UnixMilli() > entries[n-1].p.Until.UnixMilli() {
+		last := entries[n-1]
+		c.add(last.seq, restriction(last.p, a), "the player is excluded until %s, later than the entry, the last exclusion, says (until %s): the exclusion was changed without an entry",
+			row.Format(journal.TimeFormat), last.p.Until.Format(journal.TimeFormat))
+	}
+	if len(entries) == 0 && covered && !row.IsZero() {
+		c.add(-1, "", "account %d (player %d) is excluded until %s, and no exclusion entry says so", a, p.player, row.Format(journal.TimeFormat))
+	}
+}
+
+// closures: the account a closure entry records is still closed, by whom and when it says.
+func (c *comparison) closures(a int64, entries []dated, p *restricted, covered bool) {
+	for i, e := range entries {
+		what := restriction(e.p, a)
+		switch {
+		case i > 0:
+			c.add(e.seq, what, "the account's closure is entry %d already", entries[0].seq)
+		case p.closedAt.IsZero():
+			c.add(e.seq, what, "the account is open, the entry says it was closed (by %s)", e.p.By)
+		case p.closedBy != e.p.By:
+			c.add(e.seq, what, "the account was closed by %s, the entry says by %s", p.closedBy, e.p.By)
+		case p.closedAt.Format(journal.TimeFormat) != e.p.Time.Format(journal.TimeFormat):
+			c.add(e.seq, what, "the account was closed at %s, the entry says at %s", p.closedAt.Format(journal.TimeFormat), e.p.Time.Format(journal.TimeFormat))
+		}
+	}
+	if len(entries) == 0 && covered && !p.closedAt.IsZero() {
+		c.add(-1, "", "account %d (player %d) is closed (by %s, at %s), and no closure entry says so", a, p.player, p.closedBy, p.closedAt.Format(journal.TimeFormat))
+	}
+}
+
+// limitKinds are the limits as the entries name them, and as the rows do.
+var limitKinds = []struct{ entry, row string }{{"deposit", lottery.DepositWeekly}, {"stake", lottery.StakeWeekly}}
+
+// limits: each limits entry is a change kept in limit_changes, byte for byte once rebuilt, and
+// each limit in the account's row is the one its last change makes it, at Now.
+func (c *comparison) limits(a int64, entries []dated, p *restricted, changes []lottery.LimitChange, covered bool) {
+	used := make([]bool, len(changes))
+	last := map[string]dated{}
+	for _, e := range entries {
+		last[e.p.Limit] = e
+		c.limitKept(a, e, changes, used)
+	}
+	for _, k := range limitKinds {
+		row := p.deposit.limit()
+		if k.entry == "stake" {
+			row = p.stake.limit()
+		}
+		e, ok := last[k.entry]
+		if !ok {
+			if covered && (row.Set || row.Pending != nil) {
+				c.add(-1, "", "account %d (player %d): its %s limit is %s, and no limits entry says so", a, p.player, k.entry, describeLimit(row))
+			}
+			continue
+		}
+		want := lottery.Limit{Set: e.p.Old != nil}
+		if e.p.Old != nil {
+			want.Amount = *e.p.Old
+		}
+		if e.p.Effective.After(e.p.Time) {
+			want.Pending = &lottery.Pending{Amount: e.p.New, EffectiveAt: e.p.Effective}
+		} else {
+			want = lottery.Limit{Set: true, Amount: e.p.New}
+		}
+		if got, w := row.At(c.o.Now), want.At(c.o.Now); !sameLimit(got, w) {
+			c.add(e.seq, restriction(e.p, a), "the account's %s limit is %s, the entry, its last change, makes it %s", k.entry, describeLimit(got), describeLimit(w))
+		}
+	}
+	if !covered {
+		return
+	}
+	for i, ch := range changes {
+		if !used[i] {
+			c.add(-1, "", "account %d (player %d): the change of its %s kept at %s (to %d, by %s) has no limits entry", a, p.player, ch.Limit,
+				ch.RequestedAt.Format(journal.TimeFormat), ch.New, ch.By)
+		}
+	}
+}
+
+// limitKept finds the change kept that a limits entry records: the one it is byte for byte once
+// rebuilt, else the one of its time, compared field by field.
+func (c *comparison) limitKept(a int64, e dated, changes []lottery.LimitChange, used []bool) {
+	what := restriction(e.p, a)
+	closest := -1
+	for i, ch := range changes {
+		if used[i] || LimitsEvent(a, ch).Limit != e.p.Limit {
+			continue
+		}
+		want := journal.Encode(uint64(e.seq), ch.RequestedAt, LimitsEvent(a, ch), c.key)
+		if c.differ(e.entry, want, "") == "" {
+			used[i] = true
+			return
+		}
+		if closest < 0 && ch.RequestedAt.UnixMilli() == e.p.Time.UnixMilli() {
+			closest = i
+		}
+	}
+	if closest >= 0 {
+		used[closest] = true
+		ch := changes[closest]
+		c.add(e.seq, what, "%s", c.differ(e.entry, journal.Encode(uint64(e.seq), ch.RequestedAt, LimitsEvent(a, ch), c.key), "limit_changes row"))
+		return
+	}
+	old := "none"
+	if e.p.Old != nil {
+		old = fmt.Sprint(*e.p.Old)
+	}
+	c.add(e.seq, what, "limit_changes keeps no change of the limit at %s; the entry says from %s to %d, effective %s, by %s",
+		e.p.Time.Format(journal.TimeFormat), old, e.p.New, e.p.Effective.Format(journal.TimeFormat), e.p.By)
+}
+
+// sameLimit says whether two limits are one, to the millisecond the entries keep.
+func sameLimit(a, b lottery.Limit) bool {
+	if a.Set != b.Set || a.Set && a.Amount != b.Amount || (a.Pending == nil) != (b.Pending == nil) {
+		return false
+	}
+	return a.Pending == nil || a.Pending.Amount == b.Pending.Amount && a.Pending.EffectiveAt.UnixMilli() == b.Pending.EffectiveAt.UnixMilli()
+}
+
+// describeLimit says a limit for a person: "5000", "5000, raised to 9000 from …", "not set".
+func describeLimit(l lottery.Limit) string {
+	s := "not set"
+	if l.Set {
+		s = fmt.Sprint(l.Amount)
+	}
+	if l.Pending != nil {
+		s += fmt.Sprintf(", raised to %d from %s", l.Pending.Amount, l.Pending.EffectiveAt.Format(journal.TimeFormat))
+	}
+	return s
+}
+
+// idSet is a set of ids from a base on, a bit each (10^8 ids: 12.5 MB); the few ids below the
+// base, or far beyond what a bit each can hold, are kept in a map.
+type idSet struct {
+	base  int64
+	bits  []uint64
+	other map[int64]bool
+}
+
+// maxBits bounds the bits of an idSet: 2^33 ids, 1 GB. An id beyond is an id a database
+// administrator made up, kept in the map.
+const maxBits = 1 << 33
+
+// add adds an id, and says whether it was there already.
+func (s *idSet) add(id int64) bool {
+	i := id - s.base
+	if id < s.base || i >= maxBits {
+		if s.other == nil {
+			s.other = map[int64]bool{}
+		}
+		had := s.other[id]
+		s.other[id] = true
+		return had
+	}
+	w := int(i >> 6)
+	if w >= len(s.bits) {
+		s.bits = append(s.bits, make([]uint64, max(w+1, 2*len(s.bits))-len(s.bits))...)
+	}
+	m := uint64(1) << (i & 63)
+	had := s.bits[w]&m != 0
+	s.bits[w] |= m
+	return had
+}
+
+// has says whether an id is in the set.
+func (s *idSet) has(id int64) bool {
+	i := id - s.base
+	if id < s.base || i >= maxBits {
+		return s.other[id]
+	}
+	w := int(i >> 6)
+	return w < len(s.bits) && s.bits[w]&(1<<(i&63)) != 0
+}
