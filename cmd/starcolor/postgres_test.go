@@ -324,6 +324,16 @@ func (l *load) play(i int, p *player) {
 // mark starts counting the acknowledgements after it.
 func (l *load) mark() { l.marked.Store(true) }
 
+// waitFor waits at least least, and until n games are acknowledged on side i of the mark (0
+// before, 1 after), or a minute has passed: the caller then finds too few.
+func (l *load) waitFor(t *testing.T, i, n int, least time.Duration) {
+	t.Helper()
+	time.Sleep(least)
+	for deadline := time.Now().Add(time.Minute); l.after[i].Load() < int64(n) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // end stops the load and returns how many games were acknowledged.
 func (l *load) end() int {
 	close(l.stop)
@@ -357,10 +367,12 @@ func TestServerKilledAmongOthers(t *testing.T) {
 	servers := pgServers(t, db, 3)
 	players := joinAll(t, servers, 24, "kill", 10_000_00)
 	l := startLoad(t, servers, players)
-	time.Sleep(1500 * time.Millisecond)
+	// Counts, not durations: a busy host sells slower, and the test is about what happens, not
+	// how fast. At least 1.5 s and 50 games on each side of the kill.
+	l.waitFor(t, 0, 50, 1500*time.Millisecond)
 	servers[0].kill()
 	l.mark()
-	time.Sleep(1500 * time.Millisecond)
+	l.waitFor(t, 1, 50, 1500*time.Millisecond)
 	total := l.end()
 	if t.Failed() {
 		t.FailNow()
