@@ -60,6 +60,7 @@ func TestJournalExport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	storetest.Sequence(t, store)
 	st, err := store.JournalState(ctx)
 	if err != nil {
 		t.Fatal(err)

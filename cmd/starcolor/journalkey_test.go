@@ -8,6 +8,7 @@ import (
 
 	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
+	"starcolor/internal/storetest"
 )
 
 // A database's key file is beside a SQLite file, here for PostgreSQL, or where
@@ -48,6 +49,7 @@ func TestJournalKeyOfTheStore(t *testing.T) {
 	if _, err := store.SetLimits(ctx, p.ID, lottery.LimitsChange{Deposit: &limit}, "player", now); err != nil {
 		t.Fatal(err)
 	}
+	storetest.Sequence(t, store)
 	got, err := store.JournalEntries(ctx, 0, 1)
 	want := journal.Encode(0, now, journal.Limits{AccountID: p.AccountID, Limit: "deposit", New: limit, Effective: now, By: "player"}, &k.AccountKey)
 	if err != nil || len(got) != 1 || string(got[0]) != string(want) {

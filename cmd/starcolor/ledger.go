@@ -58,7 +58,7 @@ and exits 1 if there is any.`, stderr)
 	if fs.NArg() > 0 {
 		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
-	keys, err := ledgerKeys(fs, *db, *keyFile, *verifier, *accountHex)
+	keys, own, err := ledgerKeys(fs, *db, *keyFile, *verifier, *accountHex)
 	var noKey *noKeyFile
 	if errors.As(err, &noKey) {
 		// The books are checked all the same; that the journal could not be is a problem.
@@ -82,6 +82,15 @@ and exits 1 if there is any.`, stderr)
 		return err
 	}
 	defer store.Close()
+	if own != nil && app.CheckJournalKey(ctx, store, own) == nil {
+		// The entries queued by the writes (a server stopped before its sequencer ran) are
+		// appended first, sealed as the server would: then they are compared too. Only with
+		// the journal's own key file: an auditor's account key, mistyped, would seal them
+		// wrong for good. A server running beside does the same under the same lock.
+		if err := store.WithLock(ctx, "journal", func() error { _, err := store.Sequence(ctx); return err }); err != nil && !damaged(err) {
+			return err
+		}
+	}
 	// A damaged file is a finding like the others: each check that can still run does.
 	damage, err := store.CheckFile(ctx)
 	if err != nil {
@@ -133,6 +142,9 @@ and exits 1 if there is any.`, stderr)
 	} else {
 		fmt.Fprintln(stdout, "no checkpoint kept yet")
 	}
+	if j.Queued > 0 {
+		fmt.Fprintf(stdout, "journal: %d entries were queued still, not yet in the journal: the rows they record were not compared\n", j.Queued)
+	}
 	if keys.AccountKey == nil && noKey == nil {
 		fmt.Fprintln(stdout, "journal: the account references were not compared (--account-key)")
 	}
@@ -161,44 +173,45 @@ func (e *noKeyFile) Error() string {
 }
 
 // ledgerKeys are the keys ledger check compares the journal with: the key file's (keyFile, else
-// the database's, as serve finds it), or the verifier key and the account key an auditor gives.
-func ledgerKeys(flags *flag.FlagSet, db, keyFile, verifier, accountHex string) (journal.CompareOptions, error) {
+// the database's, as serve finds it), or the verifier key and the account key an auditor gives;
+// and the key file's key itself, when it is one.
+func ledgerKeys(flags *flag.FlagSet, db, keyFile, verifier, accountHex string) (journal.CompareOptions, *journal.Key, error) {
 	var o journal.CompareOptions
 	switch {
 	case verifier != "" && keyFile != "":
-		return o, cmdline.UsageError(flags, "--journal-key or --journal-verifier, not both")
+		return o, nil, cmdline.UsageError(flags, "--journal-key or --journal-verifier, not both")
 	case verifier == "" && accountHex != "":
-		return o, cmdline.UsageError(flags, "--account-key goes with --journal-verifier: the key file holds it")
+		return o, nil, cmdline.UsageError(flags, "--account-key goes with --journal-verifier: the key file holds it")
 	case verifier == "":
 		if keyFile == "" {
 			keyFile = journalKeyPath(db)
 		}
 		k, err := journal.LoadKey(keyFile)
 		if errors.Is(err, fs.ErrNotExist) {
-			return o, &noKeyFile{keyFile}
+			return o, nil, &noKeyFile{keyFile}
 		}
 		if err != nil {
-			return o, err
+			return o, nil, err
 		}
 		o.Verifier, o.AccountKey = k.Verifier, &k.AccountKey
-		return o, nil
+		return o, k, nil
 	}
 	text, err := verifierKey(verifier)
 	if err != nil {
-		return o, err
+		return o, nil, err
 	}
 	if o.Verifier, err = note.NewVerifier(text); err != nil {
-		return o, fmt.Errorf("--journal-verifier: %q is not a note verifier key: %w", text, err)
+		return o, nil, fmt.Errorf("--journal-verifier: %q is not a note verifier key: %w", text, err)
 	}
 	if accountHex != "" {
 		b, err := hex.DecodeString(accountHex)
 		if err != nil || len(b) != len(journal.AccountKey{}) {
-			return o, cmdline.UsageError(flags, "--account-key: want %d bytes in hex, as starcolor journal account-key prints them", len(journal.AccountKey{}))
+			return o, nil, cmdline.UsageError(flags, "--account-key: want %d bytes in hex, as starcolor journal account-key prints them", len(journal.AccountKey{}))
 		}
 		o.AccountKey = new(journal.AccountKey)
 		copy(o.AccountKey[:], b)
 	}
-	return o, nil
+	return o, nil, nil
 }
 
 // checkUnits proves the stored units against their commitments, and the games against their

@@ -49,6 +49,7 @@ func TestLedgerCheckAgainstJournal(t *testing.T) {
 	if _, _, err := store.ExcludePlayer(ctx, xavier.ID, nil, now.Add(90*24*time.Hour), now); err != nil {
 		t.Fatal(err)
 	}
+	storetest.Sequence(t, store)
 	st, err := store.JournalState(ctx)
 	if err != nil {
 		t.Fatal(err)

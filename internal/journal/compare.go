@@ -191,6 +191,9 @@ type Comparison struct {
 	Accounts int64
 	// Checkpoint is the size of the latest checkpoint, verified or not; 0: none was kept.
 	Checkpoint int64
+	// Queued is how many entries were queued, not yet in the journal: the rows they record,
+	// and the restrictions of their accounts, are compared once they are appended.
+	Queued int64
 	// Problems are the first MaxProblems differences found.
 	Problems []Difference
 	// Dropped is how many more were found.

@@ -13,11 +13,15 @@
 package journal
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -160,10 +164,21 @@ func (k *AccountKey) Ref(account int64, seq uint64) string {
 
 // Encode makes the bytes of the entry that records ev at seq and at.
 func Encode(seq uint64, at time.Time, ev Event, key *AccountKey) []byte {
-	h := head{Seq: seq, Time: at.UTC().Format(TimeFormat), Kind: ev.Kind()}
+	b, err := Seal(Pending(at, ev), seq, ev.Account(), key)
+	if err != nil {
+		panic("journal: " + err.Error()) // Pending's bytes always seal
+	}
+	return b
+}
+
+// Pending makes the bytes of the entry that records ev at at, before it has a seq: seq 0, and
+// in place of the account reference, if it has one, as many zeros. A write queues them with its
+// change; the sequencer seals them (Seal) once it gives them their seq.
+func Pending(at time.Time, ev Event) []byte {
+	h := head{Seq: 0, Time: at.UTC().Format(TimeFormat), Kind: ev.Kind()}
 	v := ev.fields(h)
-	if id := ev.Account(); id != 0 {
-		setAccount(v, key.Ref(id, seq))
+	if ev.Account() != 0 {
+		setAccount(v, noRef)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -171,6 +186,39 @@ func Encode(seq uint64, at time.Time, ev Event, key *AccountKey) []byte {
 		panic("journal: " + err.Error())
 	}
 	return b
+}
+
+// noRef holds an account reference's place in a pending entry: as long as one (Ref).
+var noRef = strings.Repeat("0", 32)
+
+// The parts of a pending entry that Seal replaces.
+var (
+	pendingHead = []byte(`{"seq":0,`)
+	pendingRef  = []byte(`"account":"` + noRef + `"`)
+)
+
+// Seal makes the entry of a pending entry (Pending) at seq, of account (0: none): its seq set,
+// and its account reference. Nothing else of its bytes changes. The seq is the entry's first
+// field; the reference is the first "account" field, which comes before any string an event's
+// fields hold (their numbers, at most, precede it).
+func Seal(pending []byte, seq uint64, account int64, key *AccountKey) ([]byte, error) {
+	if !bytes.HasPrefix(pending, pendingHead) {
+		return nil, errors.New("a pending entry begins with seq 0")
+	}
+	out := make([]byte, 0, len(pending)+20)
+	out = append(out, `{"seq":`...)
+	out = strconv.AppendUint(out, seq, 10)
+	rest := pending[len(pendingHead)-1:]
+	if account == 0 {
+		return append(out, rest...), nil
+	}
+	at := bytes.Index(rest, pendingRef)
+	if at < 0 {
+		return nil, errors.New("a pending entry of an account holds the place of its reference")
+	}
+	out = append(out, rest[:at+len(`"account":"`)]...)
+	out = append(out, key.Ref(account, seq)...)
+	return append(out, rest[at+len(pendingRef)-1:]...), nil
 }
 
 // Leaf is an entry's leaf hash in the tree: SHA-256(0x00 ‖ the entry's bytes).

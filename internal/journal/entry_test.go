@@ -73,3 +73,44 @@ func TestLeaf(t *testing.T) {
 		t.Fatalf("leaf %x, want %x", got, want)
 	}
 }
+
+// A pending entry seals to the entry Encode makes, at any seq; only its seq and its account's
+// place change, whatever the event's strings hold.
+func TestPendingSeals(t *testing.T) {
+	var key AccountKey
+	copy(key[:], "a journal account key, 32 bytes")
+	look := `"account":"00000000000000000000000000000000"`
+	events := []Event{
+		Sale{Game: 42, AccountID: 7, Stake: 100, Prize: 200, Emission: look, Mode: "auto", Transfer: 90},
+		Closure{AccountID: 9, By: look},
+		Operator{Operator: "alice", Action: "note", Detail: look},
+		Emission{ID: "E1", Event: "created", Operator: `{"seq":0,`},
+	}
+	for _, ev := range events {
+		p := Pending(at, ev)
+		for _, seq := range []uint64{0, 1, 9, 10, 1 << 40} {
+			got, err := Seal(p, seq, ev.Account(), &key)
+			if err != nil {
+				t.Fatalf("%s at %d: %v", ev.Kind(), seq, err)
+			}
+			if want := Encode(seq, at, ev, &key); string(got) != string(want) {
+				t.Fatalf("%s at %d:\n got %s\nwant %s", ev.Kind(), seq, got, want)
+			}
+			if _, err := Parse(got); err != nil {
+				t.Fatalf("%s at %d: %v", ev.Kind(), seq, err)
+			}
+		}
+	}
+	for _, bad := range []struct {
+		pending string
+		account int64
+	}{
+		{`{"seq":1,"time":"2026-12-02T06:30:00.123Z","kind":"closure","paid":0,"by":"player"}`, 0},
+		{`{"seq":0,"time":"2026-12-02T06:30:00.123Z","kind":"closure","paid":0,"by":"player"}`, 7},
+		{``, 0},
+	} {
+		if got, err := Seal([]byte(bad.pending), 3, bad.account, &key); err == nil {
+			t.Errorf("Seal(%q, account %d) = %s, want an error", bad.pending, bad.account, got)
+		}
+	}
+}

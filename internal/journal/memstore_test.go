@@ -23,6 +23,14 @@ type memStore struct {
 	checkpoints map[int64]Checkpoint
 	sales       map[int64]int64
 	raced       int // AddJournalHashes refused with ErrRaced
+	queue       []memQueued
+}
+
+// memQueued is an entry queued, as a store's journal_queue keeps it.
+type memQueued struct {
+	pending []byte
+	account int64
+	game    int64 // a sale's
 }
 
 func newMemStore() *memStore {
@@ -31,17 +39,43 @@ func newMemStore() *memStore {
 	return s
 }
 
-// append encodes and appends events, as a store does in the transaction of their change.
+// append queues events, as a store does in the transaction of their change, and appends them
+// at once, so that the tests see them as the sequencer will have appended them.
 func (s *memStore) append(at time.Time, evs ...Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, ev := range evs {
-		seq := int64(len(s.entries))
-		s.entries = append(s.entries, Encode(uint64(seq), at, ev, &s.key))
+		q := memQueued{pending: Pending(at, ev), account: ev.Account()}
 		if sale, ok := ev.(Sale); ok {
-			s.sales[sale.Game] = seq
+			q.game = sale.Game
+		}
+		s.queue = append(s.queue, q)
+	}
+	if _, err := s.sequence(); err != nil {
+		panic(err)
+	}
+}
+
+func (s *memStore) Sequence(ctx context.Context) (int64, error) {
+	defer s.lock()()
+	return s.sequence()
+}
+
+func (s *memStore) sequence() (int64, error) {
+	for _, q := range s.queue {
+		seq := int64(len(s.entries))
+		e, err := Seal(q.pending, uint64(seq), q.account, &s.key)
+		if err != nil {
+			return 0, err
+		}
+		s.entries = append(s.entries, e)
+		if q.game != 0 {
+			s.sales[q.game] = seq
 		}
 	}
+	n := int64(len(s.queue))
+	s.queue = nil
+	return n, nil
 }
 
 func (s *memStore) lock() func() {

@@ -27,10 +27,13 @@ type Checkpoint struct {
 	SignedAt time.Time
 }
 
-// Store is what the journal needs of the game's store. The entries themselves are appended by
-// the store, in the transactions of the changes they record (Encode); the tree over them and its
-// checkpoints are built after, by Log, through these calls.
+// Store is what the journal needs of the game's store. The entries themselves are queued by the
+// store, in the transactions of the changes they record (Pending), and appended at their seqs by
+// Sequence; the tree over them and its checkpoints are built after, by Log, through these calls.
 type Store interface {
+	// Sequence appends the entries queued by the writes committed, in the order they were
+	// queued, each sealed at its seq (Seal), and returns how many.
+	Sequence(ctx context.Context) (int64, error)
 	// JournalState reads where the journal stands.
 	JournalState(ctx context.Context) (State, error)
 	// JournalEntries reads the entries from start to end-1, each its exact bytes.

@@ -49,10 +49,14 @@ func (l *Log) Step(ctx context.Context, now time.Time) error {
 	return err
 }
 
-// Integrate adds to the tree's stored hashes the entries appended since they were last
-// integrated, ChunkSize entries per write, until it has caught up with the size it read first.
-// A chunk another Log stored first is not an error: the work goes on from where that one left.
+// Integrate appends the entries queued (Store.Sequence), then adds to the tree's stored hashes
+// the entries appended since they were last integrated, ChunkSize entries per write, until it
+// has caught up with the size it read first. A chunk another Log stored first is not an error:
+// the work goes on from where that one left.
 func (l *Log) Integrate(ctx context.Context) error {
+	if _, err := l.store.Sequence(ctx); err != nil {
+		return err
+	}
 	st, err := l.store.JournalState(ctx)
 	if err != nil {
 		return err

@@ -18,8 +18,8 @@ import (
 // CreateEmission stores a new emission in one transaction: its row, every page that build hands
 // to put (copied in with COPY as they come), then its blocks with their roots. If build fails,
 // the context ends or the process dies before the commit, nothing of the emission remains. Sales
-// go on meanwhile: the transaction holds no lock that a sale waits for, but the journal's counter
-// at its very end (its entry, made by by).
+// go on meanwhile: the transaction holds no lock that a sale waits for (its entry, made by by, is
+// queued).
 func (d *DB) CreateEmission(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 	build func(put func(emission.Page) error) ([]emission.Block, error)) error {
 	return asFault(d.createEmission(ctx, e, seed, by, build))

@@ -32,18 +32,16 @@ import (
 //     reused).
 //  2. The decision, in the server (lottery.Decide). A block sold out mid-batch costs one more
 //     round trip, to write it and lock the next.
-//  3. In one pipelined batch: the keys, the transfers, the balances, the wallet's outbox (in
-//     wallet mode), the hours' totals and the blocks, and last the journal's counter, which
-//     gives the batch's entries their seqs (sqlstore.TakeSeqs). Each is one statement over
-//     arrays (unnest), whatever the number of sales.
-//  4. In one pipelined batch: the games, each with its sale entry's seq, the journal's entries
-//     (encoded once their seqs are known), and COMMIT.
+//  3. In one pipelined batch: the keys, the transfers, the games, the journal's entries
+//     (queued: sqlstore.Sequence gives them their seqs after), the balances, the wallet's
+//     outbox (in wallet mode), the hours' totals and the blocks (queueWrites). Each is one
+//     statement over arrays (unnest), whatever the number of sales.
+//  4. COMMIT, once the batch's counts say that no key was answered meanwhile.
 //
 // The blocks' rows are held from the first round trip's end to the commit. Every batch at a
 // price, on any server, waits for the one before. So what lies between bounds the sales at a
-// price: two round trips, the decision, the writes, the commit's flush. The journal's counter is
-// every journaled write's last lock, held for the last round trip and the flush: the commits of
-// every server follow each other in the order of their seqs.
+// price: two round trips, the decision, the writes, the commit's flush. The journal takes no
+// lock of its own: batches at different prices never wait for each other.
 //
 // Two servers may be given the same Idempotency-Key at once. A key that another server's batch
 // answered between the read and the write makes the key's insert do nothing. The batch then runs
@@ -345,12 +343,9 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	}
 	w := &pgx.Batch{}
 	blocks := queueWrites(w, rows, stock.cursors)
-	events, saleAt := sqlstore.SaleEvents(rows)
-	w.Queue(sqlstore.TakeSeqs, len(events))
 	commit := time.Now()
 	res := tx.SendBatch(ctx, w)
-	last := w.Len() - 1 // the counter
-	for i := range last {
+	for i := range w.Len() {
 		tag, err := res.Exec()
 		switch {
 		case err != nil:
@@ -359,33 +354,15 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		case i == 0 && tag.RowsAffected() != int64(len(rows.Answers)): // the keys
 			res.Close()
 			return 0, errKeyRace
-		case i >= last-blocks && tag.RowsAffected() != 1:
+		case i >= w.Len()-blocks && tag.RowsAffected() != 1:
 			res.Close()
 			return 0, errors.New("a block's sold count changed under the batch")
 		}
 	}
-	var size int64
-	if err := res.QueryRow().Scan(&size); err != nil {
-		res.Close()
-		return 0, fmt.Errorf("the journal's counter: %w", err)
-	}
 	if err := res.Close(); err != nil {
 		return 0, err
 	}
-	first := size - int64(len(events))
-	entries, err := d.EncodeEntries(first, events)
-	if err != nil {
-		return 0, err
-	}
-	j := &pgx.Batch{}
-	queueGames(j, rows, first, saleAt)
-	seqs := make([]int64, len(entries))
-	for i := range seqs {
-		seqs[i] = first + int64(i)
-	}
-	j.Queue(`INSERT INTO journal (seq, entry) SELECT * FROM unnest($1::bigint[], $2::bytea[])`, seqs, entries)
-	j.Queue(`COMMIT`)
-	if err := tx.SendBatch(ctx, j).Close(); err != nil {
+	if _, err := tx.Exec(ctx, `COMMIT`); err != nil {
 		return 0, err
 	}
 	return time.Since(commit), nil
@@ -480,17 +457,16 @@ func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {
 	return nil
 }
 
-// queueWrites queues the batch's writes before the journal's counter, each one statement over
-// arrays, in this order:
+// queueWrites queues the batch's writes, each one statement over arrays, in this order:
 //
 //  1. the keys, whose count says whether one was answered meanwhile;
 //  2. the transfers;
-//  3. the balances;
-//  4. the wallet's outbox, in wallet mode;
-//  5. the hours;
-//  6. the blocks, whose updates it counts.
-//
-// The games go after the counter (queueGames), with their sale entries' seqs.
+//  3. the games;
+//  4. the journal's entries, queued (sqlstore.Sequence gives them their seqs after);
+//  5. the balances;
+//  6. the wallet's outbox, in wallet mode;
+//  7. the hours;
+//  8. the blocks, whose updates it counts.
 func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cursor) (blocks int) {
 	n := len(rows.Answers)
 	kp, kk, kh, ks, kr, kc := make([]int64, n), make([]string, n), make([][]byte, n), make([]int32, n), make([][]byte, n), make([]int64, n)
@@ -514,6 +490,8 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	b.Queue(`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
 		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::timestamptz[])`,
 		tid, from, to, amount, kind, game, at)
+	queueGames(b, rows)
+	queueJournal(b, sqlstore.SaleEvents(rows))
 
 	// The balances and the buyers' stake windows, one statement (NULL: no window to write, as for
 	// the prize fund): one new version of each row.
@@ -595,24 +573,43 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	return blocks
 }
 
-// queueGames queues the insert of the batch's games, each with the seq of its sale entry in the
-// journal: first+saleAt[i] for rows.Games[i] (sqlstore.SaleEvents).
-func queueGames(b *pgx.Batch, rows *lottery.Rows, first int64, saleAt []int) {
+// queueGames queues the insert of the batch's games.
+func queueGames(b *pgx.Batch, rows *lottery.Rows) {
 	n := len(rows.Games)
 	id, player, em := make([]int64, n), make([]int64, n), make([]string, n)
 	block, unit, color := make([]int32, n), make([]int32, n), make([]int16, n)
-	stake, prize, balance, updated, stakeTr, seq := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	stake, prize, balance, updated, stakeTr := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	mode, status := make([]string, n), make([]string, n)
 	created := make([]time.Time, n)
 	for i, g := range rows.Games {
 		id[i], player[i], em[i], block[i], unit[i] = g.ID, g.PlayerID, g.Emission, int32(g.Block), int32(g.Unit)
 		stake[i], mode[i], prize[i], color[i], status[i] = g.Stake, g.Mode, g.Prize, int16(g.Color), g.Status
-		balance[i], created[i], updated[i], stakeTr[i], seq[i] = g.BalanceAfter, g.CreatedAt, g.UpdatedAt, g.StakeTransfer, first+int64(saleAt[i])
+		balance[i], created[i], updated[i], stakeTr[i] = g.BalanceAfter, g.CreatedAt, g.UpdatedAt, g.StakeTransfer
 	}
-	b.Queue(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer, journal_seq)
+	b.Queue(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
 		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::bigint[],
-			$9::smallint[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::bigint[], $15::bigint[])`,
-		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr, seq)
+			$9::smallint[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::bigint[])`,
+		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
+}
+
+// queueJournal queues the insert of the batch's entries into the journal's queue, in their
+// order (sqlstore.QueueArgs): unnest keeps it, and the queue's ids follow it.
+func queueJournal(b *pgx.Batch, events []sqlstore.Dated) {
+	args := sqlstore.QueueArgs(events)
+	n := len(events)
+	kind, account, game, transfer, pending := make([]string, n), make([]int64, n), make([]*int64, n), make([]*int64, n), make([][]byte, n)
+	for i := range n {
+		r := args[5*i : 5*i+5]
+		kind[i], account[i], pending[i] = r[0].(string), r[1].(int64), r[4].([]byte)
+		if v, ok := r[2].(int64); ok {
+			game[i] = &v
+		}
+		if v, ok := r[3].(int64); ok {
+			transfer[i] = &v
+		}
+	}
+	b.Queue(`INSERT INTO `+sqlstore.QueueColumns+` SELECT k, a, g, t, p FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bytea[]) WITH ORDINALITY AS q(k, a, g, t, p, o) ORDER BY o`,
+		kind, account, game, transfer, pending)
 }
 
 // walletSales counts the sales in wallet mode of a batch.

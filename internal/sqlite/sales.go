@@ -22,10 +22,9 @@ import (
 //  2. The domain decides each sale (lottery.Decide).
 //  3. The writer assigns the game ids itself.
 //  4. It writes the whole batch in a handful of multi-row statements. They are the inserts
-//     of all the games, all the transfers, all the idempotency keys and all the entries of the
-//     journal, one update of all the balances, one update per block sold from, and one of the
-//     journal's counter, which gives the entries their seqs before the games are written (each
-//     game keeps its sale entry's).
+//     of all the games, all the transfers, all the idempotency keys and all the journal's
+//     entries, one update of all the balances, one update per block sold from, and one of the
+//     journal's counter, which gives the entries their seqs (sqlstore.SealNow).
 //
 // Rows go in chunks whose sizes are powers of two, so a batch of 19 is 3 statements a table.
 // The number of statements grows with the logarithm of the batch, so larger batches (more
@@ -179,32 +178,19 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		return err
 	}
 
-	// The journal's seqs: the writer is the file's only one, so none is taken between the counter
-	// and the commit, and the order of the statements does not matter.
-	events, saleAt := sqlstore.SaleEvents(rows)
-	var size int64
-	if err := t.queryRow(sqlstore.TakeSeqs, len(events)).Scan(&size); err != nil {
-		return fmt.Errorf("the journal's counter: %w", err)
-	}
-	first := size - int64(len(events))
-	entries, err := w.db.EncodeEntries(first, events)
-	if err != nil {
-		return err
-	}
-
 	// The writes: the games, their transfers, the keys, the balances, the hours, the blocks, the
 	// journal.
 	exec := func(query string, args []any) error {
 		_, err := t.exec(query, args...)
 		return err
 	}
-	args := make([]any, 0, 15*len(rows.Games))
-	for i, g := range rows.Games {
+	args := make([]any, 0, 14*len(rows.Games))
+	for _, g := range rows.Games {
 		args = append(args, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, g.Color, g.Status,
-			g.BalanceAfter, storedTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer, first+int64(saleAt[i]))
+			g.BalanceAfter, storedTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer)
 	}
-	if err := t.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer, journal_seq) VALUES `,
-		``, 15, args, exec); err != nil {
+	if err := t.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
+		``, 14, args, exec); err != nil {
 		return fmt.Errorf("write games: %w", err)
 	}
 	args = args[:0]
@@ -278,11 +264,13 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 			return err
 		}
 	}
-	args = args[:0]
-	for i, e := range entries {
-		args = append(args, first+int64(i), e)
+	// The journal's entries, sealed at their seqs: the writer is the file's only one, so none is
+	// taken between the counter and the commit.
+	sealed, err := w.db.SealNow(t.ctx, txQ{t}, sqlstore.SaleEvents(rows))
+	if err != nil {
+		return err
 	}
-	if err := t.chunks(`INSERT INTO journal (seq, entry) VALUES `, ``, 2, args, exec); err != nil {
+	if err := t.chunks(`INSERT INTO `+sqlstore.JournalColumns+` VALUES `, ``, 3, sealed.Rows, exec); err != nil {
 		return fmt.Errorf("write the journal: %w", err)
 	}
 	return nil

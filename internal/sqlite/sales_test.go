@@ -198,7 +198,7 @@ func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
 	st := f.d.WriteStats()
 	t.Logf("%d writes in %d commits; the WAL reached %d KB", st.Ops, st.Batches, largest.Load()>>10)
 	// Each commit writes about 6 pages (a deposit's transfer, balance and key, and its entry in
-	// the journal with the journal's counter): without restarts the WAL would hold them all.
+	// the journal's queue): without restarts the WAL would hold them all.
 	if grown := st.Batches * 6 * int64(pageSize); largest.Load() > 2<<20 || largest.Load() > grown/2 {
 		t.Fatalf("the WAL grew to %d bytes over %d commits", largest.Load(), st.Batches)
 	}

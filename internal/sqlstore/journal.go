@@ -1,11 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,26 +20,30 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The journal in the store (docs/spec/API.md 1.2, migration 0026). Every write that records an
-// event appends its entries in its own transaction, as its last statements (appendJournal):
+// The journal in the store (docs/spec/API.md 1.2, migrations 0026 and 0027). A journaled write
+// records its entries with its change, in its own transaction: the change and its entries are
+// written together or not at all. Each entry is made pending first (journal.Pending), then sealed
+// at its seq (journal.Seal): the seq and the account reference, HMAC(key, account ‖ seq), are in
+// its bytes. Who seals it is the dialect's (Dialect.sealsInWrite):
 //
-//  1. It takes the entries' seqs from the counter, journal_state.size (TakeSeqs). On PostgreSQL
-//     that locks the counter's row, after every other lock of the write, until its commit. So
-//     the journaled commits of every server follow each other in the order of their seqs, and a
-//     reader that sees size N sees every entry below it. No lock is taken after it, so it joins
-//     no cycle of waits.
-//  2. It encodes each entry (journal.Encode) once its seq is known: the seq and the account
-//     reference, HMAC(key, account ‖ seq), are in its bytes.
-//  3. It inserts them.
+//   - On SQLite, the write itself, as it commits: the file's one writer runs one write at a time,
+//     so it takes the seqs from the counter, journal_state.size, and none is taken between the
+//     counter and its commit (SealNow).
+//   - On PostgreSQL, whose servers write at once, the write queues its entries (journal_queue),
+//     taking no seq: no write waits on another's commit for its entries' place. The sequencer
+//     (Sequence) then appends them, one transaction at a time.
 //
-// A write that fails is undone with its entries and their seqs: the seqs stay dense. The sales'
-// hot paths (internal/sqlite, internal/postgres) append theirs the same way, with the statements
-// here (TakeSeqs, EncodeEntries, SaleEvents). The tree over the entries and its checkpoints are
-// written after, by journal.Log, through the journal.Store methods below.
-
-// TakeSeqs takes $1 seqs from the journal's counter and returns the counter after them: the
-// entries are seqs size-$1 to size-1.
-const TakeSeqs = `UPDATE journal_state SET size = size + $1 RETURNING size`
+// A round of the sequencer:
+//
+//  1. It locks the counter's row, which every sequencer writes: two never append at once.
+//  2. It takes the oldest queued entries that are committed, and removes them from the queue.
+//  3. It seals each at its seq.
+//  4. It inserts them, with the accounts of the restrictions, and moves the counter on.
+//
+// The journal's order is then the sequencer's. A write that committed before another began is
+// queued before it (the queue's ids are drawn in order) and seen with it, or before it: so a
+// player's entries are in the order of what they did. The tree over the entries and its
+// checkpoints are written after, by journal.Log, through the journal.Store methods below.
 
 // errNoKey is a journaled write of a store opened without an account key: a bug of the caller,
 // which the stores' Open refuse.
@@ -49,21 +55,89 @@ type Dated struct {
 	Event journal.Event
 }
 
-// EncodeEntries makes the bytes of events whose seqs start at first, under the store's account
-// key.
-func (s *DB) EncodeEntries(first int64, events []Dated) ([][]byte, error) {
-	if s.key == nil {
-		return nil, errNoKey
-	}
-	out := make([][]byte, len(events))
+// pending is an entry before its seq, as the queue keeps it.
+type pending struct {
+	id       int64 // its place in the queue
+	kind     string
+	account  int64 // 0: none
+	game     any   // a sale's game, else nil (NULL)
+	transfer any   // the transfer it names, else nil
+	entry    []byte
+}
+
+// pendingOf makes the pending entries of events.
+func pendingOf(events []Dated) []pending {
+	out := make([]pending, len(events))
 	for i, e := range events {
-		out[i] = journal.Encode(uint64(first)+uint64(i), e.At, e.Event, s.key)
+		p := pending{kind: e.Event.Kind(), account: e.Event.Account(), entry: journal.Pending(e.At, e.Event)}
+		switch ev := e.Event.(type) {
+		case journal.Sale:
+			p.game, p.transfer = ev.Game, ev.Transfer
+		case journal.Prize:
+			p.transfer = ev.Transfer
+		case journal.Payment:
+			p.transfer = ev.Transfer
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// QueueColumns are the columns of a queued entry, in the order QueueArgs gives them.
+const QueueColumns = `journal_queue (kind, account, game, transfer, pending)`
+
+// QueueArgs are the values of the queued entries of events, five a row (QueueColumns).
+func QueueArgs(events []Dated) []any {
+	args := make([]any, 0, 5*len(events))
+	for _, p := range pendingOf(events) {
+		args = append(args, p.kind, p.account, p.game, p.transfer, p.entry)
+	}
+	return args
+}
+
+// Sealed are entries sealed at their seqs, as the journal's rows.
+type Sealed struct {
+	// Rows are the entries' rows, three values a row (JournalColumns).
+	Rows []any
+	// Accounts are the accounts of the restrictions among them, two values a row (seq,
+	// account: journal_accounts).
+	Accounts []any
+}
+
+// JournalColumns are the columns of an entry's row, in the order of Sealed.Rows.
+const JournalColumns = `journal (seq, entry, game)`
+
+// seal seals entries at the seqs from first on, under the store's account key.
+func (s *DB) seal(first int64, entries []pending) (Sealed, error) {
+	if s.key == nil {
+		return Sealed{}, errNoKey
+	}
+	out := Sealed{Rows: make([]any, 0, 3*len(entries))}
+	for i, p := range entries {
+		seq := first + int64(i)
+		e, err := journal.Seal(p.entry, uint64(seq), p.account, s.key)
+		if err != nil {
+			return Sealed{}, fmt.Errorf("the journal's entry %d (queued as %d): %w", seq, p.id, err)
+		}
+		out.Rows = append(out.Rows, seq, e, p.game)
+		if restricts(p.kind) {
+			out.Accounts = append(out.Accounts, seq, p.account)
+		}
 	}
 	return out, nil
 }
 
-// AppendJournal appends the entries of a change at a time, in the change's write q, as its last
-// statements: see appendJournal.
+// SealNow seals the entries of events in the write q, their seqs taken from the counter: for a
+// dialect whose writes seal their own (Dialect.sealsInWrite). Its caller inserts them.
+func (s *DB) SealNow(ctx context.Context, q Querier, events []Dated) (Sealed, error) {
+	var size int64
+	if err := q.QueryRow(ctx, `UPDATE journal_state SET size = size + $1 RETURNING size`, len(events)).Scan(&size); err != nil {
+		return Sealed{}, fmt.Errorf("the journal's counter: %w", err)
+	}
+	return s.seal(size-int64(len(events)), pendingOf(events))
+}
+
+// AppendJournal records the entries of a change at a time, in the change's write q.
 func (s *DB) AppendJournal(ctx context.Context, q Querier, at time.Time, events ...journal.Event) error {
 	dated := make([]Dated, len(events))
 	for i, e := range events {
@@ -72,29 +146,108 @@ func (s *DB) AppendJournal(ctx context.Context, q Querier, at time.Time, events 
 	return s.appendJournal(ctx, q, dated)
 }
 
-// appendJournal appends entries in the write q: their seqs taken from the counter, their bytes
-// encoded, then inserted. Nothing else may follow it in the write but more of the journal's rows
-// (a sale's journal_seq): on PostgreSQL the counter's row stays locked until the commit.
+// appendJournal records entries in the write q: sealed, or queued (Dialect.sealsInWrite).
 func (s *DB) appendJournal(ctx context.Context, q Querier, events []Dated) error {
 	if len(events) == 0 {
 		return nil
 	}
+	if s.d.sealsInWrite() {
+		sealed, err := s.SealNow(ctx, q, events)
+		if err != nil {
+			return err
+		}
+		return insertSealed(ctx, q, sealed)
+	}
+	return insertRows(ctx, q, QueueColumns, 5, QueueArgs(events))
+}
+
+// insertSealed inserts sealed entries, and the accounts of the restrictions among them.
+func insertSealed(ctx context.Context, q Querier, sealed Sealed) error {
+	if err := insertRows(ctx, q, JournalColumns, 3, sealed.Rows); err != nil {
+		return err
+	}
+	return insertRows(ctx, q, `journal_accounts (seq, account)`, 2, sealed.Accounts)
+}
+
+// insertRows inserts into table the rows of args, cols values a row, journalChunk rows a
+// statement.
+func insertRows(ctx context.Context, q Querier, table string, cols int, args []any) error {
+	for len(args) > 0 {
+		n := min(len(args)/cols, journalChunk)
+		if _, err := q.Exec(ctx, `INSERT INTO `+table+` VALUES `+values(n, cols), args[:cols*n]...); err != nil {
+			return fmt.Errorf("the journal: %w", err)
+		}
+		args = args[cols*n:]
+	}
+	return nil
+}
+
+// sequenceBatch bounds the entries one transaction of the sequencer appends, and sequenceBatches
+// the transactions of one Sequence, so that the tree and its checkpoints keep up.
+const (
+	sequenceBatch   = 8 * journalChunk
+	sequenceBatches = 32
+)
+
+// Sequence appends the entries queued by the writes committed, in the order they were queued,
+// and returns how many. It stops once the queue is empty, after sequenceBatches, or when ctx
+// ends. On SQLite, whose writes seal their own entries, it finds the queue empty.
+func (s *DB) Sequence(ctx context.Context) (int64, error) {
 	if s.key == nil {
-		return errNoKey
+		return 0, errNoKey
 	}
+	var total int64
+	for range sequenceBatches {
+		var n int
+		err := s.write(ctx, func(q Querier) error {
+			var err error
+			n, err = s.sequence(ctx, q)
+			return err
+		})
+		if err != nil {
+			return total, s.fault(err)
+		}
+		total += int64(n)
+		if n < sequenceBatch || ctx.Err() != nil {
+			return total, ctx.Err()
+		}
+	}
+	return total, nil
+}
+
+// sequence appends one batch of the queue's entries in q: see the steps above.
+func (s *DB) sequence(ctx context.Context, q Querier) (int, error) {
 	var size int64
-	if err := q.QueryRow(ctx, TakeSeqs, len(events)).Scan(&size); err != nil {
-		return fmt.Errorf("the journal's counter: %w", err)
+	if err := q.QueryRow(ctx, `UPDATE journal_state SET size = size RETURNING size`).Scan(&size); err != nil {
+		return 0, fmt.Errorf("the journal's counter: %w", err)
 	}
-	first := size - int64(len(events))
-	entries, err := s.EncodeEntries(first, events)
+	var batch []pending
+	err := each(q.Query(ctx, `DELETE FROM journal_queue WHERE id IN (SELECT id FROM journal_queue ORDER BY id LIMIT $1)
+		RETURNING id, kind, account, game, pending`, sequenceBatch))(func(r Rows) error {
+		var p pending
+		var game sql.NullInt64
+		err := r.Scan(&p.id, &p.kind, &p.account, &game, &p.entry)
+		if game.Valid {
+			p.game = game.Int64
+		}
+		batch = append(batch, p)
+		return err
+	})
+	if err != nil || len(batch) == 0 {
+		return 0, err
+	}
+	slices.SortFunc(batch, func(a, b pending) int { return cmp.Compare(a.id, b.id) })
+	sealed, err := s.seal(size, batch)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if err := InsertJournal(ctx, q, first, entries); err != nil {
-		return err
+	if err := insertSealed(ctx, q, sealed); err != nil {
+		return 0, err
 	}
-	return insertAccounts(ctx, q, first, events)
+	if _, err := q.Exec(ctx, `UPDATE journal_state SET size = $1`, size+int64(len(batch))); err != nil {
+		return 0, fmt.Errorf("the journal's counter: %w", err)
+	}
+	return len(batch), nil
 }
 
 // restricts says whether an entry's kind is one of a player's restrictions, whose account
@@ -103,44 +256,9 @@ func restricts(kind string) bool {
 	return kind == journal.KindLimits || kind == journal.KindExclusion || kind == journal.KindClosure
 }
 
-// insertAccounts keeps the account of each of a player's restrictions among events, whose seqs
-// start at first. A sale has none: the sales' hot paths never come here.
-func insertAccounts(ctx context.Context, q Querier, first int64, events []Dated) error {
-	var args []any
-	for i, e := range events {
-		if restricts(e.Event.Kind()) {
-			args = append(args, first+int64(i), e.Event.Account())
-		}
-	}
-	for len(args) > 0 {
-		n := min(len(args)/2, journalChunk)
-		if _, err := q.Exec(ctx, `INSERT INTO journal_accounts (seq, account) VALUES `+values(n, 2), args[:2*n]...); err != nil {
-			return fmt.Errorf("the journal's accounts: %w", err)
-		}
-		args = args[2*n:]
-	}
-	return nil
-}
-
-// journalChunk bounds the rows of one insert into the journal or its hashes: two parameters a
-// row, far below either dialect's bound on parameters.
+// journalChunk bounds the rows of one insert into the journal, its queue or its hashes: five
+// parameters a row at most, far below either dialect's bound on parameters.
 const journalChunk = 512
-
-// InsertJournal inserts entries whose seqs start at first.
-func InsertJournal(ctx context.Context, q Querier, first int64, entries [][]byte) error {
-	for len(entries) > 0 {
-		n := min(len(entries), journalChunk)
-		args := make([]any, 0, 2*n)
-		for i, e := range entries[:n] {
-			args = append(args, first+int64(i), e)
-		}
-		if _, err := q.Exec(ctx, `INSERT INTO journal (seq, entry) VALUES `+values(n, 2), args...); err != nil {
-			return fmt.Errorf("the journal's entries: %w", err)
-		}
-		first, entries = first+int64(n), entries[n:]
-	}
-	return nil
-}
 
 // values is a VALUES list of rows of cols parameters, numbered from $1.
 func values(rows, cols int) string {
@@ -212,13 +330,13 @@ func OperatorEvent(a lottery.OperatorAction) journal.Operator {
 
 // SaleEvents are the entries of a batch of sales, in the order of its transfers (each game's
 // deposit in wallet mode, its sale, its prize, its withdrawal in wallet mode), each dated by
-// its game. sales[i] is the index of the sale entry of rows.Games[i].
-func SaleEvents(rows *lottery.Rows) (events []Dated, sales []int) {
+// its game.
+func SaleEvents(rows *lottery.Rows) []Dated {
 	index := make(map[int64]int, len(rows.Games)) // by game id
 	for i, g := range rows.Games {
 		index[g.ID] = i
 	}
-	events, sales = make([]Dated, 0, len(rows.Transfers)), make([]int, len(rows.Games))
+	events := make([]Dated, 0, len(rows.Transfers))
 	for _, t := range rows.Transfers {
 		if t.Kind != lottery.Stake {
 			events = append(events, Dated{At: t.CreatedAt, Event: MoneyEvent(t)})
@@ -226,10 +344,9 @@ func SaleEvents(rows *lottery.Rows) (events []Dated, sales []int) {
 		}
 		i := index[t.GameID]
 		g := rows.Games[i]
-		sales[i] = len(events)
 		events = append(events, Dated{At: g.CreatedAt, Event: SaleEvent(g, t.From, rows.Leaves[i])})
 	}
-	return events, sales
+	return events
 }
 
 // journal.Store, written once for both dialects.
@@ -323,8 +440,8 @@ func journalHashes(ctx context.Context, q Querier, indexes []int64) ([]tlog.Hash
 // AddJournalHashes stores the hashes that entries from to to-1 add to the tree, at the indexes
 // from tlog.StoredHashIndex(0, from) on, and sets State.Hashed to to. It fails with
 // journal.ErrRaced, writing nothing, if State.Hashed is no longer from. The hashes go first and
-// the compare-and-set on journal_state last: on PostgreSQL its row is the counter that every
-// journaled write takes last, held here only through the commit.
+// the compare-and-set on journal_state last: on PostgreSQL its row is the sequencer's counter,
+// held here only through the commit.
 func (s *DB) AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog.Hash) error {
 	if from < 0 || to < from {
 		return fmt.Errorf("journal: hashes of entries %d to %d: no such range", from, to-1)
@@ -367,7 +484,7 @@ func (s *DB) AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog
 // writing nothing. A checkpoint of a size kept already is left as it is. A checkpoint of more
 // entries than the stored hashes cover is refused: nothing can prove it.
 //
-// The verifier never changes once set, so it is read without a lock; the counter's row is
+// The verifier never changes once set, so it is read without a lock; journal_state's row is
 // written (and locked) only by the first checkpoint, as its write's last statement.
 func (s *DB) AddCheckpoint(ctx context.Context, c journal.Checkpoint, verifier string) error {
 	if verifier == "" {
@@ -423,10 +540,10 @@ func (s *DB) LatestCheckpoint(ctx context.Context) (journal.Checkpoint, bool, er
 }
 
 // SaleEntry says which entry records a game's sale (ok false: a game sold before the journal
-// began). A game that does not exist is ErrNoGame.
+// began, or whose entry is queued still). A game that does not exist is ErrNoGame.
 func (s *DB) SaleEntry(ctx context.Context, game int64) (int64, bool, error) {
 	var seq sql.NullInt64
-	err := s.read.QueryRow(ctx, `SELECT journal_seq FROM games WHERE id = $1`, game).Scan(&seq)
+	err := s.read.QueryRow(ctx, `SELECT j.seq FROM games g LEFT JOIN journal j ON j.game = g.id WHERE g.id = $1`, game).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, ErrNoGame
 	}

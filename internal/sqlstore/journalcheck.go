@@ -85,7 +85,8 @@ type comparison struct {
 
 	size, firstGame, firstTransfer, firstAccount int64
 
-	games, transfers idSet // named by an entry
+	games, transfers idSet // named by an entry, or by one queued
+	queuedAccounts   idSet // whose restriction has an entry queued
 	readers          map[string]*unitReader
 
 	tree *journal.Tree // of entries 0 on, up to the first missing
@@ -139,6 +140,9 @@ func (c *comparison) run(ctx context.Context) error {
 		}
 	}
 	if err := c.root(ctx); err != nil {
+		return err
+	}
+	if err := c.queued(ctx); err != nil {
 		return err
 	}
 	if err := c.unnamedGames(ctx); err != nil {
@@ -199,17 +203,41 @@ func (c *comparison) checkpoint(ctx context.Context, verifier string) error {
 type line struct {
 	seq   int64
 	entry []byte
+	game  sql.NullInt64 // the game its row names, for the game's proof (journal.game)
 	named journal.Named
 	bad   bool // not an entry, reported already
+}
+
+// queued counts the entries queued and not yet in the journal (sqlstore.Sequence), and takes
+// the rows they name as named: their entries are compared once they are appended.
+func (c *comparison) queued(ctx context.Context) error {
+	return each(c.q.Query(ctx, `SELECT kind, account, coalesce(game, 0), coalesce(transfer, 0) FROM journal_queue`))(func(r Rows) error {
+		var kind string
+		var account, game, transfer int64
+		if err := r.Scan(&kind, &account, &game, &transfer); err != nil {
+			return err
+		}
+		c.rep.Queued++
+		if game != 0 {
+			c.games.add(game)
+		}
+		if transfer != 0 {
+			c.transfers.add(transfer)
+		}
+		if restricts(kind) {
+			c.queuedAccounts.add(account)
+		}
+		return nil
+	})
 }
 
 // chunk compares entries a to b-1 with their rows.
 func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 	lines := make([]line, 0, b-a)
 	next := a
-	err := each(c.q.Query(ctx, `SELECT seq, entry FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(r Rows) error {
+	err := each(c.q.Query(ctx, `SELECT seq, entry, game FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(r Rows) error {
 		var l line
-		if err := r.Scan(&l.seq, &l.entry); err != nil {
+		if err := r.Scan(&l.seq, &l.entry, &l.game); err != nil {
 			return err
 		}
 		if l.seq > next {
@@ -294,6 +322,9 @@ func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 		if restricts(l.named.Kind) {
 			delete(accounts, l.seq)
 		}
+		if l.game.Valid && l.named.Kind != journal.KindSale {
+			c.add(l.seq, label(l.named), "its row names game %d for the game's proof (journal.game), but it records no sale", l.game.Int64)
+		}
 	}
 	for _, l := range lines {
 		if account, ok := accounts[l.seq]; ok && !l.bad {
@@ -338,18 +369,18 @@ func label(n journal.Named) string {
 type gameRow struct {
 	g       lottery.Game
 	account int64
-	seq     sql.NullInt64 // games.journal_seq
+	seq     sql.NullInt64 // the entry whose row names it (journal.game)
 }
 
 // gamesOf reads the games of ids, by id.
 func (c *comparison) gamesOf(ctx context.Context, ids []int64) (map[int64]*gameRow, error) {
 	out := make(map[int64]*gameRow, len(ids))
 	err := c.inRanges(ctx, ids, `SELECT g.id, g.emission_id, g.block, g.unit, g.stake, g.mode, g.prize, g.stake_transfer, g.created_at,
-			coalesce(p.account_id, 0), g.journal_seq
+			coalesce(p.account_id, 0)
 		FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
 		var g gameRow
 		err := r.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
-			ScanTime(&g.g.CreatedAt), &g.account, &g.seq)
+			ScanTime(&g.g.CreatedAt), &g.account)
 		out[g.g.ID] = &g
 		return err
 	})
@@ -407,8 +438,8 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 		if c.games.add(n.Game) {
 			c.add(l.seq, what, "game %d has a sale entry before this one", n.Game)
 		}
-		if !g.seq.Valid || g.seq.Int64 != l.seq {
-			c.add(l.seq, what, "the game's journal_seq names entry %s, not this one: its proof names another entry", nullSeq(g.seq))
+		if !l.game.Valid || l.game.Int64 != n.Game {
+			c.add(l.seq, what, "its row names game %s for the game's proof (journal.game), not game %d: the game's proof names another entry", nullSeq(l.game), n.Game)
 		}
 		leaf, err := c.leaf(ctx, &g.g)
 		if err != nil {
@@ -681,8 +712,9 @@ func (c *comparison) locate(ctx context.Context) error {
 
 // unnamedGames reports the games since the journal began that no sale entry names.
 func (c *comparison) unnamedGames(ctx context.Context) error {
-	return each(c.q.Query(ctx, `SELECT g.id, g.stake, g.prize, g.created_at, coalesce(p.account_id, 0), g.journal_seq
-		FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 OR g.journal_seq IS NOT NULL ORDER BY g.id`, c.firstGame))(func(r Rows) error {
+	return each(c.q.Query(ctx, `SELECT g.id, g.stake, g.prize, g.created_at, coalesce(p.account_id, 0), j.seq
+		FROM games g LEFT JOIN players p ON p.id = g.player_id LEFT JOIN journal j ON j.game = g.id
+		WHERE g.id >= $1 OR g.id IN (SELECT game FROM journal WHERE game < $1) ORDER BY g.id`, c.firstGame))(func(r Rows) error {
 		var g gameRow
 		if err := r.Scan(&g.g.ID, &g.g.Stake, &g.g.Prize, ScanTime(&g.g.CreatedAt), &g.account, &g.seq); err != nil {
 			return err
@@ -692,7 +724,7 @@ func (c *comparison) unnamedGames(ctx context.Context) error {
 		}
 		why := ""
 		if g.seq.Valid {
-			why = fmt.Sprintf(": its journal_seq says entry %d, which records something else", g.seq.Int64)
+			why = fmt.Sprintf(": the row of entry %d names it (journal.game), but that entry records something else", g.seq.Int64)
 		}
 		c.add(-1, "", "game %d (account %d, stake %d, prize %d, sold at %s) has no sale entry%s", g.g.ID, g.account, g.g.Stake, g.g.Prize,
 			g.g.CreatedAt.Format(journal.TimeFormat), why)
@@ -763,7 +795,9 @@ func (c *comparison) restrictions(ctx context.Context) error {
 		for _, a := range accounts {
 			seen.add(a)
 			c.rep.Accounts++
-			c.account(a, page.entries[a], page.players[a], page.changes[a])
+			if !c.queuedAccounts.has(a) {
+				c.account(a, page.entries[a], page.players[a], page.changes[a])
+			}
 		}
 	}
 	return each(c.q.Query(ctx, `SELECT `+restrictedColumns+` FROM players p JOIN accounts a ON a.id = p.account_id
@@ -771,7 +805,7 @@ func (c *comparison) restrictions(ctx context.Context) error {
 		  OR p.excluded_until IS NOT NULL OR p.closed_at IS NOT NULL)
 		ORDER BY p.account_id`, c.firstAccount))(func(r Rows) error {
 		account, p, err := scanRestricted(r)
-		if err != nil || seen.has(account) {
+		if err != nil || seen.has(account) || c.queuedAccounts.has(account) {
 			return err
 		}
 		c.account(account, nil, p, nil)

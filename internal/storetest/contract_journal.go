@@ -51,6 +51,7 @@ func (f *fixture) saleEntries(t testing.TB, seq int64, p lottery.Player, g lotte
 	if g.Prize > 0 {
 		out = append(out, entry(seq+1, g.CreatedAt, journal.Prize{AccountID: p.AccountID, Game: g.ID, Amount: g.Prize, Transfer: g.StakeTransfer + 1}))
 	}
+	Sequence(t, f.s)
 	if s, ok, err := f.s.SaleEntry(f.ctx, g.ID); err != nil || !ok || s != seq {
 		t.Errorf("the sale entry of game %d: %d, %v, %v; want %d", g.ID, s, ok, err, seq)
 	}
@@ -126,6 +127,14 @@ func testJournalWritePaths(t *testing.T, h Harness) {
 		wg.Wait()
 	}
 	slices.SortFunc(games, func(a, b lottery.Game) int { return int(a.StakeTransfer - b.StakeTransfer) })
+	// On PostgreSQL the entries are queued with the sales, and appended by the sequencer; SQLite's
+	// writer seals them itself.
+	if s, ok, err := f.s.SaleEntry(f.ctx, games[0].ID); err != nil || ok != (f.raw.Rebind == nil) {
+		t.Errorf("the sale entry of game %d, before the sequencer ran: %d, %v, %v; want it only on SQLite", games[0].ID, s, ok, err)
+	}
+	if n := journalSince(t, f.s, n); len(n) == 0 {
+		t.Error("the sequencer appended no entry of the sales")
+	}
 	var want [][]byte
 	for _, g := range games {
 		want = append(want, f.saleEntries(t, n+int64(len(want)), p, g)...)
@@ -352,8 +361,8 @@ func testJournalDense(t *testing.T, h Harness) {
 }
 
 // Sales at once on three servers (PostgreSQL; one store three times elsewhere) until the fixture's
-// emission sells out: one journal, its seqs dense, every game's sale entry in it once, as
-// games.journal_seq says, the bytes rebuilt from the game's row.
+// emission sells out: one journal, its seqs dense, every game's sale entry in it once, as its row
+// says (journal.game), the bytes rebuilt from the game's row.
 func testJournalServers(t *testing.T, h Harness) {
 	servers, raw := h.servers(t, 3)
 	f := fixtureOn(t, servers[0], raw)

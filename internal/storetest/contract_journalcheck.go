@@ -53,6 +53,7 @@ func newJournalScene(t *testing.T, h Harness) *journalScene {
 		if err != nil {
 			t.Fatal(err)
 		}
+		Sequence(t, f.s)
 		seq, _, err := f.s.SaleEntry(f.ctx, g.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -40,12 +40,20 @@ func OpenRaw(t testing.TB, db string) *Raw {
 // CheckJournal checks that a store's journal and its rows agree, as a crash or a race must leave
 // them, and returns how many entries it read. It is the store's own comparison
 // (store.JournalCheck, which ledger check runs) under the account key, against the journal's own
-// verifier key: every difference it finds fails the test.
-func CheckJournal(t testing.TB, s store.JournalCheck, key *journal.AccountKey) int {
+// verifier key: every difference it finds fails the test. The entries queued are appended first,
+// as the next server's sequencer would: none is left out of the comparison.
+func CheckJournal(t testing.TB, s interface {
+	store.JournalCheck
+	journal.Store
+}, key *journal.AccountKey) int {
 	t.Helper()
+	Sequence(t, s)
 	c, err := s.CompareJournal(context.Background(), journal.CompareOptions{AccountKey: key, Now: time.Now()})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.Queued > 0 {
+		t.Errorf("%d entries queued still, after the sequencer ran", c.Queued)
 	}
 	for _, p := range c.Problems {
 		t.Errorf("the journal and the rows differ: %s", p)
@@ -56,9 +64,21 @@ func CheckJournal(t testing.TB, s store.JournalCheck, key *journal.AccountKey) i
 	return int(c.Entries)
 }
 
-// journalSince reads the entries appended since the journal held n.
+// Sequence appends the entries the writes queued, as the server's sequencer does
+// (journal.Log.Integrate), and returns how many.
+func Sequence(t testing.TB, s journal.Store) int64 {
+	t.Helper()
+	n, err := s.Sequence(context.Background())
+	if err != nil {
+		t.Fatalf("the journal's sequencer: %v", err)
+	}
+	return n
+}
+
+// journalSince reads the entries appended since the journal held n, once the queued ones are.
 func journalSince(t testing.TB, s store.Journal, n int64) [][]byte {
 	t.Helper()
+	Sequence(t, s)
 	st, err := s.JournalState(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +90,10 @@ func journalSince(t testing.TB, s store.Journal, n int64) [][]byte {
 	return entries
 }
 
-// journalSize is how many entries the journal holds.
+// journalSize is how many entries the journal holds, once the queued ones are appended.
 func journalSize(t testing.TB, s store.Journal) int64 {
 	t.Helper()
+	Sequence(t, s)
 	st, err := s.JournalState(context.Background())
 	if err != nil {
 		t.Fatal(err)

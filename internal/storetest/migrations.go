@@ -292,6 +292,7 @@ func testLegacyDatabase(t *testing.T, m Migrations) {
 	if _, err := s.CreateOperator(ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", CreatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
+	Sequence(t, s)
 	if got, err := s.JournalEntries(ctx, 0, 1); err != nil || len(got) != 1 ||
 		string(got[0]) != string(journal.Encode(0, now, journal.Operator{Operator: "olga", Action: "operator_created"}, AccountKey)) {
 		t.Errorf("the first entry after the history: %q, %v", got, err)
