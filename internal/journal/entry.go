@@ -6,10 +6,11 @@
 // The entries are the leaves of an RFC 6962 Merkle tree (golang.org/x/mod/sumdb/tlog), whose
 // heads are signed as C2SP checkpoints.
 //
-// The store encodes each entry inside the transaction that makes its change, once the entry's
-// seq is known: the change and its entry are written together or not at all. Log then builds
-// the tree over the entries and signs its checkpoints with the journal's Key (key.go, tree.go);
-// Verify re-checks an exported journal on its own, as anyone who kept checkpoints can.
+// The store writes each entry inside the transaction that makes its change, pending (Pending)
+// until its seq is known, then sealed at it (Seal): the change and its entry are written
+// together or not at all. Log then builds the tree over the entries and signs its checkpoints
+// with the journal's Key (key.go, tree.go); Verify re-checks an exported journal on its own, as
+// anyone who kept checkpoints can.
 package journal
 
 import (
