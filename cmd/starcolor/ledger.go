@@ -84,10 +84,11 @@ and exits 1 if there is any.`, stderr)
 	defer store.Close()
 	if own != nil && app.CheckJournalKey(ctx, store, own) == nil {
 		// The entries queued by the writes (a server stopped before its sequencer ran) are
-		// appended first, sealed as the server would: then they are compared too. Only with
-		// the journal's own key file: an auditor's account key, mistyped, would seal them
-		// wrong for good. A server running beside does the same under the same lock.
-		if err := store.WithLock(ctx, "journal", func() error { _, err := store.Sequence(ctx); return err }); err != nil && !damaged(err) {
+		// appended first, sealed as the server would, and the tree brought up to them: then
+		// they are compared too. Only with the journal's own key file: an auditor's account
+		// key, mistyped, would seal them wrong for good. A server running beside does the same
+		// under the same lock.
+		if err := store.WithLock(ctx, "journal", func() error { return journal.NewLog(store, own).Integrate(ctx) }); err != nil && !damaged(err) {
 			return err
 		}
 	}
@@ -144,6 +145,9 @@ and exits 1 if there is any.`, stderr)
 	}
 	if j.Queued > 0 {
 		fmt.Fprintf(stdout, "journal: %d entries were queued still, not yet in the journal: the rows they record were not compared\n", j.Queued)
+	}
+	if j.Unhashed > 0 {
+		fmt.Fprintf(stdout, "journal: the tree's tiles do not cover %d of the latest checkpoint's entries yet (a server's journal loop is rebuilding them): its root was compared with the entries', not with the tiles'\n", j.Unhashed)
 	}
 	if keys.AccountKey == nil && noKey == nil {
 		fmt.Fprintln(stdout, "journal: the account references were not compared (--account-key)")

@@ -194,6 +194,10 @@ type Comparison struct {
 	// Queued is how many entries were queued, not yet in the journal: the rows they record,
 	// and the restrictions of their accounts, are compared once they are appended.
 	Queued int64
+	// Unhashed is how many of the latest checkpoint's entries the tree's tiles do not cover
+	// yet (the tree is being rebuilt, after migration 0028): the tiles' root was not compared
+	// with the checkpoint's, the entries' was.
+	Unhashed int64
 	// Problems are the first MaxProblems differences found.
 	Problems []Difference
 	// Dropped is how many more were found.

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"runtime"
@@ -17,13 +18,19 @@ type memStore struct {
 	mu          sync.Mutex
 	key         AccountKey
 	entries     [][]byte
-	hashes      []tlog.Hash // by stored hash index
+	tiles       map[tileKey][]byte
 	hashed      int64
 	verifier    string
 	checkpoints map[int64]Checkpoint
 	sales       map[int64]int64
-	raced       int // AddJournalHashes refused with ErrRaced
+	raced       int // AddJournalTiles refused with ErrRaced
 	queue       []memQueued
+}
+
+// tileKey is a tile as a store keeps it: its level and number.
+type tileKey struct {
+	l int
+	n int64
 }
 
 // memQueued is an entry queued, as a store's journal_queue keeps it.
@@ -34,7 +41,7 @@ type memQueued struct {
 }
 
 func newMemStore() *memStore {
-	s := &memStore{checkpoints: map[int64]Checkpoint{}, sales: map[int64]int64{}}
+	s := &memStore{checkpoints: map[int64]Checkpoint{}, sales: map[int64]int64{}, tiles: map[tileKey][]byte{}}
 	copy(s.key[:], "the tests' journal account key..")
 	return s
 }
@@ -101,19 +108,20 @@ func (s *memStore) JournalEntries(ctx context.Context, start, end int64) ([][]by
 	return out, nil
 }
 
-func (s *memStore) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
+func (s *memStore) JournalTiles(ctx context.Context, tiles []tlog.Tile) ([][]byte, error) {
 	defer s.lock()()
-	out := make([]tlog.Hash, len(indexes))
-	for i, x := range indexes {
-		if x < 0 || x >= int64(len(s.hashes)) {
-			return nil, fmt.Errorf("memstore: no stored hash %d (%d kept)", x, len(s.hashes))
+	out := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		d := s.tiles[tileKey{t.L, t.N}]
+		if len(d) < t.W*tlog.HashSize {
+			return nil, fmt.Errorf("memstore: tile %s holds %d bytes", t.Path(), len(d))
 		}
-		out[i] = s.hashes[x]
+		out[i] = append([]byte(nil), d...)
 	}
 	return out, nil
 }
 
-func (s *memStore) AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog.Hash) error {
+func (s *memStore) AddJournalTiles(ctx context.Context, from, to int64, tiles []tlog.Tile, data [][]byte) error {
 	defer s.lock()()
 	if from != s.hashed {
 		s.raced++
@@ -122,10 +130,16 @@ func (s *memStore) AddJournalHashes(ctx context.Context, from, to int64, hashes 
 	if to < from || to > int64(len(s.entries)) {
 		return fmt.Errorf("memstore: hashes of entries %d to %d of %d", from, to, len(s.entries))
 	}
-	if want := tlog.StoredHashCount(to) - tlog.StoredHashIndex(0, from); int64(len(hashes)) != want {
-		return fmt.Errorf("memstore: %d hashes for entries %d to %d, want %d", len(hashes), from, to, want)
+	if err := CheckTiles(from, to, tiles, data); err != nil {
+		return err
 	}
-	s.hashes = append(s.hashes, hashes...)
+	for i, t := range tiles {
+		k := tileKey{t.L, t.N}
+		if old := s.tiles[k]; !bytes.HasPrefix(data[i], old) {
+			return fmt.Errorf("memstore: tile %s changed", t.Path())
+		}
+		s.tiles[k] = append([]byte(nil), data[i]...)
+	}
 	s.hashed = to
 	return nil
 }

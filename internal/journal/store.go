@@ -12,7 +12,7 @@ import (
 type State struct {
 	// Size is how many entries have been appended (the next entry's seq).
 	Size int64
-	// Hashed is how many of them the tree's stored hashes cover (tlog.StoredHashes).
+	// Hashed is how many of them the tree's stored tiles cover (tiles.go).
 	Hashed int64
 	// Verifier is the note verifier key the journal's checkpoints are signed for, "" until a
 	// server has signed one. A server started with another key refuses to sign: one journal
@@ -38,13 +38,13 @@ type Store interface {
 	JournalState(ctx context.Context) (State, error)
 	// JournalEntries reads the entries from start to end-1, each its exact bytes.
 	JournalEntries(ctx context.Context, start, end int64) ([][]byte, error)
-	// JournalHashes reads stored hashes of the tree by their index (tlog.StoredHashIndex), in
-	// the order asked.
-	JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error)
-	// AddJournalHashes stores the hashes that entries from to to-1 add to the tree, at the
-	// indexes from tlog.StoredHashIndex(0, from) on, and sets State.Hashed to to. It fails with
-	// ErrRaced, writing nothing, if State.Hashed is no longer from.
-	AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog.Hash) error
+	// JournalTiles reads stored tiles of the tree (tiles.go), by their level and number: for
+	// each, its stored hashes from the first, at least t.W of them.
+	JournalTiles(ctx context.Context, tiles []tlog.Tile) ([][]byte, error)
+	// AddJournalTiles stores the tiles that entries from to to-1 complete or extend, whole
+	// (CheckTiles), and sets State.Hashed to to. It fails with ErrRaced, writing nothing, if
+	// State.Hashed is no longer from. A stored tile is only ever extended.
+	AddJournalTiles(ctx context.Context, from, to int64, tiles []tlog.Tile, data [][]byte) error
 	// AddCheckpoint keeps a signed checkpoint of size entries, and the verifier key it is
 	// signed for (State.Verifier is set to it if it was ""; a different one fails with
 	// ErrOtherKey, writing nothing). A checkpoint of that size already kept is left as it is.

@@ -16,7 +16,8 @@ import (
 // The bounds of the reads and writes of the tree.
 const (
 	// ChunkSize is how many entries Integrate hashes per write: 4096 entries of about 300 bytes
-	// are 1.2 MB read and 8,190 hashes (262 kB) written in one transaction.
+	// are 1.2 MB read, and 16 tiles of 256 hashes (131 kB) and the partial ones above written
+	// in one transaction.
 	ChunkSize = 4096
 	// MaxEntries is the most entries one call of Entries returns (docs/spec/API.md 1.2).
 	MaxEntries = 1000
@@ -49,7 +50,7 @@ func (l *Log) Step(ctx context.Context, now time.Time) error {
 	return err
 }
 
-// Integrate appends the entries queued (Store.Sequence), then adds to the tree's stored hashes
+// Integrate appends the entries queued (Store.Sequence), then adds to the tree's stored tiles
 // the entries appended since they were last integrated, ChunkSize entries per write, until it
 // has caught up with the size it read first. A chunk another Log stored first is not an error:
 // the work goes on from where that one left.
@@ -131,24 +132,26 @@ func (l *Log) integrate(ctx context.Context, from, to int64) error {
 		}
 		hashes = append(hashes, h...)
 	}
-	return l.store.AddJournalHashes(ctx, from, to, hashes)
+	// The tiles the chunk completes or extends, each whole: a partial tile's older hashes come
+	// from its stored part, through r.
+	tiles := tlog.NewTiles(TileHeight, from, to)
+	data := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		if data[i], err = tlog.ReadTileData(t, r); err != nil {
+			return err
+		}
+	}
+	return l.store.AddJournalTiles(ctx, from, to, tiles, data)
 }
 
-// readHashes reads stored hashes, checking that the store gave one for each index.
+// readHashes reads stored hashes from the store's tiles.
 func (l *Log) readHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
-	hs, err := l.store.JournalHashes(ctx, indexes)
-	if err != nil {
-		return nil, err
-	}
-	if len(hs) != len(indexes) {
-		return nil, fmt.Errorf("journal: read %d stored hashes, want %d", len(hs), len(indexes))
-	}
-	return hs, nil
+	return l.reader(ctx).ReadHashes(indexes)
 }
 
-// reader reads the tree's stored hashes from the store.
+// reader reads the tree's stored hashes from the store's tiles.
 func (l *Log) reader(ctx context.Context) tlog.HashReader {
-	return tlog.HashReaderFunc(func(indexes []int64) ([]tlog.Hash, error) { return l.readHashes(ctx, indexes) })
+	return TileHashes(func(tiles []tlog.Tile) ([][]byte, error) { return l.store.JournalTiles(ctx, tiles) })
 }
 
 // Sign signs and keeps a checkpoint of the tree as far as it is integrated, if it grew since the
@@ -173,6 +176,11 @@ func (l *Log) Sign(ctx context.Context, now time.Time) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if ok {
+		if err := l.extends(ctx, latest, st.Hashed, root); err != nil {
+			return false, err
+		}
+	}
 	body := log.Checkpoint{Origin: l.key.Origin, Size: uint64(st.Hashed), Hash: root[:]}.Marshal()
 	msg, err := note.Sign(&note.Note{Text: string(body)}, l.key.Signer)
 	if err != nil {
@@ -183,6 +191,32 @@ func (l *Log) Sign(ctx context.Context, now time.Time) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// ErrFork is a tree that does not extend the latest checkpoint's: its entries or its tiles
+// were changed since that was signed. The Log signs no checkpoint of it.
+var ErrFork = errors.New("journal: the tree does not extend the latest checkpoint's")
+
+// extends checks that the tree of size entries and root extends the latest checkpoint's, by the
+// consistency proof its own tiles give. Signing a tree that does not would sign a fork, whose
+// checkpoints contradict those kept by the readers: rather stop, for ledger check to name the
+// entries changed.
+func (l *Log) extends(ctx context.Context, latest Checkpoint, size int64, root tlog.Hash) error {
+	old, oldRoot, err := OpenCheckpoint(latest.Note, l.key.Verifier)
+	if err != nil {
+		return fmt.Errorf("journal: the latest checkpoint: %w", err)
+	}
+	if old != latest.Size {
+		return fmt.Errorf("journal: the latest checkpoint signs %d entries, kept as %d", old, latest.Size)
+	}
+	p, err := tlog.ProveTree(size, old, l.reader(ctx))
+	if err != nil {
+		return err
+	}
+	if err := tlog.CheckTree(p, size, root, old, oldRoot); err != nil {
+		return fmt.Errorf("%w (%d entries, then %d): %v", ErrFork, old, size, err)
+	}
+	return nil
 }
 
 // Checkpoint is the latest checkpoint; a fault.NotFound before the first.

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -185,8 +187,41 @@ func slices2(p []tlog.Hash) [][]byte {
 	return out
 }
 
-// The tree's stored hashes are the same however the entries are cut into chunks, and whenever
-// they are integrated: one entry at a time, in chunks that cross the powers of two, or at once.
+// storedOK checks that every stored hash of the tree of s's entries, as tlog makes them in
+// memory, reads back the same through s's tiles.
+func storedOK(t *testing.T, s *memStore) {
+	t.Helper()
+	var all []tlog.Hash
+	mem := tlog.HashReaderFunc(func(indexes []int64) ([]tlog.Hash, error) {
+		out := make([]tlog.Hash, len(indexes))
+		for i, x := range indexes {
+			out[i] = all[x]
+		}
+		return out, nil
+	})
+	for i, e := range s.entries {
+		h, err := tlog.StoredHashes(int64(i), e, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, h...)
+	}
+	indexes := make([]int64, len(all))
+	for i := range indexes {
+		indexes[i] = int64(i)
+	}
+	got, err := TileHashes(func(tiles []tlog.Tile) ([][]byte, error) { return s.JournalTiles(context.Background(), tiles) }).ReadHashes(indexes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, all) {
+		t.Fatalf("the %d stored hashes of %d entries read back otherwise from the tiles", len(all), len(s.entries))
+	}
+}
+
+// The tree's stored tiles hold every stored hash, as tlog makes them, and are the same however
+// the entries are cut into chunks and whenever they are integrated: one entry at a time, in
+// chunks that cross the powers of two and the tiles' edges, or at once.
 func TestIntegrateChunks(t *testing.T) {
 	ctx := context.Background()
 	k := testKey(t, "")
@@ -196,11 +231,13 @@ func TestIntegrateChunks(t *testing.T) {
 	if err := NewLog(one, k).Integrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if want := tlog.StoredHashCount(n); int64(len(one.hashes)) != want || one.hashed != n {
-		t.Fatalf("%d stored hashes for %d entries, want %d", len(one.hashes), one.hashed, want)
+	storedOK(t, one)
+	// 300 entries: a full tile and one of 44 leaves' hashes, and a tile of 1 above them.
+	if one.hashed != n || len(one.tiles) != 3 || len(one.tiles[tileKey{0, 1}]) != 44*tlog.HashSize || len(one.tiles[tileKey{1, 0}]) != tlog.HashSize {
+		t.Fatalf("%d entries hashed into %d tiles", one.hashed, len(one.tiles))
 	}
-	for _, chunk := range []int64{1, 2, 3, 5, 63, 64, 65, 255, 256, 1000} {
-		for _, every := range []int{1, 7, 100, n} {
+	for _, chunk := range []int64{1, 2, 3, 5, 63, 64, 65, 255, 256, 257, 1000} {
+		for _, every := range []int{1, 7, 100, 256, n} {
 			s := newMemStore()
 			l := NewLog(s, k)
 			l.chunk = chunk
@@ -210,9 +247,40 @@ func TestIntegrateChunks(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if !slices.Equal(s.hashes, one.hashes) {
-				t.Fatalf("chunks of %d, integrated every %d entries: other stored hashes", chunk, every)
+			if !maps.EqualFunc(s.tiles, one.tiles, bytes.Equal) {
+				t.Fatalf("chunks of %d, integrated every %d entries: other stored tiles", chunk, every)
 			}
+		}
+	}
+}
+
+// A tree of three levels of tiles (more than 2^16 entries), integrated in chunks that end
+// anywhere, holds every stored hash, and proves its records against tlog's own root.
+func TestIntegrateTileLevels(t *testing.T) {
+	ctx := context.Background()
+	k := testKey(t, "")
+	s := newMemStore()
+	l := NewLog(s, k)
+	r := rand.New(rand.NewPCG(3, 4))
+	for len(s.entries) < 1<<16+700 {
+		fill(s, 1+r.IntN(3000))
+		if err := l.Integrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storedOK(t, s)
+	n := int64(len(s.entries))
+	if _, ok := s.tiles[tileKey{2, 0}]; !ok {
+		t.Fatalf("%d entries and no tile of level 2", n)
+	}
+	root, err := tlog.TreeHash(n, l.reader(ctx))
+	if err != nil || !bytes.Equal(root[:], merkleRoot(s.entries)) {
+		t.Fatalf("the root from the tiles %x (%v), want transparency-dev's", root, err)
+	}
+	for _, i := range []int64{0, 255, 256, 65535, 65536, n - 1} {
+		p, err := tlog.ProveRecord(n, i, l.reader(ctx))
+		if err != nil || tlog.CheckRecord(p, n, root, i, tlog.RecordHash(s.entries[i])) != nil {
+			t.Fatalf("the proof of entry %d: %v", i, err)
 		}
 	}
 }
@@ -281,8 +349,8 @@ func TestLogsRace(t *testing.T) {
 		if err := NewLog(want, k).Integrate(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if s.hashed != 600 || !slices.Equal(s.hashes, want.hashes) {
-			t.Fatalf("round %d: %d entries hashed, the stored hashes differ from one Log's", round, s.hashed)
+		if s.hashed != 600 || !maps.EqualFunc(s.tiles, want.tiles, bytes.Equal) {
+			t.Fatalf("round %d: %d entries hashed, the stored tiles differ from one Log's", round, s.hashed)
 		}
 		for size, c := range s.checkpoints {
 			if cp := parse(t, k, c); !bytes.Equal(cp.Hash, merkleRoot(s.entries[:size])) {
@@ -440,5 +508,26 @@ func TestGameProof(t *testing.T) {
 		if err := proof.VerifyInclusion(rfc6962.DefaultHasher, uint64(p.Index), cp.Size, rfc6962.DefaultHasher.HashLeaf(p.Entry), slices2(p.Path), cp.Hash); err != nil {
 			t.Fatalf("game %d: %v", game, err)
 		}
+	}
+}
+
+// A Log signs no checkpoint of a tree that does not extend the latest one's: a tile changed
+// under it since, say by whoever holds the database, stops the signing with ErrFork.
+func TestSignRefusesFork(t *testing.T) {
+	ctx := context.Background()
+	k := testKey(t, "")
+	s := newMemStore()
+	l := NewLog(s, k)
+	fill(s, 300)
+	step(t, l, t0)
+	fill(s, 10)
+	step(t, l, t0.Add(SignEvery))  // the tree extends the checkpoint of 300
+	s.tiles[tileKey{0, 1}][5] ^= 1 // a hash of the tree of 310, in the partial tile of the leaves 256 on
+	fill(s, 10)
+	if err := l.Step(ctx, t0.Add(2*SignEvery)); !errors.Is(err, ErrFork) {
+		t.Fatalf("a checkpoint signed over a changed tile: %v", err)
+	}
+	if c, _, _ := s.LatestCheckpoint(ctx); c.Size != 310 {
+		t.Fatalf("the latest checkpoint is of %d entries, want 310", c.Size)
 	}
 }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -11,12 +12,13 @@ import (
 
 	"starcolor/internal/emission"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
 // What a sale adds to the file for the journal, as SQLite's dbstat counts the pages of its
 // tables: 5,000 sales (50 players at once, 100 each), their entries (the sale, and the prize of a
-// winner) with the index of the sales' games, and the tree's hashes over them. The figures are in
+// winner) with the index of the sales' games, and the tree's tiles over them. The figures are in
 // docs/PERFORMANCE.md; the test fails if a sale comes to cost more than 600 bytes.
 func TestJournalBytesPerSale(t *testing.T) {
 	ctx := context.Background()
@@ -51,35 +53,17 @@ func TestJournalBytesPerSale(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	// The entries appended and the tree's hashes, as journal.Log stores them.
-	if _, err := d.Sequence(ctx); err != nil {
+	// The entries appended and the tree's tiles, as journal.Log stores them.
+	key, err := journal.CreateKey(filepath.Join(t.TempDir(), "journal.key"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := journal.NewLog(d, key).Integrate(ctx); err != nil {
 		t.Fatal(err)
 	}
 	st, err := d.JournalState(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := d.JournalEntries(ctx, 0, st.Size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hashes []tlog.Hash
-	read := tlog.HashReaderFunc(func(ids []int64) ([]tlog.Hash, error) {
-		out := make([]tlog.Hash, len(ids))
-		for i, id := range ids {
-			out[i] = hashes[id]
-		}
-		return out, nil
-	})
-	for i, en := range entries {
-		hs, err := tlog.StoredHashes(int64(i), en, read)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hashes = append(hashes, hs...)
-	}
-	if err := d.AddJournalHashes(ctx, 0, st.Size, hashes); err != nil {
-		t.Fatal(err)
+	if err != nil || st.Hashed != st.Size {
+		t.Fatalf("%+v %v: the tree is not integrated", st, err)
 	}
 
 	var sales, prizes, saleBytes, prizeBytes int64
@@ -98,16 +82,18 @@ func TestJournalBytesPerSale(t *testing.T) {
 		}
 		return size, payload
 	}
-	journal, _ := pages("journal")
+	entryPages, _ := pages("journal")
 	byGame, _ := pages("journal_by_game")
-	tree, _ := pages("journal_hashes")
-	perEntry, perHash := float64(journal)/float64(st.Size), float64(tree)/float64(len(hashes))
-	perSale := float64(sales+prizes) / float64(sales) * (perEntry + perHash*float64(len(hashes))/float64(st.Size))
+	tree, _ := pages("journal_tiles")
+	treeKey, _ := pages("sqlite_autoindex_journal_tiles_1")
+	tiles := len(tlog.NewTiles(journal.TileHeight, 0, st.Size))
+	perEntry, perTree := float64(entryPages)/float64(st.Size), float64(tree+treeKey)/float64(st.Size)
+	perSale := float64(sales+prizes) / float64(sales) * (perEntry + perTree)
 	seq := float64(byGame) / float64(sales)
 	t.Logf("%d sales: %d sale entries of %.0f bytes, %d prize entries of %.0f bytes (%d entries in all)", sales, sales,
 		float64(saleBytes)/float64(sales), prizes, float64(prizeBytes)/float64(prizes), st.Size)
-	t.Logf("journal: %d bytes of pages, %.0f an entry; journal_hashes: %d hashes, %d bytes of pages, %.1f a hash; journal_by_game: %.1f bytes a game",
-		journal, perEntry, len(hashes), tree, perHash, seq)
+	t.Logf("journal: %d bytes of pages, %.0f an entry; journal_tiles: %d tiles, %d bytes of pages and %d of its key, %.1f an entry; journal_by_game: %.1f bytes a game",
+		entryPages, perEntry, tiles, tree, treeKey, perTree, seq)
 	t.Logf("a sale adds %.0f bytes: %.2f entries with their hashes, and its game's index", perSale+seq, float64(sales+prizes)/float64(sales))
 	if perSale+seq > 600 {
 		t.Errorf("a sale adds %.0f bytes to the file for the journal, more than 600", perSale+seq)

@@ -393,75 +393,83 @@ func (s *DB) JournalEntries(ctx context.Context, start, end int64) ([][]byte, er
 	return out, nil
 }
 
-// JournalHashes reads stored hashes of the tree by their index (tlog.StoredHashIndex), in the
-// order asked. One not stored is an error: the tree reads only what it wrote.
-func (s *DB) JournalHashes(ctx context.Context, indexes []int64) ([]tlog.Hash, error) {
-	out, err := journalHashes(ctx, s.read, indexes)
+// JournalTiles reads stored tiles of the tree (journal/tiles.go): each, its hashes from the
+// first, at least t.W of them.
+func (s *DB) JournalTiles(ctx context.Context, tiles []tlog.Tile) ([][]byte, error) {
+	out, err := journalTiles(ctx, s.read, tiles)
 	return out, s.fault(err)
 }
 
-// journalHashes reads stored hashes of the tree by their index, in q.
-func journalHashes(ctx context.Context, q Querier, indexes []int64) ([]tlog.Hash, error) {
-	found := make(map[int64]tlog.Hash, len(indexes))
-	for rest := indexes; len(rest) > 0; {
+// journalTiles reads stored tiles in q, journalChunk a statement.
+func journalTiles(ctx context.Context, q Querier, tiles []tlog.Tile) ([][]byte, error) {
+	type coord struct {
+		l int
+		n int64
+	}
+	found := make(map[coord][]byte, len(tiles))
+	for rest := tiles; len(rest) > 0; {
 		n := min(len(rest), journalChunk)
-		args := make([]any, n)
-		for i, id := range rest[:n] {
-			args[i] = id
+		var where strings.Builder
+		args := make([]any, 0, 2*n)
+		for i, t := range rest[:n] {
+			if i > 0 {
+				where.WriteString(" OR ")
+			}
+			fmt.Fprintf(&where, "(level = $%d AND n = $%d)", 2*i+1, 2*i+2)
+			args = append(args, t.L, t.N)
 		}
-		err := each(q.Query(ctx, `SELECT id, hash FROM journal_hashes WHERE id IN (`+strings.Trim(values(1, n), "()")+`)`, args...))(func(r Rows) error {
-			var id int64
+		err := each(q.Query(ctx, `SELECT level, n, hashes FROM journal_tiles WHERE `+where.String(), args...))(func(r Rows) error {
+			var c coord
 			var h []byte
-			if err := r.Scan(&id, &h); err != nil {
-				return err
-			}
-			if len(h) != tlog.HashSize {
-				return fmt.Errorf("journal: stored hash %d is %d bytes", id, len(h))
-			}
-			found[id] = tlog.Hash(h)
-			return nil
+			err := r.Scan(&c.l, &c.n, &h)
+			found[c] = h
+			return err
 		})
 		if err != nil {
 			return nil, err
 		}
 		rest = rest[n:]
 	}
-	out := make([]tlog.Hash, len(indexes))
-	for i, id := range indexes {
-		h, ok := found[id]
-		if !ok {
-			return nil, fmt.Errorf("journal: no stored hash %d", id)
+	out := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		h := found[coord{t.L, t.N}]
+		if len(h) < t.W*tlog.HashSize {
+			return nil, fmt.Errorf("journal: the tree's tile %s holds %d of the %d hashes asked", t.Path(), len(h)/tlog.HashSize, t.W)
 		}
 		out[i] = h
 	}
 	return out, nil
 }
 
-// AddJournalHashes stores the hashes that entries from to to-1 add to the tree, at the indexes
-// from tlog.StoredHashIndex(0, from) on, and sets State.Hashed to to. It fails with
-// journal.ErrRaced, writing nothing, if State.Hashed is no longer from. The hashes go first and
-// the compare-and-set on journal_state last: on PostgreSQL its row is the sequencer's counter,
-// held here only through the commit.
-func (s *DB) AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog.Hash) error {
+// treeHashes reads the tree's stored hashes in q, through its tiles.
+func treeHashes(ctx context.Context, q Querier) tlog.HashReader {
+	return journal.TileHashes(func(tiles []tlog.Tile) ([][]byte, error) { return journalTiles(ctx, q, tiles) })
+}
+
+// AddJournalTiles stores the tiles that entries from to to-1 complete or extend, whole
+// (journal.CheckTiles), and sets State.Hashed to to. It fails with journal.ErrRaced, writing
+// nothing, if State.Hashed is no longer from. The tiles go first and the compare-and-set on
+// journal_state last: on PostgreSQL its row is the sequencer's counter, held here only through
+// the commit. A tile stored wider already is another server's, which the check below then finds.
+func (s *DB) AddJournalTiles(ctx context.Context, from, to int64, tiles []tlog.Tile, data [][]byte) error {
 	if from < 0 || to < from {
-		return fmt.Errorf("journal: hashes of entries %d to %d: no such range", from, to-1)
+		return fmt.Errorf("journal: tiles of entries %d to %d: no such range", from, to-1)
 	}
-	first := tlog.StoredHashIndex(0, from)
-	if want := tlog.StoredHashCount(to) - first; int64(len(hashes)) != want {
-		return fmt.Errorf("journal: entries %d to %d add %d stored hashes, not %d", from, to-1, want, len(hashes))
+	if err := journal.CheckTiles(from, to, tiles, data); err != nil {
+		return err
 	}
 	err := s.write(ctx, func(q Querier) error {
-		for rest, id := hashes, first; len(rest) > 0; {
+		for rest, hashes := tiles, data; len(rest) > 0; {
 			n := min(len(rest), journalChunk)
-			args := make([]any, 0, 2*n)
-			for i, h := range rest[:n] {
-				args = append(args, id+int64(i), h[:])
+			args := make([]any, 0, 3*n)
+			for i, t := range rest[:n] {
+				args = append(args, t.L, t.N, hashes[i])
 			}
-			// A hash stored already is another server's, which the check below then finds.
-			if _, err := q.Exec(ctx, `INSERT INTO journal_hashes (id, hash) VALUES `+values(n, 2)+` ON CONFLICT (id) DO NOTHING`, args...); err != nil {
+			if _, err := q.Exec(ctx, `INSERT INTO journal_tiles (level, n, hashes) VALUES `+values(n, 3)+`
+				ON CONFLICT (level, n) DO UPDATE SET hashes = excluded.hashes WHERE length(excluded.hashes) > length(journal_tiles.hashes)`, args...); err != nil {
 				return err
 			}
-			rest, id = rest[n:], id+int64(n)
+			rest, hashes = rest[n:], hashes[n:]
 		}
 		changed, err := q.Exec(ctx, `UPDATE journal_state SET hashed = $2 WHERE hashed = $1 AND size >= $2`, from, to)
 		if err != nil || changed == 1 {
@@ -474,7 +482,7 @@ func (s *DB) AddJournalHashes(ctx context.Context, from, to int64, hashes []tlog
 		if st.Hashed != from {
 			return journal.ErrRaced
 		}
-		return fmt.Errorf("journal: hashes of entries up to %d, but only %d are appended", to-1, st.Size)
+		return fmt.Errorf("journal: tiles of entries up to %d, but only %d are appended", to-1, st.Size)
 	})
 	return s.fault(err)
 }

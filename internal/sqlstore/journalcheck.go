@@ -83,7 +83,7 @@ type comparison struct {
 	refs bool // the account references are compared
 	rep  *journal.Comparison
 
-	size, firstGame, firstTransfer, firstAccount int64
+	size, hashed, firstGame, firstTransfer, firstAccount int64
 
 	games, transfers idSet // named by an entry, or by one queued
 	queuedAccounts   idSet // whose restriction has an entry queued
@@ -114,8 +114,8 @@ func (c *comparison) add(seq int64, entry, format string, args ...any) {
 // rows, the checkpoint's root, the games and transfers no entry names, the restrictions.
 func (c *comparison) run(ctx context.Context) error {
 	var verifier string
-	if err := c.q.QueryRow(ctx, `SELECT size, verifier, first_game, first_transfer, first_account FROM journal_state`).
-		Scan(&c.size, &verifier, &c.firstGame, &c.firstTransfer, &c.firstAccount); err != nil {
+	if err := c.q.QueryRow(ctx, `SELECT size, hashed, verifier, first_game, first_transfer, first_account FROM journal_state`).
+		Scan(&c.size, &c.hashed, &verifier, &c.firstGame, &c.firstTransfer, &c.firstAccount); err != nil {
 		return err
 	}
 	c.games.base, c.transfers.base = c.firstGame, c.firstTransfer
@@ -641,12 +641,19 @@ func (c *comparison) root(ctx context.Context) error {
 	if c.cp.size > c.size {
 		c.add(-1, "", "the latest checkpoint signs %d entries, but the journal's counter says %d: entries were removed", c.cp.size, c.size)
 	}
-	stored, err := tlog.TreeHash(c.cp.size, tlog.HashReaderFunc(func(ids []int64) ([]tlog.Hash, error) { return journalHashes(ctx, c.q, ids) }))
+	var stored tlog.Hash
+	var err error
+	if c.hashed >= c.cp.size {
+		stored, err = tlog.TreeHash(c.cp.size, treeHashes(ctx, c.q))
+	} else {
+		c.rep.Unhashed = c.cp.size - c.hashed
+		stored = c.cp.root // not compared: the tree is being rebuilt
+	}
 	switch {
 	case err != nil:
-		c.add(-1, "", "the tree's stored hashes (journal_hashes) cannot give the root of the latest checkpoint's %d entries: %v", c.cp.size, err)
+		c.add(-1, "", "the tree's stored tiles (journal_tiles) cannot give the root of the latest checkpoint's %d entries: %v", c.cp.size, err)
 	case stored != c.cp.root:
-		c.add(-1, "", "the tree's stored hashes (journal_hashes) give the root %x for the latest checkpoint's %d entries, which signs %x: the proofs made from them fail",
+		c.add(-1, "", "the tree's stored tiles (journal_tiles) give the root %x for the latest checkpoint's %d entries, which signs %x: the proofs made from them fail",
 			stored[:], c.cp.size, c.cp.root[:])
 	}
 	if !c.cp.reached || c.cp.entries == c.cp.root {
@@ -696,7 +703,7 @@ func (c *comparison) locate(ctx context.Context) error {
 		for i := range entries {
 			indexes[i] = tlog.StoredHashIndex(0, a+int64(i))
 		}
-		leaves, err := journalHashes(ctx, c.q, indexes)
+		leaves, err := treeHashes(ctx, c.q).ReadHashes(indexes)
 		if err != nil {
 			return err
 		}

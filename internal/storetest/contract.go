@@ -149,7 +149,7 @@ func Run(t *testing.T, h Harness) {
 		{"JournalFailedWrites", testJournalFailedWrites},
 		{"JournalDense", testJournalDense},
 		{"JournalServers", testJournalServers},
-		{"JournalHashesRace", testJournalHashesRace},
+		{"JournalTilesRace", testJournalTilesRace},
 		{"JournalCheckpointRace", testJournalCheckpointRace},
 		{"JournalLog", testJournalLog},
 		{"JournalCheckClean", testJournalCheckClean},

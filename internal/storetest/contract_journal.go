@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -391,9 +392,14 @@ func testJournalServers(t *testing.T, h Harness) {
 	t.Logf("%d entries for 2,000 sales on %d servers", entries, len(servers))
 }
 
-// storedHashes are the stored hashes that entries from to to-1 add to the tree, read from the
-// store for those before from: what journal.Log writes with AddJournalHashes.
-func storedHashes(t testing.TB, s journal.Store, from, to int64) []tlog.Hash {
+// treeReader reads the tree's stored hashes through a store's tiles.
+func treeReader(s journal.Store) tlog.HashReader {
+	return journal.TileHashes(func(tiles []tlog.Tile) ([][]byte, error) { return s.JournalTiles(context.Background(), tiles) })
+}
+
+// storedTiles are the tiles that entries from to to-1 complete or extend, the older hashes read
+// from the store's tiles: what journal.Log writes with AddJournalTiles.
+func storedTiles(t testing.TB, s journal.Store, from, to int64) ([]tlog.Tile, [][]byte) {
 	t.Helper()
 	entries, err := s.JournalEntries(context.Background(), from, to)
 	if err != nil {
@@ -408,7 +414,7 @@ func storedHashes(t testing.TB, s journal.Store, from, to int64) []tlog.Hash {
 				out[i] = made[id-first]
 				continue
 			}
-			hs, err := s.JournalHashes(context.Background(), []int64{id})
+			hs, err := treeReader(s).ReadHashes([]int64{id})
 			if err != nil {
 				return nil, err
 			}
@@ -423,14 +429,22 @@ func storedHashes(t testing.TB, s journal.Store, from, to int64) []tlog.Hash {
 		}
 		made = append(made, hs...)
 	}
-	return made
+	tiles := tlog.NewTiles(journal.TileHeight, from, to)
+	data := make([][]byte, len(tiles))
+	for i, tile := range tiles {
+		if data[i], err = tlog.ReadTileData(tile, read); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tiles, data
 }
 
-// The tree's hashes are written once: of writers racing to add the same entries' hashes, on
-// every server, one does and the others get journal.ErrRaced, writing nothing. The hashes read
-// back are the winner's, and give the tree's root. A count of hashes that is not the entries',
-// or hashes of entries not appended, are refused.
-func testJournalHashesRace(t *testing.T, h Harness) {
+// The tree's tiles are written once: of writers racing to add the same entries' tiles, on
+// every server, one does and the others get journal.ErrRaced, writing nothing. The tiles read
+// back are the winner's, and give the tree's root. Tiles that are not the entries', a tile
+// short of its hashes, tiles of entries not appended, and a tile changed other than extended
+// are refused.
+func testJournalTilesRace(t *testing.T, h Harness) {
 	servers, raw := h.servers(t, 3)
 	f := fixtureOn(t, servers[0], raw)
 	p := f.player(t, "hashes", 1_000_00)
@@ -438,26 +452,34 @@ func testJournalHashesRace(t *testing.T, h Harness) {
 	const rounds, racers = 20, 6
 	from := int64(0)
 	for round := range rounds {
-		for i := range 3 {
+		// Rounds of 3 and of 100 sales: some fill a tile, most extend a partial one.
+		for i := range 3 + 97*(round%4/3) {
 			if _, err := f.sell(p, fmt.Sprint("r", round, "-", i)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		to := journalSize(t, f.s)
-		hashes := storedHashes(t, f.s, from, to)
+		tiles, data := storedTiles(t, f.s, from, to)
 		if round == 0 {
-			if err := f.s.AddJournalHashes(ctx, from, to, hashes[1:]); err == nil || errors.Is(err, journal.ErrRaced) {
-				t.Fatalf("too few hashes: %v", err)
+			if err := f.s.AddJournalTiles(ctx, from, to, tiles[1:], data[1:]); err == nil || errors.Is(err, journal.ErrRaced) {
+				t.Fatalf("too few tiles: %v", err)
 			}
-			beyond := make([]tlog.Hash, tlog.StoredHashCount(to+1))
-			if err := f.s.AddJournalHashes(ctx, 0, to+1, beyond); err == nil || errors.Is(err, journal.ErrRaced) {
-				t.Fatalf("the hashes of an entry not appended: %v", err)
+			short := slices.Clone(data)
+			short[0] = short[0][1:]
+			if err := f.s.AddJournalTiles(ctx, from, to, tiles, short); err == nil || errors.Is(err, journal.ErrRaced) {
+				t.Fatalf("a tile short of a byte: %v", err)
+			}
+			beyond, beyondData := storedTiles(t, f.s, from, to)
+			beyond[0].W++
+			beyondData[0] = append(beyondData[0], make([]byte, tlog.HashSize)...)
+			if err := f.s.AddJournalTiles(ctx, 0, to+1, beyond, beyondData); err == nil || errors.Is(err, journal.ErrRaced) {
+				t.Fatalf("the tiles of an entry not appended: %v", err)
 			}
 		}
 		var wg sync.WaitGroup
 		errs := make([]error, racers)
 		for i := range racers {
-			wg.Go(func() { errs[i] = servers[i%len(servers)].AddJournalHashes(ctx, from, to, hashes) })
+			wg.Go(func() { errs[i] = servers[i%len(servers)].AddJournalTiles(ctx, from, to, tiles, data) })
 		}
 		wg.Wait()
 		won := 0
@@ -471,12 +493,12 @@ func testJournalHashesRace(t *testing.T, h Harness) {
 		}
 		st, err := f.s.JournalState(ctx)
 		if err != nil || won != 1 || st.Hashed != to {
-			t.Fatalf("round %d: %d writers of the hashes won, the state is %+v (%v); want 1, and %d hashed", round, won, st, err, to)
+			t.Fatalf("round %d: %d writers of the tiles won, the state is %+v (%v); want 1, and %d hashed", round, won, st, err, to)
 		}
 		from = to
 	}
-	if n := raw.Int(t, `SELECT count(*) FROM journal_hashes`); n != tlog.StoredHashCount(from) {
-		t.Fatalf("%d hashes stored for %d entries, want %d", n, from, tlog.StoredHashCount(from))
+	if n, want := raw.Int(t, `SELECT count(*) FROM journal_tiles`), int64(len(tlog.NewTiles(journal.TileHeight, 0, from))); n != want {
+		t.Fatalf("%d tiles stored for %d entries, want %d", n, from, want)
 	}
 	entries, err := f.s.JournalEntries(ctx, 0, from)
 	if err != nil {
@@ -486,9 +508,23 @@ func testJournalHashesRace(t *testing.T, h Harness) {
 	for i, e := range entries {
 		leaves[i] = journal.Leaf(e)
 	}
-	root, err := tlog.TreeHash(from, tlog.HashReaderFunc(func(ids []int64) ([]tlog.Hash, error) { return f.s.JournalHashes(ctx, ids) }))
+	root, err := tlog.TreeHash(from, treeReader(f.s))
 	if err != nil || root != audit.Root(leaves) {
-		t.Fatalf("the root from the stored hashes: %x (%v), want the entries' %x", root, err, audit.Root(leaves))
+		t.Fatalf("the root from the stored tiles: %x (%v), want the entries' %x", root, err, audit.Root(leaves))
+	}
+	// The store's trigger: a tile is extended, never changed, never shortened, never deleted.
+	for _, bad := range []string{
+		`UPDATE journal_tiles SET hashes = $1 WHERE level = 0 AND n = 0`,
+		`UPDATE journal_tiles SET n = 99 WHERE level = 0 AND n = 0`,
+		`DELETE FROM journal_tiles WHERE level = 0 AND n = 0`,
+	} {
+		var arg []any
+		if strings.Contains(bad, "$1") {
+			arg = append(arg, make([]byte, 2*256*tlog.HashSize))
+		}
+		if err := raw.Exec(bad, arg...); err == nil {
+			t.Errorf("%s: not refused", bad)
+		}
 	}
 }
 
@@ -504,7 +540,8 @@ func testJournalCheckpointRace(t *testing.T, h Harness) {
 		f := fixtureOn(t, servers[0], raw)
 		f.player(t, "checkpoints", 10_00)
 		size := journalSize(t, f.s)
-		if err := f.s.AddJournalHashes(ctx, 0, size, storedHashes(t, f.s, 0, size)); err != nil {
+		tiles, data := storedTiles(t, f.s, 0, size)
+		if err := f.s.AddJournalTiles(ctx, 0, size, tiles, data); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok, err := f.s.LatestCheckpoint(ctx); ok || err != nil {

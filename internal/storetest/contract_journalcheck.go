@@ -2,7 +2,6 @@ package storetest
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
@@ -292,7 +291,7 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 				t.Fatal(err)
 			}
 			size := journalSize(t, sc.s)
-			root, err := tlog.TreeHash(size, tlog.HashReaderFunc(func(ids []int64) ([]tlog.Hash, error) { return sc.s.JournalHashes(context.Background(), ids) }))
+			root, err := tlog.TreeHash(size, treeReader(sc.s))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,6 +39,7 @@ func RunMigrations(t *testing.T, m Migrations) {
 	t.Run("DuplicateNumbersRefused", func(t *testing.T) { testDuplicateNumbers(t, m) })
 	t.Run("AppliedAsAnotherFileRefused", func(t *testing.T) { testAppliedAsAnotherFile(t, m) })
 	t.Run("LegacyDatabaseOpens", func(t *testing.T) { testLegacyDatabase(t, m) })
+	t.Run("TreeToTiles", func(t *testing.T) { testTreeToTiles(t, m) })
 }
 
 // migrateRaw runs a history on a raw connection as a store runs it on its own.
