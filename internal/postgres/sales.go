@@ -592,24 +592,10 @@ func queueGames(b *pgx.Batch, rows *lottery.Rows) {
 		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
 }
 
-// queueJournal queues the insert of the batch's entries into the journal's queue, in their
-// order (sqlstore.QueueArgs): unnest keeps it, and the queue's ids follow it.
+// queueJournal queues the insert of the batch's entries into the journal's queue: one row, its
+// entries in their order (sqlstore.QueueValue).
 func queueJournal(b *pgx.Batch, events []sqlstore.Dated) {
-	args := sqlstore.QueueArgs(events)
-	n := len(events)
-	kind, account, game, transfer, pending := make([]string, n), make([]int64, n), make([]*int64, n), make([]*int64, n), make([][]byte, n)
-	for i := range n {
-		r := args[5*i : 5*i+5]
-		kind[i], account[i], pending[i] = r[0].(string), r[1].(int64), r[4].([]byte)
-		if v, ok := r[2].(int64); ok {
-			game[i] = &v
-		}
-		if v, ok := r[3].(int64); ok {
-			transfer[i] = &v
-		}
-	}
-	b.Queue(`INSERT INTO `+sqlstore.QueueColumns+` SELECT k, a, g, t, p FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bytea[]) WITH ORDINALITY AS q(k, a, g, t, p, o) ORDER BY o`,
-		kind, account, game, transfer, pending)
+	b.Queue(sqlstore.QueueInsert, sqlstore.QueueValue(events))
 }
 
 // walletSales counts the sales in wallet mode of a batch.

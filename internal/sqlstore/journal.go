@@ -83,16 +83,12 @@ func pendingOf(events []Dated) []pending {
 	return out
 }
 
-// QueueColumns are the columns of a queued entry, in the order QueueArgs gives them.
-const QueueColumns = `journal_queue (kind, account, game, transfer, pending)`
+// QueueInsert queues a write's entries, one row (queue.go): its value is QueueValue's.
+const QueueInsert = `INSERT INTO journal_queue (entries) VALUES ($1)`
 
-// QueueArgs are the values of the queued entries of events, five a row (QueueColumns).
-func QueueArgs(events []Dated) []any {
-	args := make([]any, 0, 5*len(events))
-	for _, p := range pendingOf(events) {
-		args = append(args, p.kind, p.account, p.game, p.transfer, p.entry)
-	}
-	return args
+// QueueValue is the value of the queued row of the entries of events (QueueInsert).
+func QueueValue(events []Dated) []byte {
+	return appendQueued(make([]byte, 0, 320*len(events)), pendingOf(events))
 }
 
 // Sealed are entries sealed at their seqs, as the journal's rows.
@@ -158,7 +154,8 @@ func (s *DB) appendJournal(ctx context.Context, q Querier, events []Dated) error
 		}
 		return insertSealed(ctx, q, sealed)
 	}
-	return insertRows(ctx, q, QueueColumns, 5, QueueArgs(events))
+	_, err := q.Exec(ctx, QueueInsert, QueueValue(events))
+	return err
 }
 
 // insertSealed inserts sealed entries, and the accounts of the restrictions among them.
@@ -182,10 +179,11 @@ func insertRows(ctx context.Context, q Querier, table string, cols int, args []a
 	return nil
 }
 
-// sequenceBatch bounds the entries one transaction of the sequencer appends, and sequenceBatches
-// the transactions of one Sequence, so that the tree and its checkpoints keep up.
+// sequenceRows bounds the queue's rows one transaction of the sequencer appends (a write's
+// entries a row: a sale batch's are at most a few hundred), and sequenceBatches the
+// transactions of one Sequence, so that the tree and its checkpoints keep up.
 const (
-	sequenceBatch   = 8 * journalChunk
+	sequenceRows    = 256
 	sequenceBatches = 32
 )
 
@@ -198,56 +196,97 @@ func (s *DB) Sequence(ctx context.Context) (int64, error) {
 	}
 	var total int64
 	for range sequenceBatches {
-		var n int
+		var n, rows int
 		err := s.write(ctx, func(q Querier) error {
 			var err error
-			n, err = s.sequence(ctx, q)
+			n, rows, err = s.sequence(ctx, q)
 			return err
 		})
 		if err != nil {
 			return total, s.fault(err)
 		}
 		total += int64(n)
-		if n < sequenceBatch || ctx.Err() != nil {
+		if rows < sequenceRows || ctx.Err() != nil {
 			return total, ctx.Err()
 		}
 	}
 	return total, nil
 }
 
-// sequence appends one batch of the queue's entries in q: see the steps above.
-func (s *DB) sequence(ctx context.Context, q Querier) (int, error) {
+// sequence appends one batch of the queue's entries in q (see the steps above), and says how
+// many entries, and of how many of the queue's rows.
+func (s *DB) sequence(ctx context.Context, q Querier) (entries, rows int, err error) {
 	var size int64
 	if err := q.QueryRow(ctx, `UPDATE journal_state SET size = size RETURNING size`).Scan(&size); err != nil {
-		return 0, fmt.Errorf("the journal's counter: %w", err)
+		return 0, 0, fmt.Errorf("the journal's counter: %w", err)
 	}
-	var batch []pending
-	err := each(q.Query(ctx, `DELETE FROM journal_queue WHERE id IN (SELECT id FROM journal_queue ORDER BY id LIMIT $1)
-		RETURNING id, kind, account, game, pending`, sequenceBatch))(func(r Rows) error {
-		var p pending
-		var game sql.NullInt64
-		err := r.Scan(&p.id, &p.kind, &p.account, &game, &p.entry)
-		if game.Valid {
-			p.game = game.Int64
-		}
-		batch = append(batch, p)
+	var queued []queuedRow
+	err = each(q.Query(ctx, `DELETE FROM journal_queue WHERE id IN (SELECT id FROM journal_queue ORDER BY id LIMIT $1)
+		RETURNING `+queuedColumns, sequenceRows))(func(r Rows) error {
+		row, err := scanQueued(r)
+		queued = append(queued, row)
 		return err
 	})
-	if err != nil || len(batch) == 0 {
-		return 0, err
+	if err != nil || len(queued) == 0 {
+		return 0, 0, err
 	}
-	slices.SortFunc(batch, func(a, b pending) int { return cmp.Compare(a.id, b.id) })
+	slices.SortFunc(queued, func(a, b queuedRow) int { return cmp.Compare(a.id, b.id) })
+	var batch []pending
+	for _, row := range queued {
+		ps, err := row.entries()
+		if err != nil {
+			return 0, 0, err
+		}
+		batch = append(batch, ps...)
+	}
 	sealed, err := s.seal(size, batch)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := insertSealed(ctx, q, sealed); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if _, err := q.Exec(ctx, `UPDATE journal_state SET size = $1`, size+int64(len(batch))); err != nil {
-		return 0, fmt.Errorf("the journal's counter: %w", err)
+		return 0, 0, fmt.Errorf("the journal's counter: %w", err)
 	}
-	return len(batch), nil
+	return len(batch), len(queued), nil
+}
+
+// queuedRow is a row of journal_queue: a write's entries (queue.go), or one entry queued before
+// migration 0029, in its columns.
+type queuedRow struct {
+	id    int64
+	one   pending // before 0029
+	batch []byte  // since
+}
+
+// queuedColumns are the columns scanQueued reads.
+const queuedColumns = `id, kind, account, game, transfer, pending, entries`
+
+func scanQueued(r Rows) (queuedRow, error) {
+	var row queuedRow
+	var kind sql.NullString
+	var account, game, transfer sql.NullInt64
+	err := r.Scan(&row.id, &kind, &account, &game, &transfer, &row.one.entry, &row.batch)
+	row.one.id, row.one.kind, row.one.account = row.id, kind.String, account.Int64
+	if game.Valid {
+		row.one.game = game.Int64
+	}
+	if transfer.Valid {
+		row.one.transfer = transfer.Int64
+	}
+	return row, err
+}
+
+// entries are the row's pending entries, in the order they were queued.
+func (r queuedRow) entries() ([]pending, error) {
+	if r.batch != nil {
+		return readQueued(r.id, r.batch)
+	}
+	if r.one.entry == nil {
+		return nil, fmt.Errorf("%w (row %d): neither entries nor an entry", errQueued, r.id)
+	}
+	return []pending{r.one}, nil
 }
 
 // restricts says whether an entry's kind is one of a player's restrictions, whose account
@@ -256,8 +295,8 @@ func restricts(kind string) bool {
 	return kind == journal.KindLimits || kind == journal.KindExclusion || kind == journal.KindClosure
 }
 
-// journalChunk bounds the rows of one insert into the journal, its queue or its hashes: five
-// parameters a row at most, far below either dialect's bound on parameters.
+// journalChunk bounds the rows of one insert into the journal or its tiles, and the tiles of
+// one read: three parameters a row at most, far below either dialect's bound on parameters.
 const journalChunk = 512
 
 // values is a VALUES list of rows of cols parameters, numbered from $1.

@@ -211,24 +211,35 @@ type line struct {
 // queued counts the entries queued and not yet in the journal (sqlstore.Sequence), and takes
 // the rows they name as named: their entries are compared once they are appended.
 func (c *comparison) queued(ctx context.Context) error {
-	return each(c.q.Query(ctx, `SELECT kind, account, coalesce(game, 0), coalesce(transfer, 0) FROM journal_queue`))(func(r Rows) error {
-		var kind string
-		var account, game, transfer int64
-		if err := r.Scan(&kind, &account, &game, &transfer); err != nil {
-			return err
-		}
-		c.rep.Queued++
-		if game != 0 {
-			c.games.add(game)
-		}
-		if transfer != 0 {
-			c.transfers.add(transfer)
-		}
-		if restricts(kind) {
-			c.queuedAccounts.add(account)
-		}
-		return nil
+	var rows []queuedRow
+	err := each(c.q.Query(ctx, `SELECT `+queuedColumns+` FROM journal_queue`))(func(r Rows) error {
+		row, err := scanQueued(r)
+		rows = append(rows, row)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	for _, row := range rows {
+		entries, err := row.entries()
+		if err != nil {
+			c.add(-1, "", "the journal's queue: %v", err)
+			continue
+		}
+		for _, p := range entries {
+			c.rep.Queued++
+			if id := idOf(p.game); id != 0 {
+				c.games.add(id)
+			}
+			if id := idOf(p.transfer); id != 0 {
+				c.transfers.add(id)
+			}
+			if restricts(p.kind) {
+				c.queuedAccounts.add(p.account)
+			}
+		}
+	}
+	return nil
 }
 
 // chunk compares entries a to b-1 with their rows.

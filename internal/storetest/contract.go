@@ -150,6 +150,7 @@ func Run(t *testing.T, h Harness) {
 		{"JournalDense", testJournalDense},
 		{"JournalServers", testJournalServers},
 		{"JournalTilesRace", testJournalTilesRace},
+		{"JournalQueuedBefore", testJournalQueuedBefore},
 		{"JournalCheckpointRace", testJournalCheckpointRace},
 		{"JournalLog", testJournalLog},
 		{"JournalCheckClean", testJournalCheckClean},

@@ -671,3 +671,29 @@ func testJournalLog(t *testing.T, h Harness) {
 	}
 	CheckJournal(t, f.s, AccountKey)
 }
+
+// A row queued before migration 0029, one entry in its columns, is appended as the rows of a
+// write's entries are, in the order of the queue.
+func testJournalQueuedBefore(t *testing.T, h Harness) {
+	servers, raw := h.servers(t, 1)
+	f := fixtureOn(t, servers[0], raw)
+	at := f.now.UTC()
+	op := journal.Operator{Operator: "alice", Action: "note", Detail: "queued before 0029"}
+	before := journalSize(t, f.s)
+	if err := raw.Exec(`INSERT INTO journal_queue (kind, account, pending) VALUES ($1, 0, $2)`, op.Kind(), journal.Pending(at, op)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.s.Sequence(f.ctx); err != nil || n != 1 {
+		t.Fatalf("sequenced %d (%v), want the one row queued before", n, err)
+	}
+	entries, err := f.s.JournalEntries(f.ctx, before, before+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := journal.Encode(uint64(before), at, op, AccountKey); string(entries[0]) != string(want) {
+		t.Fatalf("appended %s, want %s", entries[0], want)
+	}
+	if n := raw.Int(t, `SELECT count(*) FROM journal_queue`); n != 0 {
+		t.Fatalf("%d rows queued still", n)
+	}
+}
