@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -50,6 +51,20 @@ func (p pgxQ) Query(ctx context.Context, query string, args ...any) (sqlstore.Ro
 
 func (p pgxQ) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
 	return p.q.QueryRow(ctx, query, args...)
+}
+
+// copyFromer is a pgx pool, connection or transaction, which all bulk-load with COPY.
+type copyFromer interface {
+	CopyFrom(ctx context.Context, table pgx.Identifier, columns []string, src pgx.CopyFromSource) (int64, error)
+}
+
+// CopyFrom loads rows into table with COPY, for the journal's appends (sqlstore's copier).
+func (p pgxQ) CopyFrom(ctx context.Context, table string, columns []string, rows [][]any) (int64, error) {
+	c, ok := p.q.(copyFromer)
+	if !ok {
+		return 0, fmt.Errorf("%T cannot COPY", p.q)
+	}
+	return c.CopyFrom(ctx, pgx.Identifier{table}, columns, pgx.CopyFromRows(rows))
 }
 
 // onceQ runs each statement on the pool, committed on its own, its error noted (noteWrite).

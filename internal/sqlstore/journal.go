@@ -158,8 +158,33 @@ func (s *DB) appendJournal(ctx context.Context, q Querier, events []Dated) error
 	return err
 }
 
+// copier is a write that bulk-loads rows (PostgreSQL's COPY): the sequencer's appends use it
+// where the dialect has it, rather than VALUES lists of 1,536 parameters to parse and plan.
+type copier interface {
+	CopyFrom(ctx context.Context, table string, columns []string, rows [][]any) (int64, error)
+}
+
 // insertSealed inserts sealed entries, and the accounts of the restrictions among them.
 func insertSealed(ctx context.Context, q Querier, sealed Sealed) error {
+	if c, ok := q.(copier); ok {
+		for _, t := range []struct {
+			table string
+			cols  []string
+			args  []any
+		}{{"journal", []string{"seq", "entry", "game"}, sealed.Rows}, {"journal_accounts", []string{"seq", "account"}, sealed.Accounts}} {
+			rows := make([][]any, 0, len(t.args)/len(t.cols))
+			for a := t.args; len(a) > 0; a = a[len(t.cols):] {
+				rows = append(rows, a[:len(t.cols)])
+			}
+			if len(rows) == 0 {
+				continue
+			}
+			if n, err := c.CopyFrom(ctx, t.table, t.cols, rows); err != nil || n != int64(len(rows)) {
+				return fmt.Errorf("the journal: %d of %d rows copied into %s: %v", n, len(rows), t.table, err)
+			}
+		}
+		return nil
+	}
 	if err := insertRows(ctx, q, JournalColumns, 3, sealed.Rows); err != nil {
 		return err
 	}
