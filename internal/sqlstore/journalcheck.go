@@ -652,20 +652,18 @@ func (c *comparison) root(ctx context.Context) error {
 	if c.cp.size > c.size {
 		c.add(-1, "", "the latest checkpoint signs %d entries, but the journal's counter says %d: entries were removed", c.cp.size, c.size)
 	}
-	var stored tlog.Hash
-	var err error
-	if c.hashed >= c.cp.size {
-		stored, err = tlog.TreeHash(c.cp.size, treeHashes(ctx, c.q))
-	} else {
-		c.rep.Unhashed = c.cp.size - c.hashed
-		stored = c.cp.root // not compared: the tree is being rebuilt
-	}
-	switch {
-	case err != nil:
+	// The tiles hold the leaves as they were signed only if they cover the checkpoint and
+	// give its root; then they name the entries rewritten since (locate).
+	tilesSigned := false
+	if c.hashed < c.cp.size {
+		c.rep.Unhashed = c.cp.size - c.hashed // not compared: the tree is being rebuilt
+	} else if stored, err := tlog.TreeHash(c.cp.size, treeHashes(ctx, c.q)); err != nil {
 		c.add(-1, "", "the tree's stored tiles (journal_tiles) cannot give the root of the latest checkpoint's %d entries: %v", c.cp.size, err)
-	case stored != c.cp.root:
+	} else if stored != c.cp.root {
 		c.add(-1, "", "the tree's stored tiles (journal_tiles) give the root %x for the latest checkpoint's %d entries, which signs %x: the proofs made from them fail",
 			stored[:], c.cp.size, c.cp.root[:])
+	} else {
+		tilesSigned = true
 	}
 	if !c.cp.reached || c.cp.entries == c.cp.root {
 		// Not reached: an entry below the checkpoint's size is missing, reported as such.
@@ -673,7 +671,7 @@ func (c *comparison) root(ctx context.Context) error {
 	}
 	c.add(-1, "", "entries 0 to %d hash to the root %x, but the latest checkpoint signs %x for them: the journal was rewritten since it was signed",
 		c.cp.size-1, c.cp.entries[:], c.cp.root[:])
-	if err == nil && stored == c.cp.root {
+	if tilesSigned {
 		return c.locate(ctx)
 	}
 	return nil
