@@ -573,11 +573,13 @@ func TestSignatures(t *testing.T) {
 	}
 	for _, m := range []tampering{unsigned, otherSecret, otherBody} {
 		// The wallet's answers tampered with: the debit is applied, its outcome unknown here.
+		// The owed rollback may already have reached the wallet, its answer tampered with too, so
+		// only the debits are compared: Staked is checked once the answers are honest again.
 		before := books()
 		e.proxy.set(intact, m, false)
 		key := p.key()
 		p.refused(503, "wallet_unavailable", "POST", "/api/v1/games", sale, key)
-		if b := books(); b.Debits.Count != before.Debits.Count+1 || b.Staked.Amount != before.Staked.Amount+100 {
+		if b := books(); b.Debits.Count != before.Debits.Count+1 || b.Debits.Amount != before.Debits.Amount+100 {
 			t.Fatalf("answers %s: the wallet's books %+v, want the debit applied once (it answered %v)", m, b, e.proxy.answered())
 		}
 		e.proxy.set(intact, intact, false)
