@@ -36,7 +36,8 @@ account; the open account of a listed person is closed (its balance paid out, it
 ended). A file with any line that is not a person imports nothing. The import is kept with its
 counts (back office, /admin/exclusions) and in the operators' log.
 
-A SQLite file that starcolor serve is serving is imported from the back office instead: the
+A SQLite file that starcolor serve is serving is imported through the server instead, from the
+back office or the operator API (PUT /api/operator/v1/exclusions, docs/OPERATOR_GUIDE.md): the
 server keeps its sessions in memory, and only it can end them at once.`, stderr)
 	db := dbFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
@@ -49,7 +50,7 @@ server keeps its sessions in memory, and only it can end them at once.`, stderr)
 	if !app.IsPostgres(*db) {
 		release, err := lockServed(*db)
 		if err != nil {
-			return fmt.Errorf("%w: import the list from the back office (/admin/exclusions)", err)
+			return fmt.Errorf("%w: import the list through the server, from the back office (/admin/exclusions) or the operator API (PUT /api/operator/v1/exclusions)", err)
 		}
 		defer release()
 	}

@@ -24,9 +24,10 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
 // MinPassword is the shortest operator password accepted.
 const MinPassword = 10
 
-// CreateOperator registers an operator of the back office, and logs it. A name already taken is
-// fault.UsernameTaken; a name or password that does not qualify is fault.Invalid.
-func CreateOperator(ctx context.Context, db store.Operators, name, password string, a passhash.Argon2, now time.Time) error {
+// CreateOperator registers an operator of the back office with their roles, and logs it. A name
+// already taken is fault.UsernameTaken; a name or password that does not qualify, or no role, is
+// fault.Invalid.
+func CreateOperator(ctx context.Context, db store.Operators, name, password string, roles lottery.Roles, a passhash.Argon2, now time.Time) error {
 	if !namePattern.MatchString(name) {
 		return fault.Errorf(fault.Invalid, "an operator's name is 3 to 32 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
@@ -36,8 +37,11 @@ func CreateOperator(ctx context.Context, db store.Operators, name, password stri
 	if a == (passhash.Argon2{}) {
 		a = passhash.Default
 	}
-	_, err := db.CreateOperator(ctx, name, a.Hash(password), lottery.OperatorAction{Action: "operator_created",
-		Detail: logDetail{Via: "command_line"}.encode(), CreatedAt: now})
+	if roles == 0 {
+		return fault.Errorf(fault.Invalid, "an operator has at least one role: %s", lottery.AllRoles)
+	}
+	_, err := db.CreateOperator(ctx, name, a.Hash(password), roles, lottery.OperatorAction{Action: "operator_created",
+		Detail: logDetail{Via: "command_line", Roles: roles.String()}.encode(), CreatedAt: now})
 	return err
 }
 
@@ -53,11 +57,23 @@ func remote(r *http.Request) string {
 
 type ctxKey struct{}
 
-// operatorOf is the logged-in operator of a request, and the hash of their session.
+// operatorOf is the logged-in operator of a request, with their roles.
 type operatorOf struct {
-	ID   int64
-	Name string
+	ID    int64
+	Name  string
+	Roles lottery.Roles
 }
+
+// The roles a page or an action of the back office is open to: an operator holding any of them
+// may use it (docs/spec/OPERATOR.md). Reading is the viewer's; each role reads what its own
+// actions need (the register for compliance, the emissions for emissions…).
+const (
+	reads      = lottery.Roles(lottery.Viewer)
+	finance    = lottery.Roles(lottery.Finance)
+	emissions  = lottery.Roles(lottery.Emissions)
+	compliance = lottery.Roles(lottery.Compliance)
+	anyRole    = lottery.AllRoles
+)
 
 // operator is the logged-in operator of a request that went through auth.
 func operator(r *http.Request) operatorOf {
@@ -65,9 +81,10 @@ func operator(r *http.Request) operatorOf {
 	return o
 }
 
-// auth lets a request through only with a live operator session; a page asked for without one
-// is sent to the login page, anything else is refused.
-func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
+// auth lets a request through only with a live operator session of an operator holding one of
+// roles. A page asked for without a session is sent to the login page, anything else is
+// refused; outside the operator's roles, it is 403 and says which roles it needs.
+func (s *Server) auth(roles lottery.Roles, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		o, err := s.session(r)
 		if err != nil {
@@ -82,7 +99,14 @@ func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
 			http.Error(w, s.t(r, "Not logged in."), http.StatusUnauthorized)
 			return
 		}
-		next(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, o)))
+		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, o))
+		if o.Roles&roles == 0 {
+			s.log.Info("back office: outside the operator's roles", "operator", o.Name, "roles", o.Roles.String(), "path", r.URL.Path)
+			s.render(w, r, http.StatusForbidden, "error", s.t(r, "Not allowed"),
+				s.t(r, "Your roles (%s) do not open this page or action: it needs one of %s.", rolesText(langOf(r), o.Roles), rolesText(langOf(r), roles)))
+			return
+		}
+		next(w, r)
 	}
 }
 
@@ -101,7 +125,7 @@ func (s *Server) session(r *http.Request) (operatorOf, error) {
 	if fault.Is(err, fault.NotFound) {
 		return operatorOf{}, fault.Errorf(fault.NotLoggedIn, "not logged in")
 	}
-	return operatorOf{ID: o.ID, Name: o.Name}, err
+	return operatorOf{ID: o.ID, Name: o.Name, Roles: o.Roles}, err
 }
 
 // record appends an action of the request's operator to the log, its detail as fields.

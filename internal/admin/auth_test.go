@@ -12,6 +12,7 @@ import (
 
 	"starcolor/internal/admin"
 	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
 )
 
 func TestLogin(t *testing.T) {
@@ -222,7 +223,7 @@ func TestCreateOperatorRefuses(t *testing.T) {
 		{"dave", "qwertyuiop", fault.Invalid},           // ten characters, but among the most common
 		{"davedavedave", "DaveDaveDave", fault.Invalid}, // the name
 	} {
-		if err := admin.CreateOperator(ctx, e.db, tc.name, tc.password, fast, time.Now()); !fault.Is(err, tc.code) {
+		if err := admin.CreateOperator(ctx, e.db, tc.name, tc.password, lottery.AllRoles, fast, time.Now()); !fault.Is(err, tc.code) {
 			t.Errorf("create %q: %v, want %s", tc.name, err, tc.code)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"starcolor/internal/app"
 	"starcolor/internal/app/apptest"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/lottery"
 	"starcolor/internal/passhash"
 	"starcolor/internal/web"
 )
@@ -63,7 +64,7 @@ func newEnv(t testing.TB, blocks int) *env {
 	t.Helper()
 	clk := &clock{now: time.Now()}
 	a := apptest.Start(t, apptest.Options{Blocks: blocks, Seed: 7, Now: clk.Now, Metrics: true})
-	if err := admin.CreateOperator(context.Background(), a.Store, opName, opPassword, fast, clk.Now()); err != nil {
+	if err := admin.CreateOperator(context.Background(), a.Store, opName, opPassword, lottery.AllRoles, fast, clk.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return &env{url: a.URL, handler: a.App.Handler(), db: a.Store, def: a.Def, clock: clk}

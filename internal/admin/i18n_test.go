@@ -66,6 +66,9 @@ func usedTexts(t *testing.T) []string {
 	for _, l := range actionLabels {
 		texts = append(texts, l)
 	}
+	for _, l := range roleLabels {
+		texts = append(texts, l)
+	}
 	// The words of the data the pages translate: transfers' kinds, games' modes and statuses,
 	// the wallet's calls and their statuses, the limits and who changed them, who imported.
 	texts = append(texts, "deposit", "withdrawal", "stake", "prize", "manual", "auto", "choose_color", "playing", "finished",

@@ -20,7 +20,9 @@ import (
 // logDetail is what a line of the log says beyond its action. Every field is optional; which
 // ones an action has is in detailOf.
 type logDetail struct {
-	Via      string `json:"via,omitempty"`        // operator_created: "command_line"
+	Token    int64  `json:"token,omitempty"`      // token_*: the token's id
+	Via      string `json:"via,omitempty"`        // operator_created, token_*: "command_line"
+	Roles    string `json:"roles,omitempty"`      // operator_created: the roles given
 	Reason   string `json:"reason,omitempty"`     // login_failed: wrong_password, unknown_name, locked
 	WaitSec  int64  `json:"wait_s,omitempty"`     // login_failed, locked: the wait, in seconds
 	Player   string `json:"player,omitempty"`     // player_viewed

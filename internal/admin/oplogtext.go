@@ -20,6 +20,8 @@ import (
 // French. A test finds every action the code writes and wants it here.
 var actionLabels = map[string]string{
 	"operator_created":  "Operator created",
+	"token_created":     "API token made",
+	"token_revoked":     "API token revoked",
 	"login":             "Logged in",
 	"login_failed":      "Login refused",
 	"logout":            "Logged out",
@@ -35,6 +37,28 @@ var actionLabels = map[string]string{
 	"usernames_alike":   "Usernames that read alike",
 	"identity_listed":   "Open account on the list",
 	"identity_excluded": "Open account of a self-excluded person",
+}
+
+// roleLabels name the roles in English, the keys of their French.
+var roleLabels = map[string]string{
+	"viewer":     "viewer",
+	"finance":    "finance",
+	"emissions":  "emissions",
+	"compliance": "compliance",
+	"approver":   "approver",
+	"admin":      "admin",
+}
+
+// rolesText is a set of roles in words, in a language.
+func rolesText(lang string, rs lottery.Roles) string {
+	names := rs.Names()
+	for i, n := range names {
+		names[i] = tr(lang, roleLabels[n])
+	}
+	if len(names) == 0 {
+		return tr(lang, "no role")
+	}
+	return strings.Join(names, ", ")
 }
 
 // actionName is an action as the log shows it; an action no code writes now shows as stored.
@@ -62,9 +86,22 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 	say := func(format string, args ...any) string { return fmt.Sprintf(tr(lang, format), args...) }
 	switch a.Action {
 	case "operator_created":
-		if d.Via == "command_line" {
+		roles, err := lottery.ParseRoles(d.Roles)
+		switch {
+		case d.Roles != "" && err != nil:
+			break // roles no code writes: the detail as stored
+		case d.Roles != "" && d.Via == "command_line":
+			return say("from the command line, roles: %s", rolesText(lang, roles))
+		case d.Roles != "":
+			return say("roles: %s", rolesText(lang, roles))
+		case d.Via == "command_line":
 			return tr(lang, "from the command line")
 		}
+	case "token_created", "token_revoked":
+		if d.Via == "command_line" {
+			return say("token %d, from the command line", d.Token)
+		}
+		return say("token %d", d.Token)
 	case "login_failed":
 		switch d.Reason {
 		case "wrong_password":

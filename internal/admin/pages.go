@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"embed"
 	"encoding/hex"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 
 	"starcolor/internal/assets"
+	"starcolor/internal/lottery"
 )
 
 //go:embed templates/*.html
@@ -33,13 +36,18 @@ var static = func() *assets.Set {
 	return set
 }()
 
-// pages are the parsed templates, each page with the layout, in each language.
+// pages are the parsed templates, each page with the layout, in each language, for each set of
+// roles: a page shows an operator only what their roles allow (the "can" function). A set is
+// parsed the first time an operator holding it is served, and kept; every role's is parsed at
+// start, so that a template error stops the server there.
 type pages struct {
-	m map[string]map[string]*template.Template
+	names []string
+	mu    sync.Mutex
+	m     map[pageSet]map[string]*template.Template
 }
 
 // funcs are the template functions that are the same in every language; langFuncs has the
-// others.
+// others, and pages.get "can".
 var funcs = template.FuncMap{
 	"asset":   static.URL,
 	"ratio":   ratio,
@@ -49,25 +57,52 @@ var funcs = template.FuncMap{
 	"sub":     func(a, b int) int { return a - b },
 }
 
+// pageSet is what a set of parsed pages is for.
+type pageSet struct {
+	lang  string
+	roles lottery.Roles
+}
+
 func mustPages() *pages {
 	names, err := fs.Glob(templateFiles, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
-	p := &pages{m: map[string]map[string]*template.Template{}}
+	p := &pages{names: names, m: map[pageSet]map[string]*template.Template{}}
 	for _, lang := range languages {
-		p.m[lang] = map[string]*template.Template{}
-		for _, name := range names {
+		p.get(lang, lottery.AllRoles, "login")
+	}
+	return p
+}
+
+// get is the page parsed for a language and a set of roles.
+func (p *pages) get(lang string, roles lottery.Roles, page string) *template.Template {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	set := pageSet{lang, roles}
+	m := p.m[set]
+	if m == nil {
+		m = map[string]*template.Template{}
+		// can says whether the operator holds one of the roles named, R[,R…].
+		can := func(names string) bool {
+			rs, err := lottery.ParseRoles(names)
+			if err != nil {
+				panic(fmt.Sprintf("admin: a template asks for the roles %q: %v", names, err))
+			}
+			return roles&rs != 0
+		}
+		for _, name := range p.names {
 			base := strings.TrimSuffix(path.Base(name), ".html")
 			if base == "layout" || base == "status" {
 				continue
 			}
 			// Every page has the layout, and the parts more than one page draws.
-			t := template.New("layout.html").Funcs(funcs).Funcs(langFuncs(lang))
-			p.m[lang][base] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/status.html", name))
+			t := template.New("layout.html").Funcs(funcs).Funcs(langFuncs(lang)).Funcs(template.FuncMap{"can": can})
+			m[base] = template.Must(t.ParseFS(templateFiles, "templates/layout.html", "templates/status.html", name))
 		}
+		p.m[set] = m
 	}
-	return p
+	return m[page]
 }
 
 // view is what the layout needs, with the page's own data.
@@ -75,6 +110,7 @@ type view struct {
 	Title    string
 	Nav      string // the page's section, to highlight in the menu
 	Operator string
+	Roles    string // the operator's roles, in words
 	Lang     string
 	Here     string // the page's address, to come back to after switching languages
 	Data     any
@@ -84,12 +120,13 @@ type view struct {
 // sent, so that a template error becomes a clean 500 rather than half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page, title string, data any) {
 	lang := langOf(r)
-	t := s.pages.m[lang][page]
+	o := operator(r)
+	t := s.pages.get(lang, o.Roles, page)
 	here := safeNext(r.URL.RequestURI())
 	if page == "login" {
 		here = "/admin/login" // its return address stays in its own form
 	}
-	v := view{Title: title, Nav: page, Operator: operator(r).Name, Lang: lang, Here: here, Data: data}
+	v := view{Title: title, Nav: page, Operator: o.Name, Roles: rolesText(lang, o.Roles), Lang: lang, Here: here, Data: data}
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, v); err != nil {
 		s.log.Error("back office: rendering", "page", page, "err", err)

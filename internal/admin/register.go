@@ -1,10 +1,14 @@
 package admin
 
 import (
+	"context"
+	"errors"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
 
+	"starcolor/internal/fault"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
@@ -58,28 +62,65 @@ func (s *Server) importRegister(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	persons, err := identity.ParseRegister(f, s.now())
-	if err != nil {
+	o := operator(r)
+	imp, err := ImportRegister(r.Context(), s.db, f, head.Filename, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: remote(r), CreatedAt: s.now()})
+	s.ended(imp) // even if its line could not be logged: the accounts are closed
+	var refused *RegisterRefused
+	if errors.As(err, &refused) {
 		// The log keeps why, as fields; the page says it in the operator's language, and the
 		// server's log has the error's own words.
-		s.log.Info("back office: a list of excluded persons refused", "file", head.Filename, "err", err)
-		d := refusal(err)
-		d.File = head.Filename
-		s.record(r.Context(), r, "register_refused", d)
-		s.renderRegister(w, r, http.StatusBadRequest, registerData{Error: s.t(r, "Nothing was imported: %s", refusalText(langOf(r), d))})
+		s.log.Info("back office: a list of excluded persons refused", "file", head.Filename, "err", refused.Err)
+		s.renderRegister(w, r, http.StatusBadRequest, registerData{Error: s.t(r, "Nothing was imported: %s", refusalText(langOf(r), refused.detail))})
 		return
 	}
-	imp, err := s.db.ImportRegister(r.Context(), persons, lottery.RegisterImport{At: s.now(), By: operator(r).Name, Source: filepath.Base(head.Filename)})
 	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.ended(imp)
-	if err := s.record(r.Context(), r, "register_imported", importDetail(imp)); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	s.renderRegister(w, r, http.StatusOK, registerData{Done: &imp})
+}
+
+// RegisterStore is what an import of the list needs of a store: the import, and the log.
+type RegisterStore interface {
+	ImportRegister(ctx context.Context, persons []identity.Person, imp lottery.RegisterImport) (lottery.RegisterImport, error)
+	LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error
+}
+
+// RegisterRefused is a list refused, nothing imported: why, as the log keeps it.
+type RegisterRefused struct {
+	Err    error // identity.ParseRegister's
+	detail logDetail
+}
+
+func (e *RegisterRefused) Error() string { return "nothing was imported: " + e.Err.Error() }
+
+// Unwrap makes a refusal fault.Invalid, for the operator API's answer.
+func (e *RegisterRefused) Unwrap() error {
+	return fault.Errorf(fault.Invalid, "nothing was imported: %v", e.Err)
+}
+
+// ImportRegister reads a list of excluded persons from src and imports it, all of it or, if any
+// line is not a person, nothing (a *RegisterRefused). Either way the operators' log keeps it,
+// under by's operator and address. It serves the back office and the operator API alike; the
+// caller ends the closed accounts' sessions (Config.SessionsEnded).
+func ImportRegister(ctx context.Context, db RegisterStore, src io.Reader, file string, by lottery.OperatorAction) (lottery.RegisterImport, error) {
+	file = filepath.Base(file)
+	persons, err := identity.ParseRegister(src, by.CreatedAt)
+	if err != nil {
+		d := refusal(err)
+		d.File = file
+		line := lottery.OperatorAction{OperatorID: by.OperatorID, Name: by.Name, Action: "register_refused", Detail: d.encode(), Remote: by.Remote, CreatedAt: by.CreatedAt}
+		if logErr := db.LogOperatorAction(ctx, line); logErr != nil {
+			return lottery.RegisterImport{}, logErr
+		}
+		return lottery.RegisterImport{}, &RegisterRefused{Err: err, detail: d}
+	}
+	imp, err := db.ImportRegister(ctx, persons, lottery.RegisterImport{At: by.CreatedAt, By: by.Name, Source: file})
+	if err != nil {
+		return imp, err
+	}
+	return imp, db.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: by.OperatorID, Name: by.Name, Action: "register_imported",
+		Detail: importDetail(imp).encode(), Remote: by.Remote, CreatedAt: by.CreatedAt})
 }
 
 // ended tells the game server that the sessions of the accounts an import closed have ended.

@@ -126,6 +126,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
 	a.API.EnableJournal(a.Journal, cfg.Journal.VerifierKey)
+	a.API.EnableOperators(httpapi.OperatorConfig{Store: store, Rate: cfg.Game.AuthRate, Now: cfg.Now, SessionsEnded: a.Game.SessionsEnded})
 	a.loops = append(a.loops, a.RunJournal)
 	if w := cfg.Wallet; w != nil {
 		timeout := w.Timeout

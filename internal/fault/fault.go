@@ -23,7 +23,8 @@ const (
 	UnsupportedMediaType Code = "unsupported_media_type" // 415
 	NotLoggedIn          Code = "not_logged_in"          // 401
 	InsufficientFunds    Code = "insufficient_funds"     // 402
-	Forbidden            Code = "forbidden"              // 403
+	Forbidden            Code = "forbidden"              // 403: a player's call refused, or an operator's outside their roles (docs/spec/OPERATOR.md)
+	SameOperator         Code = "same_operator"          // 403: a proposal approved by the operator who made it (OPERATOR.md, four eyes)
 	WrongPassword        Code = "wrong_password"         // 403: the current password, asked to change it, is wrong
 	Underage             Code = "underage"               // 403: under 18 on the server's date
 	AccountClosed        Code = "account_closed"         // 403: the account was closed by its player
@@ -38,6 +39,7 @@ const (
 	InvalidMove          Code = "invalid_move"           // 409
 	UsernameTaken        Code = "username_taken"         // 409
 	InFlight             Code = "request_in_flight"      // 409
+	InvalidState         Code = "invalid_state"          // 409: a change an emission's life, a proposal's or a token's does not allow (OPERATOR.md)
 	DuplicateLaunch      Code = "duplicate_launch"       // 409: a launch's nonce used already (wallet mode, docs/spec/WALLET.md 1.1)
 	IdempotencyMismatch  Code = "idempotency_key_reused" // 422
 	TooManyAttempts      Code = "too_many_attempts"      // 429

@@ -85,6 +85,7 @@ func routeServer() *Server {
 	s := New(nil, nil, slog.New(slog.DiscardHandler), NewMetrics(nil, nil))
 	s.EnableLaunch([]byte("secret"), "", time.Now)
 	s.EnableJournal(nil, "")
+	s.EnableOperators(OperatorConfig{})
 	return s
 }
 
@@ -238,8 +239,9 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	}
 }
 
-// TestOpenAPISecurity checks that the calls declaring the session cookie are exactly those the
-// server answers 401 without one, probing a server with a real (empty) database.
+// TestOpenAPISecurity checks that the calls declaring the session cookie or the operator's token
+// are exactly those the server answers 401 without one, probing a server with a real (empty)
+// database.
 func TestOpenAPISecurity(t *testing.T) {
 	doc := loadOpenAPI(t)
 	components, _ := doc["components"].(map[string]any)
@@ -271,6 +273,7 @@ func TestOpenAPISecurity(t *testing.T) {
 	}
 	srv := New(game.New(db, game.DefaultConfig, time.Now, log), db, log, NewMetrics(db, nil))
 	srv.EnableJournal(journal.NewLog(db, key), key.VerifierKey)
+	srv.EnableOperators(OperatorConfig{Store: db})
 	h := srv.Handler()
 
 	for _, o := range operations(t, doc) {
@@ -286,7 +289,8 @@ func TestOpenAPISecurity(t *testing.T) {
 		for _, r := range reqs {
 			if m, _ := r.(map[string]any); m != nil {
 				_, ok := m[cookie]
-				declares = declares || ok
+				_, token := m["operatorToken"]
+				declares = declares || ok || token
 			}
 		}
 		responses, _ := o.op["responses"].(map[string]any)

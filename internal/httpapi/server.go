@@ -54,6 +54,9 @@ type Server struct {
 	// The journal's calls (journal.go): the journal and its verifier key.
 	journal    Journal
 	journalKey string
+
+	// The operator API (operator.go), nil until enabled.
+	ops *OperatorConfig
 }
 
 // New builds the server's routes.
@@ -143,11 +146,14 @@ func (d discard) WriteHeader(int)             {}
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-func (s *Server) handle(pattern string, h handlerFunc) {
+func (s *Server) handle(pattern string, h handlerFunc) { s.handleSized(pattern, maxBody, h) }
+
+// handleSized is handle for a call whose body may be larger than maxBody, up to limit bytes.
+func (s *Server) handleSized(pattern string, limit int64, h handlerFunc) {
 	s.routes = append(s.routes, pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		rw := &statusWriter{ResponseWriter: w}
 		err := unambiguous(r)
 		if err == nil {
@@ -227,6 +233,7 @@ var statusOf = map[fault.Code]int{
 	fault.NotLoggedIn:          http.StatusUnauthorized,
 	fault.InsufficientFunds:    http.StatusPaymentRequired,
 	fault.Forbidden:            http.StatusForbidden,
+	fault.SameOperator:         http.StatusForbidden,
 	fault.WrongPassword:        http.StatusForbidden,
 	fault.Underage:             http.StatusForbidden,
 	fault.Excluded:             http.StatusForbidden,
@@ -242,6 +249,7 @@ var statusOf = map[fault.Code]int{
 	fault.InvalidMove:          http.StatusConflict,
 	fault.UsernameTaken:        http.StatusConflict,
 	fault.InFlight:             http.StatusConflict,
+	fault.InvalidState:         http.StatusConflict,
 	fault.DuplicateLaunch:      http.StatusConflict,
 	fault.TooLarge:             http.StatusRequestEntityTooLarge,
 	fault.UnsupportedMediaType: http.StatusUnsupportedMediaType,

@@ -50,6 +50,17 @@ type Operator struct {
 	ID           int64
 	Name         string
 	PasswordHash string
+	Roles        Roles
+}
+
+// OperatorToken is an operator's API token as kept: the SHA-256 of its secret, never the secret
+// (docs/spec/OPERATOR.md). A revoked token has RevokedAt set.
+type OperatorToken struct {
+	ID         int64
+	OperatorID int64
+	SecretHash [32]byte
+	CreatedAt  time.Time
+	RevokedAt  time.Time // zero while it is live
 }
 
 // Who made a change that no operator of the back office made: the command line (starcolor

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
@@ -11,7 +12,10 @@ import (
 
 // CreateOperator registers an operator and logs it (in the operators' log and the journal), in
 // one write; a name already taken (whatever its case) is fault.UsernameTaken.
-func (s *DB) CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error) {
+func (s *DB) CreateOperator(ctx context.Context, name, passwordHash string, roles lottery.Roles, log lottery.OperatorAction) (lottery.Operator, error) {
+	if roles == 0 || roles&^lottery.AllRoles != 0 {
+		return lottery.Operator{}, fault.Errorf(fault.Invalid, "an operator has at least one role")
+	}
 	var o lottery.Operator
 	err := s.write(ctx, func(q Querier) error {
 		// One creation at a time, on every server, between the check and the insert.
@@ -31,39 +35,49 @@ func (s *DB) CreateOperator(ctx context.Context, name, passwordHash string, log 
 			return err
 		}
 		var id int64
-		err := q.QueryRow(ctx, `INSERT INTO operators (name, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id`,
-			name, passwordHash, s.d.Time(log.CreatedAt)).Scan(&id)
+		err := q.QueryRow(ctx, `INSERT INTO operators (name, password_hash, roles, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+			name, passwordHash, roles.String(), s.d.Time(log.CreatedAt)).Scan(&id)
 		if s.unique(err) {
 			return fault.Errorf(fault.UsernameTaken, "the operator %q already exists", name)
 		}
 		if err != nil {
 			return err
 		}
-		o = lottery.Operator{ID: id, Name: name, PasswordHash: passwordHash}
+		o = lottery.Operator{ID: id, Name: name, PasswordHash: passwordHash, Roles: roles}
 		log.OperatorID, log.Name = id, name
 		return s.logAction(ctx, q, log)
 	})
 	return o, err
 }
 
+const operatorColumns = `id, name, password_hash, roles`
+
 func (s *DB) scanOperator(row Row) (lottery.Operator, error) {
 	var o lottery.Operator
-	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash)
+	var roles string
+	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash, &roles)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fault.Errorf(fault.NotFound, "no such operator")
 	}
-	return o, s.fault(err)
+	if err != nil {
+		return o, s.fault(err)
+	}
+	// Roles written by hand that do not read are no roles at all, not a guess.
+	if o.Roles, err = lottery.ParseRoles(roles); err != nil {
+		return o, fmt.Errorf("the operator %d's roles %q: %w", o.ID, roles, err)
+	}
+	return o, nil
 }
 
 // OperatorByName finds an operator by name (case does not matter: operators' names are ASCII,
 // checked at their creation).
 func (s *DB) OperatorByName(ctx context.Context, name string) (lottery.Operator, error) {
-	return s.scanOperator(s.read.QueryRow(ctx, `SELECT id, name, password_hash FROM operators WHERE lower(name) = lower($1)`, name))
+	return s.scanOperator(s.read.QueryRow(ctx, `SELECT `+operatorColumns+` FROM operators WHERE lower(name) = lower($1)`, name))
 }
 
 // OperatorByID finds an operator by id.
 func (s *DB) OperatorByID(ctx context.Context, id int64) (lottery.Operator, error) {
-	return s.scanOperator(s.read.QueryRow(ctx, `SELECT id, name, password_hash FROM operators WHERE id = $1`, id))
+	return s.scanOperator(s.read.QueryRow(ctx, `SELECT `+operatorColumns+` FROM operators WHERE id = $1`, id))
 }
 
 // LogOperatorAction appends a line to the operators' log, and to the journal.

@@ -147,3 +147,23 @@ func (s *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lotter
 	}
 	return out, nil
 }
+
+// UnfinishedPrizes lists the winning games whose reveal has not ended, sold from one time until
+// another: each as one Sales (Period its sale's time, Price its stake, Units 1, Prizes its
+// prize). It reads the index of unfinished games, which holds only games in play.
+func (s *DB) UnfinishedPrizes(ctx context.Context, from, until time.Time) ([]lottery.Sales, error) {
+	var out []lottery.Sales
+	err := each(s.read.Query(ctx, `SELECT created_at, stake, prize FROM games
+		WHERE status <> 'finished' AND prize > 0 AND created_at >= $1 AND created_at < $2 ORDER BY created_at`,
+		s.d.Time(from), s.d.Time(until)))(func(r Rows) error {
+		sl := lottery.Sales{Units: 1}
+		err := r.Scan(ScanTime(&sl.Period), &sl.Price, &sl.Prizes)
+		sl.Stakes = sl.Price
+		out = append(out, sl)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	return out, nil
+}

@@ -230,11 +230,19 @@ type Emissions interface {
 type Operators interface {
 	// CreateOperator registers an operator and logs it, in one write; a name already taken
 	// (whatever its case) is fault.UsernameTaken.
-	CreateOperator(ctx context.Context, name, passwordHash string, log lottery.OperatorAction) (lottery.Operator, error)
+	CreateOperator(ctx context.Context, name, passwordHash string, roles lottery.Roles, log lottery.OperatorAction) (lottery.Operator, error)
 	// OperatorByName finds an operator by name (case does not matter).
 	OperatorByName(ctx context.Context, name string) (lottery.Operator, error)
 	// OperatorByID finds an operator by id.
 	OperatorByID(ctx context.Context, id int64) (lottery.Operator, error)
+	// CreateOperatorToken keeps an operator's new API token, by the SHA-256 of its secret, and
+	// logs it (the line's detail gets the token's id), in one write: its id.
+	CreateOperatorToken(ctx context.Context, operatorID int64, secretHash [32]byte, log lottery.OperatorAction) (int64, error)
+	// OperatorToken finds a token by id, live or revoked (fault.NotFound: never made).
+	OperatorToken(ctx context.Context, id int64) (lottery.OperatorToken, error)
+	// RevokeOperatorToken ends a live token and logs it; fault.NotFound if never made,
+	// fault.InvalidState if revoked already.
+	RevokeOperatorToken(ctx context.Context, id int64, log lottery.OperatorAction) error
 	// LogOperatorAction appends a line to the operators' log, and its entry to the journal.
 	LogOperatorAction(ctx context.Context, a lottery.OperatorAction) error
 	// OperatorLog lists the latest lines of the operators' log, newest first, before an id (0:
@@ -275,6 +283,9 @@ type Reports interface {
 	// SalesTotals are the games ever sold, by price, lowest price first (from the hourly
 	// totals).
 	SalesTotals(ctx context.Context) ([]lottery.Sales, error)
+	// UnfinishedPrizes lists the winning games sold from one time until another whose reveal
+	// has not ended, one Sales a game (its time, stake and prize).
+	UnfinishedPrizes(ctx context.Context, from, until time.Time) ([]lottery.Sales, error)
 	// OpenBlockSales lists the blocks that still have units to sell, with the prizes of their
 	// units already sold (the totals each sale adds to its block).
 	OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error)

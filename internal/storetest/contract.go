@@ -114,6 +114,7 @@ func Run(t *testing.T, h Harness) {
 		{"Sessions", testSessions},
 		{"LoginsAndThrottles", testLoginsAndThrottles},
 		{"Operators", testOperators},
+		{"OperatorRolesAndTokens", testOperatorRolesAndTokens},
 		{"JobsAndLeases", testJobsAndLeases},
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},

@@ -17,7 +17,7 @@ import (
 func testSessions(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	p := f.player(t, "sam", 1)
-	o, err := f.s.CreateOperator(f.ctx, "oscar", "x", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now})
+	o, err := f.s.CreateOperator(f.ctx, "oscar", "x", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,16 +174,16 @@ func testLoginsAndThrottles(t *testing.T, h Harness) {
 // append-only, newest first, paged by id.
 func testOperators(t *testing.T, h Harness) {
 	f := newFixture(t, h)
-	o, err := f.s.CreateOperator(f.ctx, "Alice", "hash", lottery.OperatorAction{Action: "operator_created", Detail: "cli", CreatedAt: f.now})
+	o, err := f.s.CreateOperator(f.ctx, "Alice", "hash", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", Detail: "cli", CreatedAt: f.now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.CreateOperator(f.ctx, "alice", "hash", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); !fault.Is(err, fault.UsernameTaken) {
+	if _, err := f.s.CreateOperator(f.ctx, "alice", "hash", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); !fault.Is(err, fault.UsernameTaken) {
 		t.Fatalf("the same name in another case: %v", err)
 	}
 	// Names that read alike are one name: the log must not show "aIice" (a capital i) as alice.
 	for _, alike := range []string{"aIice", "AIice", "a1ice", "a.lice", "alice_"} {
-		if _, err := f.s.CreateOperator(f.ctx, alike, "hash", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); !fault.Is(err, fault.UsernameTaken) {
+		if _, err := f.s.CreateOperator(f.ctx, alike, "hash", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); !fault.Is(err, fault.UsernameTaken) {
 			t.Fatalf("an operator named %q beside Alice: %v", alike, err)
 		}
 	}

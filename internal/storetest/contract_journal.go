@@ -186,7 +186,7 @@ func testJournalWritePaths(t *testing.T, h Harness) {
 		entry(n+2, f.now, journal.RegisterImport{Import: imp.ID, Operator: "olga", Listed: 1, Added: 1, Closed: 1}))
 
 	// The operators' log, never the address.
-	olga, err := f.s.CreateOperator(ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", Detail: `{"by":"command line"}`,
+	olga, err := f.s.CreateOperator(ctx, "olga", "x", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", Detail: `{"by":"command line"}`,
 		Remote: "192.0.2.1", CreatedAt: f.now})
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +252,7 @@ func testJournalFailedWrites(t *testing.T, h Harness) {
 	if _, err := f.sell(p, "sold"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.CreateOperator(f.ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); err != nil {
+	if _, err := f.s.CreateOperator(f.ctx, "olga", "x", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now}); err != nil {
 		t.Fatal(err)
 	}
 	ended := f.sale(p, "ended")
@@ -272,7 +272,7 @@ func testJournalFailedWrites(t *testing.T, h Harness) {
 			return err
 		},
 		"an operator's name taken": func() error {
-			_, err := f.s.CreateOperator(f.ctx, "OLGA", "x", lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now})
+			_, err := f.s.CreateOperator(f.ctx, "OLGA", "x", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", CreatedAt: f.now})
 			return err
 		},
 		"an exclusion from an ended session": func() error {

@@ -40,6 +40,7 @@ func RunMigrations(t *testing.T, m Migrations) {
 	t.Run("AppliedAsAnotherFileRefused", func(t *testing.T) { testAppliedAsAnotherFile(t, m) })
 	t.Run("LegacyDatabaseOpens", func(t *testing.T) { testLegacyDatabase(t, m) })
 	t.Run("TreeToTiles", func(t *testing.T) { testTreeToTiles(t, m) })
+	t.Run("OperatorsKeepRoles", func(t *testing.T) { testOperatorsKeepRoles(t, m) })
 }
 
 // migrateRaw runs a history on a raw connection as a store runs it on its own.
@@ -290,7 +291,7 @@ func testLegacyDatabase(t *testing.T, m Migrations) {
 	if seq, ok, err := s.SaleEntry(ctx, 8); err != nil || ok {
 		t.Errorf("a game sold before the journal: its sale entry %d, %v, %v; want none", seq, ok, err)
 	}
-	if _, err := s.CreateOperator(ctx, "olga", "x", lottery.OperatorAction{Action: "operator_created", CreatedAt: now}); err != nil {
+	if _, err := s.CreateOperator(ctx, "olga", "x", lottery.AllRoles, lottery.OperatorAction{Action: "operator_created", CreatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
 	Sequence(t, s)
