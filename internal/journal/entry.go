@@ -21,7 +21,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"hash"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/mod/sumdb/tlog"
@@ -154,13 +156,30 @@ type AccountKey [32]byte
 // Ref is the account reference of an entry: HMAC-SHA256 under the key of the account's id and
 // the entry's seq, 128 bits in hex.
 func (k *AccountKey) Ref(account int64, seq uint64) string {
-	m := hmac.New(sha256.New, k[:])
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], uint64(account))
-	binary.BigEndian.PutUint64(b[8:], seq)
-	m.Write(b[:])
-	return hex.EncodeToString(m.Sum(nil)[:16])
+	m, _ := refMACs.Get().(*refMAC)
+	if m == nil || m.key != *k {
+		m = &refMAC{key: *k, h: hmac.New(sha256.New, k[:])}
+	} else {
+		m.h.Reset()
+	}
+	binary.BigEndian.PutUint64(m.in[:8], uint64(account))
+	binary.BigEndian.PutUint64(m.in[8:], seq)
+	m.h.Write(m.in[:])
+	ref := hex.EncodeToString(m.h.Sum(m.sum[:0])[:16])
+	refMACs.Put(m)
+	return ref
 }
+
+// refMAC is an HMAC under one key, kept for the next Ref: its Reset restores the keyed state
+// where New would hash the key again (a sealing sequencer makes one a sale).
+type refMAC struct {
+	key AccountKey
+	h   hash.Hash
+	in  [16]byte
+	sum [sha256.Size]byte
+}
+
+var refMACs sync.Pool
 
 // Encode makes the bytes of the entry that records ev at seq and at.
 func Encode(seq uint64, at time.Time, ev Event, key *AccountKey) []byte {
