@@ -121,6 +121,8 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 	s.mux.HandleFunc("GET /admin/emissions", s.auth(reads|emissions, s.emissionsPage))
 	s.mux.HandleFunc("POST /admin/emissions", s.auth(emissions, s.createEmission))
 	s.mux.HandleFunc("GET /admin/emissions/{id}", s.auth(reads|emissions, s.emissionPage))
+	s.mux.HandleFunc("POST /admin/emissions/{id}/suspend", s.auth(emissions, s.changeStatus(lottery.Suspended)))
+	s.mux.HandleFunc("POST /admin/emissions/{id}/resume", s.auth(emissions, s.changeStatus(lottery.OnSale)))
 	s.mux.HandleFunc("GET /admin/emissions/{id}/blocks/{block}/audit.jsonl", s.auth(reads|emissions, s.export))
 	s.mux.HandleFunc("GET /admin/emissions/{id}/blocks/{block}/audit.jsonl.gz", s.auth(reads|emissions, s.export))
 	s.mux.HandleFunc("GET /admin/emissions/{id}/report", s.auth(reads|emissions, s.reportPage))

@@ -7,13 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"starcolor/internal/chart"
 	"starcolor/internal/emission"
+	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
+	"starcolor/internal/lottery"
 )
 
 // MaxBlocks bounds the blocks of an emission created from the back office (about 3 s each, and
@@ -24,6 +27,8 @@ type emissionRow struct {
 	*emission.Emission
 	Remaining int
 	Open      bool
+	Suspended bool                     // its sales stopped (docs/spec/OPERATOR.md): not on sale, not queued
+	History   []lottery.EmissionChange // its changes of status, oldest first (the emission's page only)
 	// Queued: the emission has units left, but an older one at its price sells first (the sales
 	// take the oldest open block: sqlite's nextUnit); SellingNow names that one.
 	Queued     bool
@@ -31,18 +36,19 @@ type emissionRow struct {
 	Roots      []string
 }
 
-// rows describes emissions, given oldest first as the store lists them: which sells now at its
-// price, which waits.
-func rows(es []*emission.Emission) []emissionRow {
+// rows describes emissions, given oldest first as the store lists them, each with its latest
+// change of status: which sells now at its price, which waits, which is suspended.
+func rows(es []*emission.Emission, statuses map[string]string) []emissionRow {
 	selling := map[int64]string{}
 	out := make([]emissionRow, len(es))
 	for i, e := range es {
 		r := emissionRow{Emission: e, Remaining: e.Units() - e.Sold()}
 		r.Open = r.Remaining > 0
+		r.Suspended = r.Open && statuses[e.ID] == lottery.Suspended
 		for _, b := range e.Blocks {
 			r.Roots = append(r.Roots, hex.EncodeToString(b.Root[:]))
 		}
-		if r.Open {
+		if r.Open && !r.Suspended {
 			if first, ok := selling[e.Price]; ok {
 				r.Queued, r.SellingNow = true, first
 			} else {
@@ -74,15 +80,27 @@ func (s *Server) emissionsPage(w http.ResponseWriter, r *http.Request) {
 	s.renderEmissions(w, r, http.StatusOK, createForm{}, "")
 }
 
+// emissionRows are every emission's rows, oldest first.
+func (s *Server) emissionRows(ctx context.Context) ([]emissionRow, error) {
+	es, err := s.db.Emissions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	statuses, err := s.db.EmissionStatuses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return rows(es, statuses), nil
+}
+
 func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status int, form createForm, msg string) {
-	es, err := s.db.Emissions(r.Context())
+	all, err := s.emissionRows(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	d := emissionsData{Prices: s.def.Tables, Form: form, Error: msg, Unit: s.def.BlockUnits, MaxBlocks: MaxBlocks}
 	// Newest first: the operator looks for what was just made.
-	all := rows(es)
 	for i := len(all) - 1; i >= 0; i-- {
 		d.Emissions = append(d.Emissions, all[i])
 	}
@@ -100,19 +118,57 @@ func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status 
 }
 
 func (s *Server) emissionPage(w http.ResponseWriter, r *http.Request) {
-	es, err := s.db.Emissions(r.Context())
+	s.renderEmission(w, r, http.StatusOK, "")
+}
+
+// emissionData is an emission's page: its row, and the error of a change of status refused.
+type emissionData struct {
+	emissionRow
+	Error string
+}
+
+func (s *Server) renderEmission(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	all, err := s.emissionRows(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	id := r.PathValue("id")
-	for _, row := range rows(es) {
+	for _, row := range all {
 		if row.ID == id {
-			s.render(w, r, http.StatusOK, "emission", s.t(r, "Emission %s", id), row)
+			if row.History, err = s.db.EmissionHistory(r.Context(), id); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			s.render(w, r, status, "emission", s.t(r, "Emission %s", id), emissionData{row, msg})
 			return
 		}
 	}
 	s.fail(w, r, fmt.Errorf("%w: no emission %q", emission.ErrNotFound, id))
+}
+
+// changeStatus suspends or resumes the emission of the page (ChangeStatus), then shows it again.
+func (s *Server) changeStatus(status string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := readForm(w, r); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		o := operator(r)
+		id := r.PathValue("id")
+		_, err := ChangeStatus(r.Context(), s.db, id, status, r.PostFormValue("reason"),
+			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: remote(r), CreatedAt: s.now()})
+		switch code := fault.CodeOf(err); {
+		case err == nil:
+			http.Redirect(w, r, "/admin/emissions/"+url.PathEscape(id), http.StatusSeeOther)
+		case code == fault.Invalid:
+			s.renderEmission(w, r, http.StatusBadRequest, s.t(r, "Say why the sales stop, in one line of at most %d characters.", lottery.MaxReason))
+		case code == fault.InvalidState:
+			s.renderEmission(w, r, http.StatusConflict, s.t(r, "Nothing was changed: the emission's status changed meanwhile, or it is sold out."))
+		default:
+			s.fail(w, r, err)
+		}
+	}
 }
 
 // export streams a block's audit export (docs/spec/RULES.md §8), gzip-compressed for .gz, once the block is
@@ -229,7 +285,12 @@ func (s *Server) reportPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	d := reportData{E: rows([]*emission.Emission{e})[0], R: ent.rep, Took: ent.took.Round(time.Millisecond), Table: &e.Table}
+	statuses, err := s.db.EmissionStatuses(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d := reportData{E: rows([]*emission.Emission{e}, statuses)[0], R: ent.rep, Took: ent.took.Round(time.Millisecond), Table: &e.Table}
 	for _, b := range ent.rep.Blocks {
 		d.Blocks = append(d.Blocks, blockReportRow{BlockReport: b, OK: b.OK()})
 	}

@@ -27,6 +27,7 @@ type logDetail struct {
 	WaitSec  int64  `json:"wait_s,omitempty"`     // login_failed, locked: the wait, in seconds
 	Player   string `json:"player,omitempty"`     // player_viewed
 	Emission string `json:"emission,omitempty"`   // emission_*, export*
+	Why      string `json:"why,omitempty"`        // emission_suspended: the reason given
 	Blocks   int    `json:"blocks,omitempty"`     // emission_create
 	Price    int64  `json:"price,omitempty"`      // emission_create: cents
 	Elapsed  int64  `json:"elapsed_ms,omitempty"` // emission_created

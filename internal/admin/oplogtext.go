@@ -19,24 +19,26 @@ import (
 // actionLabels names every action that can be written to the log, in English: the key of its
 // French. A test finds every action the code writes and wants it here.
 var actionLabels = map[string]string{
-	"operator_created":  "Operator created",
-	"token_created":     "API token made",
-	"token_revoked":     "API token revoked",
-	"login":             "Logged in",
-	"login_failed":      "Login refused",
-	"logout":            "Logged out",
-	"player_viewed":     "Player viewed",
-	"emission_create":   "Emission asked for",
-	"emission_created":  "Emission created",
-	"emission_failed":   "Emission failed",
-	"export":            "Block exported",
-	"export_refused":    "Export refused",
-	"sales_exported":    "Sales report downloaded",
-	"register_imported": "List of excluded persons imported",
-	"register_refused":  "List of excluded persons refused",
-	"usernames_alike":   "Usernames that read alike",
-	"identity_listed":   "Open account on the list",
-	"identity_excluded": "Open account of a self-excluded person",
+	"operator_created":   "Operator created",
+	"token_created":      "API token made",
+	"token_revoked":      "API token revoked",
+	"login":              "Logged in",
+	"login_failed":       "Login refused",
+	"logout":             "Logged out",
+	"player_viewed":      "Player viewed",
+	"emission_create":    "Emission asked for",
+	"emission_created":   "Emission created",
+	"emission_failed":    "Emission failed",
+	"emission_suspended": "Emission suspended",
+	"emission_resumed":   "Emission resumed",
+	"export":             "Block exported",
+	"export_refused":     "Export refused",
+	"sales_exported":     "Sales report downloaded",
+	"register_imported":  "List of excluded persons imported",
+	"register_refused":   "List of excluded persons refused",
+	"usernames_alike":    "Usernames that read alike",
+	"identity_listed":    "Open account on the list",
+	"identity_excluded":  "Open account of a self-excluded person",
 }
 
 // roleLabels name the roles in English, the keys of their French.
@@ -120,6 +122,10 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 		return say("%s: %s at %s", d.Emission, fmt.Sprintf(pluralOf(lang, int64(d.Blocks), "%s block", "%s blocks"), number(lang, int64(d.Blocks))), money(lang, d.Price))
 	case "emission_created":
 		return say("%s in %s", d.Emission, seconds(lang, time.Duration(d.Elapsed)*time.Millisecond))
+	case "emission_suspended":
+		return say("%s: %s", d.Emission, d.Why)
+	case "emission_resumed":
+		return d.Emission
 	case "emission_failed":
 		return say("%s: %s", d.Emission, failureText(lang, d.Failure))
 	case "export", "export_refused":

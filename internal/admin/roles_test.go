@@ -100,3 +100,48 @@ func TestBackOfficeRoles(t *testing.T) {
 		t.Errorf("the register after the imports: %d persons (%v), want the compliance operator's only", total, err)
 	}
 }
+
+// TestBackOfficeEmergencyStop: an operator with emissions suspends the emission from its page,
+// giving a reason; the page then says so and keeps the history; a player's purchase is refused
+// at once; a viewer sees no form and cannot post one; a resumption sells again.
+func TestBackOfficeEmergencyStop(t *testing.T) {
+	e := newEnv(t, 1)
+	player := e.player(t, "astrid", 10_00, 1)
+	op := e.operatorClient(t, "eric", lottery.Roles(lottery.Emissions))
+	viewer := e.operatorClient(t, "vera", lottery.Roles(lottery.Viewer))
+	page := "/admin/emissions/MINI"
+	if _, body := viewer.do("GET", page, nil); strings.Contains(body, `id="suspend-button"`) {
+		t.Error("a viewer is shown the suspension form")
+	}
+	if resp, _ := viewer.form(page+"/suspend", url.Values{"reason": {"no"}}); resp.StatusCode != 403 {
+		t.Errorf("a viewer's suspension: %d, want 403", resp.StatusCode)
+	}
+	if resp, body := op.form(page+"/suspend", url.Values{"reason": {"  "}}); resp.StatusCode != 400 || !strings.Contains(body, `id="status-error"`) {
+		t.Errorf("a suspension without a reason: %d", resp.StatusCode)
+	}
+	player.api(201, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
+	if resp, _ := op.form(page+"/suspend", url.Values{"reason": {"a display fault"}}); resp.StatusCode != 303 {
+		t.Fatalf("the suspension: %d", resp.StatusCode)
+	}
+	player.api(503, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
+	_, body := op.do("GET", page, nil)
+	for _, want := range []string{`class="tag suspended"`, `id="resume-button"`, "a display fault", "eric"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page of the suspended emission does not show %s", want)
+		}
+	}
+	if _, list := viewer.do("GET", "/admin/emissions", nil); !strings.Contains(list, `class="tag suspended"`) {
+		t.Error("the emissions list does not show the suspension")
+	}
+	if resp, _ := op.form(page+"/suspend", url.Values{"reason": {"again"}}); resp.StatusCode != 409 {
+		t.Errorf("a second suspension: %d, want 409", resp.StatusCode)
+	}
+	if resp, _ := op.form(page+"/resume", url.Values{}); resp.StatusCode != 303 {
+		t.Fatalf("the resumption: %d", resp.StatusCode)
+	}
+	player.api(201, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"})
+	acts := e.actions(t)
+	if got := strings.Join(acts[len(acts)-2:], ", "); got != "eric emission_suspended, eric emission_resumed" {
+		t.Errorf("the log ends with %s", got)
+	}
+}

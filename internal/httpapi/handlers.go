@@ -427,6 +427,10 @@ func (s *Server) emissions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	statuses, err := s.db.EmissionStatuses(r.Context())
+	if err != nil {
+		return err
+	}
 	out := []emissionJSON{}
 	for _, e := range es {
 		ej := emissionJSON{ID: e.ID, Price: e.Price, Status: "sold_out", Blocks: []blockJSON{}}
@@ -435,6 +439,10 @@ func (s *Server) emissions(w http.ResponseWriter, r *http.Request) error {
 				ej.Status = "open"
 			}
 			ej.Blocks = append(ej.Blocks, blockJSON{Block: b.Index, Units: b.Units, Sold: b.Sold, Root: hexOf(b.Root[:])})
+		}
+		// Units left, but its sales stopped by the operator (docs/spec/OPERATOR.md).
+		if ej.Status == "open" && statuses[e.ID] == lottery.Suspended {
+			ej.Status = lottery.Suspended
 		}
 		out = append(out, ej)
 	}

@@ -51,6 +51,8 @@ func (s *Server) EnableOperators(c OperatorConfig) {
 	}
 	s.ops = &c
 	s.handle("GET "+operatorPrefix+"/emissions", s.asOperator(lottery.Viewer, s.opEmissions))
+	s.handle("POST "+operatorPrefix+"/emissions/{id}/suspend", s.asOperator(lottery.Emissions, s.opChangeStatus(lottery.Suspended)))
+	s.handle("POST "+operatorPrefix+"/emissions/{id}/resume", s.asOperator(lottery.Emissions, s.opChangeStatus(lottery.OnSale)))
 	s.handle("GET "+operatorPrefix+"/log", s.asOperator(lottery.Viewer, s.opLog))
 	s.handle("GET "+operatorPrefix+"/reports/daily", s.asOperator(lottery.Finance, s.opDaily))
 	s.handleSized("PUT "+operatorPrefix+"/exclusions", maxRegister, s.asOperator(lottery.Compliance, s.opExclusions))

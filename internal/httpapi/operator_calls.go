@@ -8,6 +8,7 @@ import (
 	_ "time/tzdata" // Europe/Paris, on a machine without a zone database
 
 	"starcolor/internal/admin"
+	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
 )
@@ -34,19 +35,72 @@ func (s *Server) opEmissions(w http.ResponseWriter, r *http.Request, _ lottery.O
 	if err != nil {
 		return err
 	}
+	statuses, err := s.ops.Store.EmissionStatuses(r.Context())
+	if err != nil {
+		return err
+	}
 	out := make([]opEmission, 0, len(all))
 	for _, e := range all {
-		o := opEmission{ID: e.ID, Price: e.Price, Blocks: len(e.Blocks), Status: "sold_out", OnSaleAt: e.CreatedAt.UTC()}
-		for _, b := range e.Blocks {
-			o.Sold += int64(b.Sold)
-			o.Units += int64(b.Units)
-		}
-		if o.Sold < o.Units {
-			o.Status = "on_sale"
-		}
-		out = append(out, o)
+		out = append(out, emissionOf(e, statuses[e.ID]))
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"emissions": out})
+}
+
+// emissionOf is an emission as the operator API shows it, its latest change of status status
+// ("" for none): sold out once every unit is sold, whatever that was.
+func emissionOf(e *emission.Emission, status string) opEmission {
+	o := opEmission{ID: e.ID, Price: e.Price, Blocks: len(e.Blocks), Status: status, OnSaleAt: e.CreatedAt.UTC()}
+	for _, b := range e.Blocks {
+		o.Sold += int64(b.Sold)
+		o.Units += int64(b.Units)
+	}
+	switch {
+	case o.Sold == o.Units:
+		o.Status = lottery.SoldOut
+	case o.Status == "":
+		o.Status = lottery.OnSale
+	}
+	return o
+}
+
+// POST /emissions/{id}/suspend {"reason"} and POST /emissions/{id}/resume: the emergency stop
+// and its end, through the back office's own (admin.ChangeStatus). Either takes effect on every
+// server at once: 200 the emission.
+func (s *Server) opChangeStatus(status string) operatorHandler {
+	return func(w http.ResponseWriter, r *http.Request, o lottery.Operator) error {
+		if err := noQuery(r); err != nil {
+			return err
+		}
+		var body struct {
+			Reason *string `json:"reason"`
+		}
+		// A resumption takes no body; {} is read as none.
+		if status == lottery.Suspended || r.ContentLength != 0 {
+			if _, err := readJSON(r, &body); err != nil {
+				return err
+			}
+		}
+		switch {
+		case status == lottery.Suspended && body.Reason == nil:
+			return fault.Errorf(fault.Invalid, "a suspension says why: {\"reason\": \"…\"}")
+		case status == lottery.OnSale && body.Reason != nil:
+			return fault.Errorf(fault.InvalidRequest, "a resumption takes no reason")
+		}
+		reason := ""
+		if body.Reason != nil {
+			reason = *body.Reason
+		}
+		id := r.PathValue("id")
+		if _, err := admin.ChangeStatus(r.Context(), s.ops.Store, id, status, reason,
+			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: s.ops.Now()}); err != nil {
+			return err
+		}
+		e, err := s.ops.Store.Emission(r.Context(), id)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, emissionOf(e, status))
+	}
 }
 
 // opLogEntry is a line of the operators' log; detail is as kept (JSON for new lines).

@@ -74,6 +74,8 @@ func TestOperatorRoles(t *testing.T) {
 		method, path, ctype, body string
 	}{
 		{lottery.Viewer, "GET", "/emissions", "", ""},
+		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/suspend", "application/json", `{"reason":"a test"}`},
+		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/resume", "", ""},
 		{lottery.Viewer, "GET", "/log?limit=5", "", ""},
 		{lottery.Finance, "GET", "/reports/daily?from=" + today + "&to=" + today, "", ""},
 		{lottery.Compliance, "PUT", "/exclusions", "text/csv", "Nom;Prénoms;Date de naissance\nDURAND;Paul;05/05/1980\n"},
@@ -101,7 +103,9 @@ func TestOperatorRoles(t *testing.T) {
 				t.Errorf("%s %s as %s, refused, wrote to the log: %+v", c.method, c.path, r, after)
 			}
 		}
-		if st, b := opCall(t, srv.url, every, c.method, c.path, c.ctype, c.body); st != 200 {
+		// A suspension or resumption made by the emissions operator just before leaves the
+		// emission in the status this one asks: its roles let it through to invalid_state.
+		if st, b := opCall(t, srv.url, every, c.method, c.path, c.ctype, c.body); st != 200 && !(c.method == "POST" && st == 409 && errorCode(b) == "invalid_state") {
 			t.Errorf("%s %s as an operator of every role: %d %s", c.method, c.path, st, b)
 		}
 	}
@@ -316,5 +320,75 @@ func TestOperatorRegister(t *testing.T) {
 	lines, err := a.db.OperatorLog(t.Context(), 1, 0)
 	if err != nil || len(lines) != 1 || lines[0].Action != "register_imported" || lines[0].Name != "carla" {
 		t.Errorf("the import's line in the log: %+v %v", lines, err)
+	}
+}
+
+// TestOperatorEmergencyStop suspends the emission through the API while a player buys on
+// another server: the player's next purchase is refused as not on sale, at once; a resumption
+// sells again. Each change its life does not allow is 409 invalid_state and changes nothing, and
+// a bad request changes nothing either.
+func TestOperatorEmergencyStop(t *testing.T) {
+	skipInWalletMode(t, noProtection)
+	srvs := newTestServers(t, 1, 2)
+	a, b := srvs[0], srvs[1]
+	token := a.operatorWith(t, "eric", lottery.Roles(lottery.Emissions)|lottery.Roles(lottery.Viewer))
+	p := b.client(t)
+	p.signUp("astrid", 10_00)
+	buy := func() (int, []byte) {
+		return p.call("POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key())
+	}
+	if st, body := buy(); st != 201 {
+		t.Fatalf("a purchase before: %d %s", st, body)
+	}
+	id := a.e.ID
+	for _, bad := range []struct{ ctype, body string }{{"application/json", `{}`}, {"application/json", `{"reason":""}`},
+		{"application/json", `{"reason":"x","why":"y"}`}, {"text/plain", `{"reason":"x"}`}, {"application/json", `{"reason":"two\nlines"}`},
+		{"application/json", `{"reason":"` + strings.Repeat("x", 501) + `"}`}} {
+		if st, body := opCall(t, a.url, token, "POST", "/emissions/"+id+"/suspend", bad.ctype, bad.body); st != 400 && st != 415 {
+			t.Errorf("a suspension with %s %s: %d %s, want 400 or 415", bad.ctype, bad.body, st, body)
+		}
+	}
+	if st, body := opCall(t, a.url, token, "POST", "/emissions/NONE/suspend", "application/json", `{"reason":"x"}`); st != 404 {
+		t.Errorf("an unknown emission suspended: %d %s", st, body)
+	}
+	if st, body := opCall(t, a.url, token, "POST", "/emissions/"+id+"/resume", "", ""); st != 409 || errorCode(body) != "invalid_state" {
+		t.Errorf("an emission on sale resumed: %d %s, want 409 invalid_state", st, body)
+	}
+	if st, body := buy(); st != 201 {
+		t.Fatalf("a purchase after the refused changes: %d %s", st, body)
+	}
+
+	st, body := opCall(t, a.url, token, "POST", "/emissions/"+id+"/suspend", "application/json", `{"reason":"a display fault"}`)
+	var e struct{ ID, Status string }
+	if json.Unmarshal(body, &e); st != 200 || e.ID != id || e.Status != "suspended" {
+		t.Fatalf("the suspension: %d %s", st, body)
+	}
+	if st, body := buy(); st != 503 || errorCode(body) != "sold_out" {
+		t.Errorf("a purchase on the other server after the suspension: %d %s, want 503 sold_out", st, body)
+	}
+	if st, body := opCall(t, a.url, token, "POST", "/emissions/"+id+"/suspend", "application/json", `{"reason":"again"}`); st != 409 || errorCode(body) != "invalid_state" {
+		t.Errorf("a suspension of a suspended emission: %d %s, want 409 invalid_state", st, body)
+	}
+	_, list := opCall(t, b.url, token, "GET", "/emissions", "", "")
+	if !strings.Contains(string(list), `"status":"suspended"`) {
+		t.Errorf("the emissions after the suspension: %s", list)
+	}
+	if _, public := p.call("GET", "/api/v1/emissions", nil, ""); !strings.Contains(string(public), `"status":"suspended"`) {
+		t.Errorf("the public emissions after the suspension: %s", public)
+	}
+	if st, body := opCall(t, b.url, token, "POST", "/emissions/"+id+"/resume", "application/json", `{}`); st != 200 || !strings.Contains(string(body), `"status":"on_sale"`) {
+		t.Fatalf("the resumption, on the other server: %d %s", st, body)
+	}
+	if st, body := buy(); st != 201 {
+		t.Errorf("a purchase after the resumption: %d %s", st, body)
+	}
+	lines, err := a.db.OperatorLog(t.Context(), 2, 0)
+	if err != nil || len(lines) != 2 || lines[0].Action != "emission_resumed" || lines[1].Action != "emission_suspended" ||
+		!strings.Contains(lines[1].Detail, "a display fault") || lines[1].Name != "eric" {
+		t.Errorf("the log: %+v %v", lines, err)
+	}
+	hist, err := a.db.EmissionHistory(t.Context(), id)
+	if err != nil || len(hist) != 2 {
+		t.Errorf("the emission's history: %+v %v", hist, err)
 	}
 }

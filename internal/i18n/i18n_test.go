@@ -28,7 +28,7 @@ func TestPageCatalog(t *testing.T) {
 			}
 		}
 	}
-	if s, _ := c.Text("fr", "errors.sold_out"); s != "Plus aucune unité de jeu à cette mise pour le moment." {
+	if s, _ := c.Text("fr", "errors.sold_out"); s != "Cette mise n'est pas en vente pour le moment\u00a0: plus aucune unité de jeu, ou la vente est suspendue." {
 		t.Errorf("errors.sold_out in French: %q", s)
 	}
 	if _, ok := c.Text("fr", "no.such.key"); ok {

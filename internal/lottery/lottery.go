@@ -29,7 +29,7 @@ var ErrMoved = errors.New("the game has moved since it was read")
 var ErrExists = errors.New("already exists")
 
 // ErrSoldOut refuses a sale at a stake with no unit left to sell.
-var ErrSoldOut = fault.Errorf(fault.SoldOut, "no ticket left at this stake: the emission is sold out")
+var ErrSoldOut = fault.Errorf(fault.SoldOut, "no ticket on sale at this stake now: its emissions are sold out or suspended")
 
 // ErrDebitRolledBack refuses a sale in wallet mode whose debit's rollback was released before the
 // sale's turn came: the sweep of held calls took it for one a crash left. The stake goes back.

@@ -404,7 +404,7 @@ func (s *saleStock) TransferID() int64 {
 // first block with units left of its oldest open emission.
 const openBlocks = `SELECT p.price, b.emission_id, b.block, b.sold, b.units FROM unnest($1::bigint[]) p(price)
 	CROSS JOIN LATERAL (SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
-		WHERE e.price = p.price AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1 FOR NO KEY UPDATE OF b) b
+		WHERE e.price = p.price AND b.sold < b.units AND b.selling ORDER BY e.created_at, e.id, b.block LIMIT 1 FOR NO KEY UPDATE OF b) b
 	ORDER BY p.price`
 
 // nextCursor is where the sales at a price stand. It moves on to the next open block once the

@@ -67,6 +67,10 @@ type DB struct {
 
 	gameIDs gameIDs // see ids.go
 
+	// statuses counts the writes that changed an emission's status: the writer reads its cursors
+	// again when it has moved since its last batch of sales (sales.go).
+	statuses atomic.Int64
+
 	linger atomic.Int64 // nanoseconds: see Linger
 }
 

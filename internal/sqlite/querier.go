@@ -33,11 +33,12 @@ func (d *DB) shared(key *journal.AccountKey) *sqlstore.DB {
 		Write: func(ctx context.Context, fn func(sqlstore.Querier) error) error {
 			return d.update(ctx, func(t *tx) error { return fn(txQ{t}) })
 		},
-		Fault:      asFault,
-		Health:     &d.health,
-		Unique:     func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
-		AccountKey: key,
-		Pages:      d,
+		Fault:         asFault,
+		Health:        &d.health,
+		Unique:        func(err error) bool { return isConstraint(err, sqlite3.SQLITE_CONSTRAINT_UNIQUE) },
+		AccountKey:    key,
+		Pages:         d,
+		StatusChanged: func() { d.statuses.Add(1) },
 	})
 }
 

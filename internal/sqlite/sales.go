@@ -56,7 +56,8 @@ func (d *DB) Sell(ctx context.Context, r lottery.SaleRequest, now time.Time) (lo
 // salesState is what the writer knows between batches: where each price's sales stand. It is
 // dropped whenever a batch fails, and read again from the database.
 type salesState struct {
-	cursors map[int64]*lottery.Cursor // by price
+	cursors  map[int64]*lottery.Cursor // by price
+	statuses int64                     // DB.statuses when they were read
 }
 
 func (s *salesState) reset() {
@@ -68,6 +69,13 @@ func (s *salesState) reset() {
 // no sale of the batch was written, and the caller fails them all.
 func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	t := &tx{ctx: ctx, w: w}
+	// An emission suspended or resumed since the last batch, maybe by a write of this one, run
+	// before its sales: the cursors are read again, so that none sells from it. Their counts
+	// were written by the batches before.
+	if n := w.db.statuses.Load(); n != w.sales.statuses {
+		w.sales.reset()
+		w.sales.statuses = n
+	}
 	if err := w.db.gameIDs.init(func() (next, through int64, err error) {
 		err = t.queryRow(firstGameID).Scan(&next, &through)
 		return
@@ -326,7 +334,7 @@ func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 	}
 	c = &lottery.Cursor{}
 	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
-		WHERE e.price = ? AND b.sold < b.units ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.Emission, &c.Block, &c.Sold, &c.Units)
+		WHERE e.price = ? AND b.sold < b.units AND b.selling ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.Emission, &c.Block, &c.Sold, &c.Units)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, lottery.ErrSoldOut
 	}

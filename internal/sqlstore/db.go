@@ -26,6 +26,8 @@ type DB struct {
 	health   *fault.WriteHealth
 	key      *journal.AccountKey
 	pages    emission.Pages
+	// statusChanged is Config.StatusChanged.
+	statusChanged func()
 }
 
 // Config is how a store reads and writes, for the statements written once.
@@ -56,12 +58,15 @@ type Config struct {
 	// Pages reads the stored units, for the comparison of the journal's sales with their units
 	// (CompareJournal): each store reads them its own way.
 	Pages emission.Pages
+	// StatusChanged, if set, is called inside a write that changes an emission's status: SQLite's
+	// writer then reads its cursors again, which it otherwise keeps from batch to batch.
+	StatusChanged func()
 }
 
 // New makes the shared part of a store.
 func New(c Config) *DB {
 	return &DB{d: c.Dialect, read: c.Read, snapshot: c.Snapshot, once: c.Once, write: c.Write, fault: c.Fault, unique: c.Unique, health: c.Health,
-		key: c.AccountKey, pages: c.Pages}
+		key: c.AccountKey, pages: c.Pages, statusChanged: c.StatusChanged}
 }
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at

@@ -144,10 +144,11 @@ func (s *DB) OldKeys(ctx context.Context, after lottery.KeyRef, limit int, befor
 	return old, last, n < limit, nil
 }
 
-// OpenEmissionPrices lists the prices at which some block still has units to sell.
+// OpenEmissionPrices lists the prices at which some block still has units to sell, its
+// emission not suspended.
 func (s *DB) OpenEmissionPrices(ctx context.Context) (map[int64]bool, error) {
 	out := map[int64]bool{}
-	err := each(s.read.Query(ctx, `SELECT DISTINCT e.price FROM emissions e JOIN blocks b ON b.emission_id = e.id WHERE b.sold < b.units`))(func(r Rows) error {
+	err := each(s.read.Query(ctx, `SELECT DISTINCT e.price FROM emissions e JOIN blocks b ON b.emission_id = e.id WHERE b.sold < b.units AND b.selling`))(func(r Rows) error {
 		var p int64
 		err := r.Scan(&p)
 		out[p] = true

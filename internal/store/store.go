@@ -222,8 +222,18 @@ type Emissions interface {
 	// sales pause only for the short copy of its units, if at all.
 	CreateEmissionStaged(ctx context.Context, e *emission.Emission, seed [emission.SeedSize]byte, by string,
 		build func(put func(emission.Page) error) ([]emission.Block, error)) error
-	// OpenEmissionPrices lists the prices at which some block still has units to sell.
+	// OpenEmissionPrices lists the prices at which some block still has units to sell, its
+	// emission neither suspended nor withdrawn.
 	OpenEmissionPrices(ctx context.Context) (map[int64]bool, error)
+	// ChangeEmissionStatus suspends or resumes an emission (lottery.CheckChange), at once for
+	// every server's sales, in one write with its history, its line in the operators' log and
+	// its entry in the journal. A change its life does not allow is fault.InvalidState; an
+	// unknown emission fault.NotFound.
+	ChangeEmissionStatus(ctx context.Context, c lottery.EmissionChange, log lottery.OperatorAction) (lottery.EmissionChange, error)
+	// EmissionHistory lists an emission's changes of status, oldest first.
+	EmissionHistory(ctx context.Context, id string) ([]lottery.EmissionChange, error)
+	// EmissionStatuses is the status each emission took at its latest change, by id.
+	EmissionStatuses(ctx context.Context) (map[string]string, error)
 }
 
 // Operators is the back office's operators and the log of their actions.

@@ -115,6 +115,8 @@ func Run(t *testing.T, h Harness) {
 		{"LoginsAndThrottles", testLoginsAndThrottles},
 		{"Operators", testOperators},
 		{"OperatorRolesAndTokens", testOperatorRolesAndTokens},
+		{"EmissionLife", testEmissionLife},
+		{"SuspendRacingSales", testSuspendRacingSales},
 		{"JobsAndLeases", testJobsAndLeases},
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},
