@@ -34,6 +34,7 @@ type Store interface {
 	store.Games
 	store.Emissions
 	store.Operators
+	store.Proposals
 	store.Jobs
 	store.Reports
 	store.Register
@@ -123,6 +124,10 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 	s.mux.HandleFunc("GET /admin/emissions/{id}", s.auth(reads|emissions, s.emissionPage))
 	s.mux.HandleFunc("POST /admin/emissions/{id}/suspend", s.auth(emissions, s.changeStatus(lottery.Suspended)))
 	s.mux.HandleFunc("POST /admin/emissions/{id}/resume", s.auth(emissions, s.changeStatus(lottery.OnSale)))
+	s.mux.HandleFunc("POST /admin/emissions/{id}/withdraw", s.auth(emissions, s.proposeWithdrawal))
+	s.mux.HandleFunc("GET /admin/proposals", s.auth(reads|approver|emissions, s.proposalsPage))
+	s.mux.HandleFunc("POST /admin/proposals/{id}/approve", s.auth(approver, s.decide(true)))
+	s.mux.HandleFunc("POST /admin/proposals/{id}/reject", s.auth(approver, s.decide(false)))
 	s.mux.HandleFunc("GET /admin/emissions/{id}/blocks/{block}/audit.jsonl", s.auth(reads|emissions, s.export))
 	s.mux.HandleFunc("GET /admin/emissions/{id}/blocks/{block}/audit.jsonl.gz", s.auth(reads|emissions, s.export))
 	s.mux.HandleFunc("GET /admin/emissions/{id}/report", s.auth(reads|emissions, s.reportPage))

@@ -72,6 +72,7 @@ const (
 	finance    = lottery.Roles(lottery.Finance)
 	emissions  = lottery.Roles(lottery.Emissions)
 	compliance = lottery.Roles(lottery.Compliance)
+	approver   = lottery.Roles(lottery.Approver)
 	anyRole    = lottery.AllRoles
 )
 

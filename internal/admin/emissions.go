@@ -28,6 +28,7 @@ type emissionRow struct {
 	Remaining int
 	Open      bool
 	Suspended bool                     // its sales stopped (docs/spec/OPERATOR.md): not on sale, not queued
+	Withdrawn bool                     // never to sell again: its Remaining units are withdrawn
 	History   []lottery.EmissionChange // its changes of status, oldest first (the emission's page only)
 	// Queued: the emission has units left, but an older one at its price sells first (the sales
 	// take the oldest open block: sqlite's nextUnit); SellingNow names that one.
@@ -45,10 +46,11 @@ func rows(es []*emission.Emission, statuses map[string]string) []emissionRow {
 		r := emissionRow{Emission: e, Remaining: e.Units() - e.Sold()}
 		r.Open = r.Remaining > 0
 		r.Suspended = r.Open && statuses[e.ID] == lottery.Suspended
+		r.Withdrawn = r.Open && statuses[e.ID] == lottery.Withdrawn
 		for _, b := range e.Blocks {
 			r.Roots = append(r.Roots, hex.EncodeToString(b.Root[:]))
 		}
-		if r.Open && !r.Suspended {
+		if r.Open && !r.Suspended && !r.Withdrawn {
 			if first, ok := selling[e.Price]; ok {
 				r.Queued, r.SellingNow = true, first
 			} else {

@@ -136,7 +136,7 @@ func TestEveryTextInBothLanguages(t *testing.T) {
 func TestEveryActionInBothLanguages(t *testing.T) {
 	written := regexp.MustCompile(`Action:\s*"([a-z_]+)"|\.record\([^"\n]*"([a-z_]+)"|\bat\("([a-z_]+)"|action, detail :?= "([a-z_]+)"|\.Action = "([a-z_]+)"`)
 	found := map[string]bool{}
-	for _, dir := range []string{".", "../lottery", "../game", "../../cmd/starcolor"} {
+	for _, dir := range []string{".", "../lottery", "../game", "../sqlstore", "../httpapi", "../../cmd/starcolor"} {
 		for _, b := range sources(t, dir) {
 			for _, m := range written.FindAllStringSubmatch(b, -1) {
 				found[m[1]+m[2]+m[3]+m[4]+m[5]] = true

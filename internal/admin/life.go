@@ -2,8 +2,6 @@ package admin
 
 import (
 	"context"
-	"strings"
-	"unicode/utf8"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/lottery"
@@ -19,14 +17,12 @@ type LifeStore interface {
 // and the operator API alike. The store writes the change with its line in the operators' log
 // and its entry in the journal, or nothing.
 func ChangeStatus(ctx context.Context, db LifeStore, id, status, reason string, by lottery.OperatorAction) (lottery.EmissionChange, error) {
-	reason = strings.TrimSpace(reason)
-	switch {
-	case status == lottery.Suspended && reason == "":
-		return lottery.EmissionChange{}, fault.Errorf(fault.Invalid, "a suspension says why")
-	case status != lottery.Suspended && status != lottery.OnSale:
-		return lottery.EmissionChange{}, fault.Errorf(fault.Invalid, "an emission is suspended or resumed")
-	case len(reason) > lottery.MaxReason || !utf8.ValidString(reason) || strings.ContainsFunc(reason, isControl):
-		return lottery.EmissionChange{}, fault.Errorf(fault.Invalid, "the reason is one line of text, %d bytes at most", lottery.MaxReason)
+	if status != lottery.Suspended && status != lottery.OnSale {
+		return lottery.EmissionChange{}, fault.Errorf(fault.Invalid, "an emission is suspended or resumed here")
+	}
+	reason, err := oneLine(reason, status == lottery.Suspended)
+	if err != nil {
+		return lottery.EmissionChange{}, err
 	}
 	line := lottery.OperatorAction{OperatorID: by.OperatorID, Name: by.Name, Action: "emission_suspended",
 		Detail: logDetail{Emission: id, Why: reason}.encode(), Remote: by.Remote, CreatedAt: by.CreatedAt}

@@ -27,7 +27,10 @@ type logDetail struct {
 	WaitSec  int64  `json:"wait_s,omitempty"`     // login_failed, locked: the wait, in seconds
 	Player   string `json:"player,omitempty"`     // player_viewed
 	Emission string `json:"emission,omitempty"`   // emission_*, export*
-	Why      string `json:"why,omitempty"`        // emission_suspended: the reason given
+	Why      string `json:"why,omitempty"`        // emission_suspended, proposal_*: the reason given
+	Proposal int64  `json:"proposal,omitempty"`   // proposal_*: its id
+	Proposed string `json:"proposed,omitempty"`   // proposal_*: what it proposes (emission_withdraw)
+	Note     string `json:"note,omitempty"`       // proposal_*: a rejection's reason, or why it failed
 	Blocks   int    `json:"blocks,omitempty"`     // emission_create
 	Price    int64  `json:"price,omitempty"`      // emission_create: cents
 	Elapsed  int64  `json:"elapsed_ms,omitempty"` // emission_created

@@ -31,6 +31,10 @@ var actionLabels = map[string]string{
 	"emission_failed":    "Emission failed",
 	"emission_suspended": "Emission suspended",
 	"emission_resumed":   "Emission resumed",
+	"proposal_made":      "Proposal made",
+	"proposal_approved":  "Proposal approved",
+	"proposal_rejected":  "Proposal rejected",
+	"proposal_failed":    "Proposal approved, not carried out",
 	"export":             "Block exported",
 	"export_refused":     "Export refused",
 	"sales_exported":     "Sales report downloaded",
@@ -126,6 +130,12 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 		return say("%s: %s", d.Emission, d.Why)
 	case "emission_resumed":
 		return d.Emission
+	case "proposal_made", "proposal_approved", "proposal_rejected", "proposal_failed":
+		line := say("proposal %d: withdraw %s (%s)", d.Proposal, d.Emission, d.Why)
+		if d.Note != "" {
+			line = say("%s: %s", line, d.Note)
+		}
+		return line
 	case "emission_failed":
 		return say("%s: %s", d.Emission, failureText(lang, d.Failure))
 	case "export", "export_refused":

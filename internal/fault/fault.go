@@ -94,3 +94,12 @@ func CodeOf(err error) Code {
 
 // Is reports whether err carries the code.
 func Is(err error, code Code) bool { return err != nil && CodeOf(err) == code }
+
+// Message is what err says to whom it is told: its fault's message, or err's own words.
+func Message(err error) string {
+	var f *Error
+	if errors.As(err, &f) {
+		return f.Message
+	}
+	return err.Error()
+}

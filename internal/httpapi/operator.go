@@ -24,6 +24,7 @@ import (
 // OperatorStore is what the operator API reads and writes.
 type OperatorStore interface {
 	store.Operators
+	store.Proposals
 	store.Attempts
 	store.Emissions
 	store.Reports
@@ -53,6 +54,10 @@ func (s *Server) EnableOperators(c OperatorConfig) {
 	s.handle("GET "+operatorPrefix+"/emissions", s.asOperator(lottery.Viewer, s.opEmissions))
 	s.handle("POST "+operatorPrefix+"/emissions/{id}/suspend", s.asOperator(lottery.Emissions, s.opChangeStatus(lottery.Suspended)))
 	s.handle("POST "+operatorPrefix+"/emissions/{id}/resume", s.asOperator(lottery.Emissions, s.opChangeStatus(lottery.OnSale)))
+	s.handle("POST "+operatorPrefix+"/emissions/{id}/withdraw", s.asOperator(lottery.Emissions, s.opWithdraw))
+	s.handle("GET "+operatorPrefix+"/proposals", s.asOperator(lottery.Viewer, s.opProposals))
+	s.handle("POST "+operatorPrefix+"/proposals/{id}/approve", s.asOperator(lottery.Approver, s.opDecide(true)))
+	s.handle("POST "+operatorPrefix+"/proposals/{id}/reject", s.asOperator(lottery.Approver, s.opDecide(false)))
 	s.handle("GET "+operatorPrefix+"/log", s.asOperator(lottery.Viewer, s.opLog))
 	s.handle("GET "+operatorPrefix+"/reports/daily", s.asOperator(lottery.Finance, s.opDaily))
 	s.handleSized("PUT "+operatorPrefix+"/exclusions", maxRegister, s.asOperator(lottery.Compliance, s.opExclusions))

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,16 +71,25 @@ const register = "Nom;Prénoms;Date de naissance\nMARTIN;jeanne;01/01/1990\n"
 func TestOperatorRoles(t *testing.T) {
 	srv := newTestServer(t, 1)
 	today := srv.clock.Now().In(paris(t)).Format(time.DateOnly)
+	// The proposal the last calls decide: made by the emissions operator, so that neither the
+	// approver nor the operator of every role is its proposer.
+	var proposal string
 	calls := []struct {
 		role                      lottery.Role
 		method, path, ctype, body string
+		want                      int
 	}{
-		{lottery.Viewer, "GET", "/emissions", "", ""},
-		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/suspend", "application/json", `{"reason":"a test"}`},
-		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/resume", "", ""},
-		{lottery.Viewer, "GET", "/log?limit=5", "", ""},
-		{lottery.Finance, "GET", "/reports/daily?from=" + today + "&to=" + today, "", ""},
-		{lottery.Compliance, "PUT", "/exclusions", "text/csv", "Nom;Prénoms;Date de naissance\nDURAND;Paul;05/05/1980\n"},
+		{lottery.Viewer, "GET", "/emissions", "", "", 200},
+		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/suspend", "application/json", `{"reason":"a test"}`, 200},
+		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/resume", "", "", 200},
+		{lottery.Viewer, "GET", "/log?limit=5", "", "", 200},
+		{lottery.Finance, "GET", "/reports/daily?from=" + today + "&to=" + today, "", "", 200},
+		{lottery.Compliance, "PUT", "/exclusions", "text/csv", "Nom;Prénoms;Date de naissance\nDURAND;Paul;05/05/1980\n", 200},
+		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/withdraw", "application/json", `{"reason":"a test"}`, 202},
+		{lottery.Viewer, "GET", "/proposals?status=open", "", "", 200},
+		{lottery.Approver, "POST", "/proposals/{p}/reject", "application/json", `{"reason":"not now"}`, 200},
+		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/withdraw", "application/json", `{"reason":"a test, again"}`, 202},
+		{lottery.Approver, "POST", "/proposals/{p}/approve", "", "", 200},
 	}
 	roles := []lottery.Role{lottery.Viewer, lottery.Finance, lottery.Emissions, lottery.Compliance, lottery.Approver, lottery.Admin}
 	tokens := map[lottery.Role]string{}
@@ -87,12 +98,17 @@ func TestOperatorRoles(t *testing.T) {
 	}
 	every := srv.operatorWith(t, "op-every", lottery.AllRoles)
 	for _, c := range calls {
+		c.path = strings.ReplaceAll(c.path, "{p}", proposal)
 		for _, r := range roles {
 			before, _ := srv.db.OperatorLog(t.Context(), 1, 0)
 			st, b := opCall(t, srv.url, tokens[r], c.method, c.path, c.ctype, c.body)
 			if r == c.role {
-				if st != 200 {
-					t.Errorf("%s %s as %s: %d %s, want 200", c.method, c.path, r, st, b)
+				if st != c.want {
+					t.Errorf("%s %s as %s: %d %s, want %d", c.method, c.path, r, st, b, c.want)
+				}
+				var made struct{ ID int64 }
+				if st == 202 && json.Unmarshal(b, &made) == nil {
+					proposal = jsonInt(made.ID)
 				}
 				continue
 			}
@@ -105,7 +121,7 @@ func TestOperatorRoles(t *testing.T) {
 		}
 		// A suspension or resumption made by the emissions operator just before leaves the
 		// emission in the status this one asks: its roles let it through to invalid_state.
-		if st, b := opCall(t, srv.url, every, c.method, c.path, c.ctype, c.body); st != 200 && !(c.method == "POST" && st == 409 && errorCode(b) == "invalid_state") {
+		if st, b := opCall(t, srv.url, every, c.method, c.path, c.ctype, c.body); st != c.want && !(c.method == "POST" && st == 409 && errorCode(b) == "invalid_state") {
 			t.Errorf("%s %s as an operator of every role: %d %s", c.method, c.path, st, b)
 		}
 	}
@@ -390,5 +406,72 @@ func TestOperatorEmergencyStop(t *testing.T) {
 	hist, err := a.db.EmissionHistory(t.Context(), id)
 	if err != nil || len(hist) != 2 {
 		t.Errorf("the emission's history: %+v %v", hist, err)
+	}
+}
+
+// TestOperatorFourEyes: a withdrawal proposed by one operator is carried out only once another,
+// an approver, approves it; its proposer cannot, even holding approver; of two approvals sent at
+// once, one carries it out; the emission then never sells again.
+func TestOperatorFourEyes(t *testing.T) {
+	skipInWalletMode(t, noProtection)
+	srvs := newTestServers(t, 1, 2)
+	a, b := srvs[0], srvs[1]
+	both := lottery.Roles(lottery.Emissions) | lottery.Roles(lottery.Approver) | lottery.Roles(lottery.Viewer)
+	eve := a.operatorWith(t, "eve", both)
+	ann := a.operatorWith(t, "ann", lottery.Roles(lottery.Approver))
+	abe := a.operatorWith(t, "abe", lottery.Roles(lottery.Approver))
+	p := b.client(t)
+	p.signUp("astrid", 10_00)
+	id := a.e.ID
+	st, body := opCall(t, a.url, eve, "POST", "/emissions/"+id+"/withdraw", "application/json", `{"reason":"a suspected leak"}`)
+	var prop struct {
+		ID     int64
+		Action string
+		Status string
+		Detail struct{ Emission, Reason string }
+	}
+	if json.Unmarshal(body, &prop); st != 202 || prop.Action != "emission_withdraw" || prop.Status != "open" || prop.Detail.Emission != id || prop.Detail.Reason != "a suspected leak" {
+		t.Fatalf("the proposal: %d %s", st, body)
+	}
+	path := "/proposals/" + jsonInt(prop.ID)
+	if st, body := opCall(t, a.url, eve, "POST", path+"/approve", "", ""); st != 403 || errorCode(body) != "same_operator" {
+		t.Errorf("the proposer approves: %d %s, want 403 same_operator", st, body)
+	}
+	if st, body := p.call("POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key()); st != 201 {
+		t.Fatalf("a purchase while the withdrawal is only proposed: %d %s", st, body)
+	}
+	// Two approvers at once, on the two servers.
+	var wg sync.WaitGroup
+	got := make([]int, 2)
+	for i, who := range []struct{ base, token string }{{a.url, ann}, {b.url, abe}} {
+		wg.Go(func() { got[i], _ = opCall(t, who.base, who.token, "POST", path+"/approve", "", "") })
+	}
+	wg.Wait()
+	slices.Sort(got)
+	if got[0] != 200 || got[1] != 409 {
+		t.Fatalf("two approvals at once: %v, want one 200 and one 409", got)
+	}
+	_, list := opCall(t, b.url, eve, "GET", "/proposals?status=approved", "", "")
+	if !strings.Contains(string(list), `"status":"approved"`) || !strings.Contains(string(list), `"decided_by":"a`) {
+		t.Errorf("the approved proposals: %s", list)
+	}
+	if st, body := p.call("POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, p.key()); st != 503 || errorCode(body) != "sold_out" {
+		t.Errorf("a purchase after the withdrawal: %d %s, want 503 sold_out", st, body)
+	}
+	_, ems := opCall(t, a.url, eve, "GET", "/emissions", "", "")
+	if !strings.Contains(string(ems), `"status":"withdrawn"`) {
+		t.Errorf("the emissions after the withdrawal: %s", ems)
+	}
+	if st, body := opCall(t, a.url, eve, "POST", "/emissions/"+id+"/resume", "", ""); st != 409 {
+		t.Errorf("a withdrawn emission resumed: %d %s, want 409", st, body)
+	}
+	if st, body := opCall(t, a.url, ann, "POST", "/proposals/999/approve", "", ""); st != 404 {
+		t.Errorf("an unknown proposal approved: %d %s, want 404", st, body)
+	}
+	if st, body := opCall(t, a.url, ann, "POST", path+"/reject", "application/json", `{}`); st != 400 {
+		t.Errorf("a rejection without a reason: %d %s, want 400", st, body)
+	}
+	if st, body := opCall(t, a.url, eve, "GET", "/proposals?status=pending", "", ""); st != 400 {
+		t.Errorf("proposals of an unknown status: %d %s, want 400", st, body)
 	}
 }

@@ -23,39 +23,48 @@ import (
 //  5. the change is kept in the emission's history.
 func (s *DB) ChangeEmissionStatus(ctx context.Context, c lottery.EmissionChange, log lottery.OperatorAction) (lottery.EmissionChange, error) {
 	err := s.write(ctx, func(q Querier) error {
-		if err := s.d.lock(ctx, q, "starcolor:emission:"+c.Emission); err != nil {
+		if err := s.changeStatus(ctx, q, &c); err != nil {
 			return err
-		}
-		current, err := emissionStatus(ctx, q, c.Emission)
-		if err != nil {
-			return err
-		}
-		if err := lottery.CheckChange(current, c.Status); err != nil {
-			return err
-		}
-		if _, err := q.Exec(ctx, `UPDATE blocks SET selling = $1 WHERE emission_id = $2`, c.Status == lottery.OnSale, c.Emission); err != nil {
-			return err
-		}
-		if err := q.QueryRow(ctx, `INSERT INTO emission_history (emission_id, status, reason, by_name, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-			c.Emission, c.Status, c.Reason, c.By, s.d.Time(c.At)).Scan(&c.ID); err != nil {
-			return err
-		}
-		// The entry names the emission's price and table, as its creation's does; its roots are
-		// the creation's, never restated.
-		var price int64
-		var definition string
-		if err := q.QueryRow(ctx, `SELECT price, definition FROM emissions WHERE id = $1`, c.Emission).Scan(&price, &definition); err != nil {
-			return err
-		}
-		if err := s.AppendJournal(ctx, q, c.At, journal.Emission{ID: c.Emission, Event: c.Status, Price: price, Definition: definition, Operator: c.By}); err != nil {
-			return err
-		}
-		if s.statusChanged != nil {
-			s.statusChanged()
 		}
 		return s.logAction(ctx, q, log)
 	})
 	return c, s.fault(err)
+}
+
+// changeStatus makes a change of status in the write q, steps 1 to 5 of ChangeEmissionStatus,
+// with its journal entry: c's ID is its history row's.
+func (s *DB) changeStatus(ctx context.Context, q Querier, c *lottery.EmissionChange) error {
+	if err := s.d.lock(ctx, q, "starcolor:emission:"+c.Emission); err != nil {
+		return err
+	}
+	current, err := emissionStatus(ctx, q, c.Emission)
+	if err != nil {
+		return err
+	}
+	if err := lottery.CheckChange(current, c.Status); err != nil {
+		return err
+	}
+	if _, err := q.Exec(ctx, `UPDATE blocks SET selling = $1 WHERE emission_id = $2`, c.Status == lottery.OnSale, c.Emission); err != nil {
+		return err
+	}
+	if err := q.QueryRow(ctx, `INSERT INTO emission_history (emission_id, status, reason, by_name, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+		c.Emission, c.Status, c.Reason, c.By, s.d.Time(c.At)).Scan(&c.ID); err != nil {
+		return err
+	}
+	// The entry names the emission's price and table, as its creation's does; its roots are the
+	// creation's, never restated.
+	var price int64
+	var definition string
+	if err := q.QueryRow(ctx, `SELECT price, definition FROM emissions WHERE id = $1`, c.Emission).Scan(&price, &definition); err != nil {
+		return err
+	}
+	if err := s.AppendJournal(ctx, q, c.At, journal.Emission{ID: c.Emission, Event: c.Status, Price: price, Definition: definition, Operator: c.By}); err != nil {
+		return err
+	}
+	if s.statusChanged != nil {
+		s.statusChanged()
+	}
+	return nil
 }
 
 // emissionStatus is an emission's status now, as a write reads it: fault.NotFound if there is
@@ -69,15 +78,18 @@ func emissionStatus(ctx context.Context, q Querier, id string) (string, error) {
 	if blocks == 0 {
 		return "", fault.Errorf(fault.NotFound, "no emission %s", id)
 	}
-	if open == 0 {
-		return lottery.SoldOut, nil
-	}
 	var status string
 	err := q.QueryRow(ctx, `SELECT status FROM emission_history WHERE emission_id = $1 ORDER BY id DESC LIMIT 1`, id).Scan(&status)
-	if errors.Is(err, sql.ErrNoRows) {
-		return lottery.OnSale, nil
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		status, err = lottery.OnSale, nil
+	case err != nil:
+		return "", err
 	}
-	return status, err
+	if open == 0 && status != lottery.Withdrawn {
+		return lottery.SoldOut, nil
+	}
+	return status, nil
 }
 
 // EmissionHistory lists an emission's changes of status, oldest first.

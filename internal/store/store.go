@@ -29,6 +29,7 @@ type Store interface {
 	Games
 	Emissions
 	Operators
+	Proposals
 	Jobs
 	Reports
 	Register
@@ -234,6 +235,22 @@ type Emissions interface {
 	EmissionHistory(ctx context.Context, id string) ([]lottery.EmissionChange, error)
 	// EmissionStatuses is the status each emission took at its latest change, by id.
 	EmissionStatuses(ctx context.Context) (map[string]string, error)
+}
+
+// Proposals are the changes four eyes decide (docs/spec/OPERATOR.md): proposed by one operator,
+// approved or rejected by another.
+type Proposals interface {
+	// CreateProposal keeps an open proposal with its log line; a withdrawal of an emission that
+	// cannot be withdrawn now, or proposed already, is fault.InvalidState.
+	CreateProposal(ctx context.Context, p lottery.Proposal, log lottery.OperatorAction) (lottery.Proposal, error)
+	// Proposal finds a proposal by id (fault.NotFound).
+	Proposal(ctx context.Context, id int64) (lottery.Proposal, error)
+	// Proposals lists the proposals in a status at now ("" for all), newest first.
+	Proposals(ctx context.Context, status string, now time.Time, limit int) ([]lottery.Proposal, error)
+	// DecideProposal approves (and carries out) or rejects a proposal once, with its log line
+	// (its Action set by the outcome); fault.SameOperator for the proposer's own,
+	// fault.InvalidState once decided or expired.
+	DecideProposal(ctx context.Context, d lottery.Decision, log lottery.OperatorAction) (lottery.Proposal, error)
 }
 
 // Operators is the back office's operators and the log of their actions.

@@ -117,6 +117,7 @@ func Run(t *testing.T, h Harness) {
 		{"OperatorRolesAndTokens", testOperatorRolesAndTokens},
 		{"EmissionLife", testEmissionLife},
 		{"SuspendRacingSales", testSuspendRacingSales},
+		{"Proposals", testProposals},
 		{"JobsAndLeases", testJobsAndLeases},
 		{"Players", testPlayers},
 		{"SelfExclusion", testSelfExclusion},

@@ -10,12 +10,13 @@ import (
 	"starcolor/internal/sqlstore"
 )
 
-// An operator made before roles existed (migration 0030) keeps every role.
-func testOperatorsKeepRoles(t *testing.T, m Migrations) {
-	raw, open := m.Empty(t)
+// historyBefore is the migration history up to the step numbered step, excluded: a database of
+// an earlier build.
+func historyBefore(t *testing.T, step string) fs.FS {
+	t.Helper()
 	before := fstest.MapFS{}
 	err := fs.WalkDir(sqlstore.History, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path >= "0030" {
+		if err != nil || d.IsDir() || path >= step {
 			return err
 		}
 		body, err := fs.ReadFile(sqlstore.History, path)
@@ -25,7 +26,13 @@ func testOperatorsKeepRoles(t *testing.T, m Migrations) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateRaw(raw, m.Dialect, before); err != nil {
+	return before
+}
+
+// An operator made before roles existed (migration 0030) keeps every role.
+func testOperatorsKeepRoles(t *testing.T, m Migrations) {
+	raw, open := m.Empty(t)
+	if err := migrateRaw(raw, m.Dialect, historyBefore(t, "0030")); err != nil {
 		t.Fatal(err)
 	}
 	if err := raw.Exec(`INSERT INTO operators (name, password_hash, created_at) VALUES (?, ?, ?)`, "olga", "x", "2026-11-01T00:00:00.000000000Z"); err != nil {

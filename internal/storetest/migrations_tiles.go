@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/transparency-dev/formats/log"
@@ -25,19 +23,7 @@ import (
 func testTreeToTiles(t *testing.T, m Migrations) {
 	ctx := context.Background()
 	raw, open := m.Empty(t)
-	before := fstest.MapFS{}
-	err := fs.WalkDir(sqlstore.History, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path >= "0028" {
-			return err
-		}
-		body, err := fs.ReadFile(sqlstore.History, path)
-		before[path] = &fstest.MapFile{Data: body}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := migrateRaw(raw, m.Dialect, before); err != nil {
+	if err := migrateRaw(raw, m.Dialect, historyBefore(t, "0028")); err != nil {
 		t.Fatal(err)
 	}
 	// 700 entries (three tiles of leaves), their stored hashes as 0026 kept them, and a

@@ -4,7 +4,7 @@ ALTER TABLE blocks ADD COLUMN selling boolean NOT NULL DEFAULT true;
 CREATE TABLE emission_history (
 	id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
 	emission_id text NOT NULL REFERENCES emissions(id),
-	status      text NOT NULL CHECK (status IN ('on_sale', 'suspended')),
+	status      text NOT NULL CHECK (status IN ('on_sale', 'suspended', 'withdrawn')),
 	reason      text NOT NULL DEFAULT '',
 	by_name     text NOT NULL,
 	created_at  timestamptz NOT NULL

@@ -1,4 +1,4 @@
--- An emission's life (docs/spec/OPERATOR.md, issue 23): suspended and resumed.
+-- An emission's life (docs/spec/OPERATOR.md, issue 23): suspended, resumed, withdrawn.
 --
 -- selling is what the sales read: a block sells only while it is 1. A suspension sets its
 -- emission's blocks to 0 in the write that records it, so that on PostgreSQL it waits for the
@@ -11,7 +11,7 @@ ALTER TABLE blocks ADD COLUMN selling BOOLEAN NOT NULL DEFAULT 1 CHECK (selling 
 CREATE TABLE emission_history (
 	id          INTEGER PRIMARY KEY,
 	emission_id TEXT NOT NULL REFERENCES emissions(id),
-	status      TEXT NOT NULL CHECK (status IN ('on_sale', 'suspended')),
+	status      TEXT NOT NULL CHECK (status IN ('on_sale', 'suspended', 'withdrawn')),
 	reason      TEXT NOT NULL DEFAULT '',
 	by_name     TEXT NOT NULL, -- the operator's name, or "command line"
 	created_at  TEXT NOT NULL

@@ -1,0 +1,130 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"starcolor/internal/admin"
+	"starcolor/internal/fault"
+	"starcolor/internal/lottery"
+)
+
+// Four eyes through the operator API (OPERATOR.md, « Four eyes »): a withdrawal is proposed by
+// an operator with emissions, and carried out once an approver who is not its proposer approves.
+
+// opProposal is a proposal as the operator API shows it.
+type opProposal struct {
+	ID         int64          `json:"id"`
+	Action     string         `json:"action"`
+	Detail     opProposalWhat `json:"detail"`
+	ProposedBy string         `json:"proposed_by"`
+	ProposedAt time.Time      `json:"proposed_at"`
+	Status     string         `json:"status"`
+	DecidedBy  string         `json:"decided_by,omitempty"`
+	DecidedAt  *time.Time     `json:"decided_at,omitempty"`
+}
+
+// opProposalWhat is what a proposal is about.
+type opProposalWhat struct {
+	Emission string `json:"emission"`
+	Reason   string `json:"reason"`
+	Note     string `json:"note,omitempty"` // a rejection's reason, or why it failed
+}
+
+func proposalOf(p lottery.Proposal, now time.Time) opProposal {
+	o := opProposal{ID: p.ID, Action: p.Action, Detail: opProposalWhat{Emission: p.Emission, Reason: p.Reason, Note: p.Note},
+		ProposedBy: p.ProposedBy, ProposedAt: p.ProposedAt.UTC(), Status: p.StatusAt(now), DecidedBy: p.DecidedBy}
+	if !p.DecidedAt.IsZero() {
+		at := p.DecidedAt.UTC()
+		o.DecidedAt = &at
+	}
+	return o
+}
+
+// reasonBody reads a body {"reason"}: its reason.
+func reasonBody(r *http.Request) (string, error) {
+	var body struct {
+		Reason *string `json:"reason"`
+	}
+	if _, err := readJSON(r, &body); err != nil {
+		return "", err
+	}
+	if body.Reason == nil {
+		return "", fault.Errorf(fault.Invalid, "say why: {\"reason\": \"…\"}")
+	}
+	return *body.Reason, nil
+}
+
+// POST /emissions/{id}/withdraw {"reason"}: 202 the proposal.
+func (s *Server) opWithdraw(w http.ResponseWriter, r *http.Request, o lottery.Operator) error {
+	if err := noQuery(r); err != nil {
+		return err
+	}
+	reason, err := reasonBody(r)
+	if err != nil {
+		return err
+	}
+	now := s.ops.Now()
+	p, err := admin.ProposeWithdrawal(r.Context(), s.ops.Store, r.PathValue("id"), reason,
+		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: now})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusAccepted, proposalOf(p, now))
+}
+
+// GET /proposals?status=S: the proposals in that status (every one without), newest first.
+func (s *Server) opProposals(w http.ResponseWriter, r *http.Request, _ lottery.Operator) error {
+	if err := onlyQuery(r, "status"); err != nil {
+		return err
+	}
+	status := r.URL.Query().Get("status")
+	switch status {
+	case "", lottery.ProposalOpen, lottery.ProposalApproved, lottery.ProposalRejected, lottery.ProposalExpired, lottery.ProposalFailed:
+	default:
+		return fault.Errorf(fault.Invalid, "status is open, approved, rejected, expired or failed")
+	}
+	now := s.ops.Now()
+	ps, err := s.ops.Store.Proposals(r.Context(), status, now, 1000)
+	if err != nil {
+		return err
+	}
+	out := make([]opProposal, len(ps))
+	for i, p := range ps {
+		out[i] = proposalOf(p, now)
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"proposals": out})
+}
+
+// POST /proposals/{id}/approve and POST /proposals/{id}/reject {"reason"}: 200 the proposal, an
+// approved one carried out (or failed, saying why).
+func (s *Server) opDecide(approve bool) operatorHandler {
+	return func(w http.ResponseWriter, r *http.Request, o lottery.Operator) error {
+		if err := noQuery(r); err != nil {
+			return err
+		}
+		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		if err != nil || id <= 0 {
+			return fault.Errorf(fault.NotFound, "no such proposal")
+		}
+		note := ""
+		if !approve {
+			if note, err = reasonBody(r); err != nil {
+				return err
+			}
+		} else if r.ContentLength != 0 {
+			var none struct{}
+			if _, err := readJSON(r, &none); err != nil {
+				return err
+			}
+		}
+		now := s.ops.Now()
+		p, err := admin.Decide(r.Context(), s.ops.Store, id, approve, note,
+			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: now})
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, proposalOf(p, now))
+	}
+}
