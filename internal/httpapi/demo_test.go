@@ -15,11 +15,34 @@ import (
 	"time"
 
 	"starcolor/internal/app/apptest"
+	"starcolor/internal/audit"
 	"starcolor/internal/fault"
 	"starcolor/internal/game"
+	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/scenario"
 	"starcolor/internal/session"
 	"starcolor/internal/throttle"
 )
+
+// losingUnit is a unit of the test definition at 1 € that wins nothing, made by the generator as
+// a demo game's unit is (game.DemoConfig.Unit).
+func losingUnit(t *testing.T) audit.Record {
+	t.Helper()
+	def := gamedeftest.Mini(t)
+	table, err := def.Table(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := scenario.New(def, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec audit.Record
+	if err := gen.Unit(&rec.Unit, 0, scenario.NewStream([32]byte{'l', 'o', 's', 'e'})); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
 
 // The tests of demo play (docs/spec/API.md 1.2 « Demo play »), on SQLite and PostgreSQL as the whole suite.
 
@@ -194,7 +217,13 @@ func mapKeys(m map[string]json.RawMessage) func(func(string) bool) {
 // password and proofs are 403 demo_mode, and change nothing. A demo session's play money runs out
 // as a balance does (402).
 func TestDemoModeRefusals(t *testing.T) {
-	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) { cfg.Demo.Balance = 100 })
+	// Every demo game loses: drawn, a unit may win enough to play past the 200 games a session
+	// may play, which refuses the next with 429, not the 402 this test wants (1 run in 6).
+	lose := losingUnit(t)
+	s := newTestServerWith(t, 1, func(cfg *game.Config, _ *clock) {
+		cfg.Demo.Balance = 100
+		cfg.Demo.Unit = func(int64) (audit.Record, error) { return lose, nil }
+	})
 	c := s.demoClient(t)
 	var g demoGame
 	c.must(201, &g, "POST", "/api/v1/games", map[string]any{"stake": 100, "mode": "auto"}, c.key())
