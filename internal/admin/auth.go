@@ -45,9 +45,9 @@ func CreateOperator(ctx context.Context, db store.Operators, name, password stri
 	return err
 }
 
-// remote is the client's address as the logs show it (RemoteAddr: behind a trusted load
-// balancer, the address it forwarded).
-func remote(r *http.Request) string {
+// Remote is the client's address as the operators' log keeps it (RemoteAddr: behind a trusted
+// load balancer, the address it forwarded), for the back office and the operator API alike.
+func Remote(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
@@ -133,7 +133,7 @@ func (s *Server) session(r *http.Request) (operatorOf, error) {
 func (s *Server) record(ctx context.Context, r *http.Request, action string, d logDetail) error {
 	o := operator(r)
 	return s.db.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: action,
-		Detail: d.encode(), Remote: remote(r), CreatedAt: s.now()})
+		Detail: d.encode(), Remote: Remote(r), CreatedAt: s.now()})
 }
 
 type loginData struct {
@@ -179,7 +179,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSpace(r.PostFormValue("name"))
 	password := r.PostFormValue("password")
 	data := loginData{Name: name, Next: safeNext(r.PostFormValue("next"))}
-	addr := remote(r)
+	addr := Remote(r)
 	now := s.now()
 	o, err := s.db.OperatorByName(r.Context(), name)
 	if err != nil && !fault.Is(err, fault.NotFound) {
@@ -244,7 +244,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	o := operator(r)
 	err := s.sessions.End(r.Context(), c.Value)
 	if err == nil {
-		err = s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "logout", Remote: remote(r), CreatedAt: s.now()})
+		err = s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "logout", Remote: Remote(r), CreatedAt: s.now()})
 	}
 	if err != nil {
 		s.fail(w, r, err)

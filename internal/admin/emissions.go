@@ -159,7 +159,7 @@ func (s *Server) changeStatus(status string) http.HandlerFunc {
 		o := operator(r)
 		id := r.PathValue("id")
 		_, err := ChangeStatus(r.Context(), s.db, id, status, r.PostFormValue("reason"),
-			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: remote(r), CreatedAt: s.now()})
+			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 		switch code := fault.CodeOf(err); {
 		case err == nil:
 			http.Redirect(w, r, "/admin/emissions/"+url.PathEscape(id), http.StatusSeeOther)

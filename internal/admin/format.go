@@ -128,9 +128,10 @@ func span(lang string, d time.Duration) string {
 	return fmt.Sprintf("%s%sh %02d%smin", number(lang, int64(d/time.Hour)), sp, int(d%time.Hour/time.Minute), sp)
 }
 
-// paris is the operator's time zone: the game is French, and so are its books. The binary
-// carries the zone database (time/tzdata), so that it does not depend on the machine's.
-var paris = func() *time.Location {
+// Paris is the operator's time zone, the back office's and the operator API's: the game is
+// French, and so are its books. The binary carries the zone database (time/tzdata), so that
+// it does not depend on the machine's.
+var Paris = func() *time.Location {
 	loc, err := time.LoadLocation("Europe/Paris")
 	if err != nil {
 		panic("admin: no Europe/Paris in the embedded zone database: " + err.Error())
@@ -147,7 +148,7 @@ func stamp(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.In(paris).Format("02/01/2006 15:04 MST")
+	return t.In(Paris).Format("02/01/2006 15:04 MST")
 }
 
 // stampSeconds writes a time to the second, in Paris, for the log and the ledger: an auditor
@@ -156,7 +157,7 @@ func stampSeconds(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.In(paris).Format("02/01/2006 15:04:05 MST")
+	return t.In(Paris).Format("02/01/2006 15:04:05 MST")
 }
 
 var (
@@ -180,7 +181,7 @@ func longDate(lang string, d time.Time) string {
 
 // hourLabel names an hour of Paris, as "30 nov. 15h" or "30 Nov 15h".
 func hourLabel(lang string, t time.Time) string {
-	t = t.In(paris)
+	t = t.In(Paris)
 	if lang != "fr" {
 		return t.Format("02 Jan 15h")
 	}
@@ -189,7 +190,7 @@ func hourLabel(lang string, t time.Time) string {
 
 // dayLabel names a day of Paris, as "lun. 30 nov." or "Mon 30 Nov".
 func dayLabel(lang string, t time.Time) string {
-	t = t.In(paris)
+	t = t.In(Paris)
 	if lang != "fr" {
 		return t.Format("Mon 02 Jan")
 	}

@@ -147,7 +147,7 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	addr := remote(r)
+	addr := Remote(r)
 	go func() {
 		var mu sync.Mutex
 		progress := func(done, total int) {

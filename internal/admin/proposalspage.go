@@ -53,7 +53,7 @@ func (s *Server) decide(approve bool) http.HandlerFunc {
 			return
 		}
 		o := operator(r)
-		_, err = Decide(r.Context(), s.db, id, approve, r.PostFormValue("reason"), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: remote(r), CreatedAt: s.now()})
+		_, err = Decide(r.Context(), s.db, id, approve, r.PostFormValue("reason"), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 		switch fault.CodeOf(err) {
 		case "":
 		case fault.Invalid:
@@ -83,7 +83,7 @@ func (s *Server) proposeWithdrawal(w http.ResponseWriter, r *http.Request) {
 	}
 	o := operator(r)
 	_, err := ProposeWithdrawal(r.Context(), s.db, r.PathValue("id"), r.PostFormValue("reason"),
-		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: remote(r), CreatedAt: s.now()})
+		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 	switch code := fault.CodeOf(err); {
 	case err == nil:
 		http.Redirect(w, r, "/admin/proposals", http.StatusSeeOther)

@@ -63,7 +63,7 @@ func (s *Server) importRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	o := operator(r)
-	imp, err := ImportRegister(r.Context(), s.db, f, head.Filename, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: remote(r), CreatedAt: s.now()})
+	imp, err := ImportRegister(r.Context(), s.db, f, head.Filename, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 	s.ended(imp) // even if its line could not be logged: the accounts are closed
 	var refused *RegisterRefused
 	if errors.As(err, &refused) {

@@ -97,12 +97,12 @@ func tableFigures(t *gamedef.Table) (rtp, hit float64) {
 // periods are the window's sales, period by period, in Paris hours or days: the store keeps
 // UTC hours, which parisPeriods gathers (a Paris day starts at 22:00 or 23:00 UTC).
 func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
-	now := s.now().In(paris)
+	now := s.now().In(Paris)
 	starts := make([]time.Time, w.Periods)
 	for i := range starts {
 		back := w.Periods - 1 - i
 		if w.By == lottery.Day {
-			starts[i] = time.Date(now.Year(), now.Month(), now.Day()-back, 0, 0, 0, 0, paris)
+			starts[i] = time.Date(now.Year(), now.Month(), now.Day()-back, 0, 0, 0, 0, Paris)
 		} else {
 			starts[i] = now.Truncate(time.Hour).Add(-time.Duration(back) * time.Hour)
 		}
@@ -150,7 +150,7 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 	win := windowOf(r)
 	d := salesData{W: win, Now: s.now()}
-	today := d.Now.In(paris)
+	today := d.Now.In(Paris)
 	d.ReportFrom, d.ReportTo = today.AddDate(0, 0, -29).Format(time.DateOnly), today.Format(time.DateOnly)
 	for _, t := range s.def.Tables {
 		d.Prices = append(d.Prices, t.Price)

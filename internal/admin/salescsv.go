@@ -61,7 +61,7 @@ func (s *Server) salesReportOf(r *http.Request) (salesReport, error) {
 	}
 	zone := time.UTC
 	if rep.format == "fr" {
-		zone = paris
+		zone = Paris
 	}
 	now := s.now().In(zone)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, zone)
@@ -169,7 +169,7 @@ func (s *Server) frenchSalesCSV(w http.ResponseWriter, r *http.Request, rep sale
 	}
 	var total lottery.Sales
 	for _, row := range rows {
-		t := row.Period.In(paris)
+		t := row.Period.In(Paris)
 		out.Write(frenchSalesRecord(t.Format(layout), t.Format("MST"), row))
 		total.Add(row)
 	}
@@ -185,8 +185,8 @@ func parisPeriods(hours []lottery.Sales, by lottery.Period) []lottery.Sales {
 	for _, h := range hours {
 		start := h.Period
 		if by == lottery.Day {
-			t := h.Period.In(paris)
-			start = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, paris)
+			t := h.Period.In(Paris)
+			start = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, Paris)
 		}
 		k := [2]int64{start.Unix(), h.Price}
 		i, ok := at[k]

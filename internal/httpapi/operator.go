@@ -3,7 +3,6 @@ package httpapi
 import (
 	"cmp"
 	"context"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -141,15 +140,6 @@ func (s *Server) tokenFailed(ctx context.Context, r *http.Request) error {
 		return fault.Retry(fault.TooManyAttempts, wait, "too many calls with a wrong token from your address: try again in %s", wait)
 	}
 	return nil
-}
-
-// clientHost is the client's address as the operators' log keeps it (the back office's too).
-func clientHost(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // onlyQuery refuses a query parameter the call does not take: a misspelt one is told, not

@@ -5,7 +5,6 @@ import (
 	"mime"
 	"net/http"
 	"time"
-	_ "time/tzdata" // Europe/Paris, on a machine without a zone database
 
 	"starcolor/internal/admin"
 	"starcolor/internal/emission"
@@ -71,28 +70,20 @@ func (s *Server) opChangeStatus(status string) operatorHandler {
 		if err := noQuery(r); err != nil {
 			return err
 		}
-		var body struct {
-			Reason *string `json:"reason"`
+		// A suspension says why; a resumption takes no body ({} read as none).
+		var reason string
+		var err error
+		if status == lottery.Suspended {
+			reason, err = reasonBody(r)
+		} else {
+			err = noBody(r)
 		}
-		// A resumption takes no body; {} is read as none.
-		if status == lottery.Suspended || r.ContentLength != 0 {
-			if _, err := readJSON(r, &body); err != nil {
-				return err
-			}
-		}
-		switch {
-		case status == lottery.Suspended && body.Reason == nil:
-			return fault.Errorf(fault.Invalid, "a suspension says why: {\"reason\": \"…\"}")
-		case status == lottery.OnSale && body.Reason != nil:
-			return fault.Errorf(fault.InvalidRequest, "a resumption takes no reason")
-		}
-		reason := ""
-		if body.Reason != nil {
-			reason = *body.Reason
+		if err != nil {
+			return err
 		}
 		id := r.PathValue("id")
 		if _, err := admin.ChangeStatus(r.Context(), s.ops.Store, id, status, reason,
-			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: s.ops.Now()}); err != nil {
+			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: admin.Remote(r), CreatedAt: s.ops.Now()}); err != nil {
 			return err
 		}
 		e, err := s.ops.Store.Emission(r.Context(), id)
@@ -142,17 +133,6 @@ func (s *Server) opLog(w http.ResponseWriter, r *http.Request, _ lottery.Operato
 	return writeJSON(w, http.StatusOK, map[string]any{"entries": out})
 }
 
-// paris is the zone of the daily report's days (OPERATOR.md: Europe/Paris days).
-var paris = mustZone("Europe/Paris")
-
-func mustZone(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err) // time/tzdata is linked in
-	}
-	return l
-}
-
 // maxReportDays bounds a daily report: a year and a day.
 const maxReportDays = 367
 
@@ -174,8 +154,8 @@ func (s *Server) opDaily(w http.ResponseWriter, r *http.Request, _ lottery.Opera
 		return err
 	}
 	q := r.URL.Query()
-	from, err1 := time.ParseInLocation(time.DateOnly, q.Get("from"), paris)
-	to, err2 := time.ParseInLocation(time.DateOnly, q.Get("to"), paris)
+	from, err1 := time.ParseInLocation(time.DateOnly, q.Get("from"), admin.Paris)
+	to, err2 := time.ParseInLocation(time.DateOnly, q.Get("to"), admin.Paris)
 	if err1 != nil || err2 != nil {
 		return fault.Errorf(fault.Invalid, "from and to are days, YYYY-MM-DD")
 	}
@@ -198,7 +178,7 @@ func (s *Server) opDaily(w http.ResponseWriter, r *http.Request, _ lottery.Opera
 	var order []key
 	days := map[key]*opDay{}
 	at := func(t time.Time, price int64) *opDay {
-		k := key{t.In(paris).Format(time.DateOnly), price}
+		k := key{t.In(admin.Paris).Format(time.DateOnly), price}
 		d := days[k]
 		if d == nil {
 			d = &opDay{Date: k.date, Price: price}
@@ -246,7 +226,7 @@ func (s *Server) opExclusions(w http.ResponseWriter, r *http.Request, o lottery.
 		return fault.Errorf(fault.UnsupportedMediaType, "the register is sent as CSV, with Content-Type: text/csv")
 	}
 	imp, err := admin.ImportRegister(r.Context(), s.ops.Store, r.Body, "operator API",
-		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: s.ops.Now()})
+		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: admin.Remote(r), CreatedAt: s.ops.Now()})
 	if s.ops.SessionsEnded != nil && len(imp.ClosedPlayers) > 0 {
 		ids := make([]int64, len(imp.ClosedPlayers))
 		for i, c := range imp.ClosedPlayers {

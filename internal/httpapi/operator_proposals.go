@@ -56,6 +56,17 @@ func reasonBody(r *http.Request) (string, error) {
 	return *body.Reason, nil
 }
 
+// noBody reads the body of a call that takes none: empty, or the empty object {}, strictly (a
+// field is refused).
+func noBody(r *http.Request) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	var none struct{}
+	_, err := readJSON(r, &none)
+	return err
+}
+
 // POST /emissions/{id}/withdraw {"reason"}: 202 the proposal.
 func (s *Server) opWithdraw(w http.ResponseWriter, r *http.Request, o lottery.Operator) error {
 	if err := noQuery(r); err != nil {
@@ -67,7 +78,7 @@ func (s *Server) opWithdraw(w http.ResponseWriter, r *http.Request, o lottery.Op
 	}
 	now := s.ops.Now()
 	p, err := admin.ProposeWithdrawal(r.Context(), s.ops.Store, r.PathValue("id"), reason,
-		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: now})
+		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: admin.Remote(r), CreatedAt: now})
 	if err != nil {
 		return err
 	}
@@ -109,19 +120,17 @@ func (s *Server) opDecide(approve bool) operatorHandler {
 			return fault.Errorf(fault.NotFound, "no such proposal")
 		}
 		note := ""
-		if !approve {
-			if note, err = reasonBody(r); err != nil {
-				return err
-			}
-		} else if r.ContentLength != 0 {
-			var none struct{}
-			if _, err := readJSON(r, &none); err != nil {
-				return err
-			}
+		if approve {
+			err = noBody(r)
+		} else {
+			note, err = reasonBody(r)
+		}
+		if err != nil {
+			return err
 		}
 		now := s.ops.Now()
 		p, err := admin.Decide(r.Context(), s.ops.Store, id, approve, note,
-			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: clientHost(r), CreatedAt: now})
+			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: admin.Remote(r), CreatedAt: now})
 		if err != nil {
 			return err
 		}

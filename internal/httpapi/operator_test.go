@@ -392,6 +392,9 @@ func TestOperatorEmergencyStop(t *testing.T) {
 	if _, public := p.call("GET", "/api/v1/emissions", nil, ""); !strings.Contains(string(public), `"status":"suspended"`) {
 		t.Errorf("the public emissions after the suspension: %s", public)
 	}
+	if st, body := opCall(t, b.url, token, "POST", "/emissions/"+id+"/resume", "application/json", `{"reason":"x"}`); st != 400 {
+		t.Errorf("a resumption with a reason: %d %s, want 400", st, body)
+	}
 	if st, body := opCall(t, b.url, token, "POST", "/emissions/"+id+"/resume", "application/json", `{}`); st != 200 || !strings.Contains(string(body), `"status":"on_sale"`) {
 		t.Fatalf("the resumption, on the other server: %d %s", st, body)
 	}
