@@ -120,7 +120,7 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 	s.mux.HandleFunc("GET /admin/sales.svg", s.auth(reads|finance, s.salesChart))
 	s.mux.HandleFunc("GET /admin/sales.csv", s.auth(reads|finance, s.salesCSV))
 	s.mux.HandleFunc("GET /admin/emissions", s.auth(reads|emissions, s.emissionsPage))
-	s.mux.HandleFunc("POST /admin/emissions", s.auth(emissions, s.createEmission))
+	s.mux.HandleFunc("POST /admin/emissions", s.auth(emissions, s.proposeCreation))
 	s.mux.HandleFunc("GET /admin/emissions/{id}", s.auth(reads|emissions, s.emissionPage))
 	s.mux.HandleFunc("POST /admin/emissions/{id}/suspend", s.auth(emissions, s.changeStatus(lottery.Suspended)))
 	s.mux.HandleFunc("POST /admin/emissions/{id}/resume", s.auth(emissions, s.changeStatus(lottery.OnSale)))

@@ -20,6 +20,7 @@ import (
 	"starcolor/internal/admin"
 	"starcolor/internal/audit"
 	"starcolor/internal/browsertest"
+	"starcolor/internal/lottery"
 	"starcolor/internal/web"
 )
 
@@ -133,11 +134,24 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 	poll(t, ctx, `document.getElementById("sales-chart").complete && document.getElementById("sales-chart").naturalWidth > 0`)
 	browsertest.Screenshot(t, ctx, "admin-desktop-sales")
 
-	// Create an emission of three blocks and watch it complete.
+	// Propose an emission of three blocks; another operator approves it and watches it complete.
 	do(t, ctx, chromedp.Navigate(e.url+"/admin/emissions"), chromedp.WaitVisible("#emission-id"),
 		chromedp.SetValue("#emission-id", "NEW-1"), chromedp.SetValue("#emission-blocks", "3"))
 	browsertest.Screenshot(t, ctx, "admin-desktop-emissions")
-	do(t, ctx, chromedp.Click("#create-button"), chromedp.WaitVisible(`#job[data-state="done"]`))
+	do(t, ctx, chromedp.Click("#create-button"), chromedp.WaitVisible(`#open-proposals tr[data-proposal]`))
+	if got := text(t, ctx, "#open-proposals tbody tr"); !containsAll(got, "Create NEW-1: 3 blocks at", opName) {
+		t.Errorf("the creation proposed: %q", got)
+	}
+	if _, err := e.db.Emission(bg, "NEW-1"); err == nil {
+		t.Fatal("NEW-1 was made before its approval")
+	}
+	if err := admin.CreateOperator(bg, e.db, "bob", opPassword, lottery.AllRoles, fast, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.Click(`form.who button`), chromedp.WaitVisible("#password"), chromedp.SendKeys("#name", "bob"), chromedp.SendKeys("#password", opPassword),
+		chromedp.Click("#login"), chromedp.WaitVisible("form.who"))
+	do(t, ctx, chromedp.Navigate(e.url+"/admin/proposals"), chromedp.WaitVisible("#open-proposals button.approve"),
+		chromedp.Click("#open-proposals button.approve"), chromedp.WaitVisible(`#job[data-state="done"]`))
 	if got := text(t, ctx, "#job-state"); got != "Created." {
 		t.Fatalf("creation state %q", got)
 	}
@@ -251,8 +265,8 @@ func TestBrowserOperatorDesktop(t *testing.T) {
 
 	do(t, ctx, chromedp.Navigate(e.url+"/admin/log"), chromedp.WaitVisible("#log"))
 	browsertest.Screenshot(t, ctx, "admin-desktop-log")
-	want := []string{"alice operator_created", "alice login_failed", "alice login", "alice emission_create", "alice emission_created",
-		"alice export", "alice player_viewed"}
+	want := []string{"alice operator_created", "alice login_failed", "alice login", "alice proposal_made", "bob operator_created", "alice logout",
+		"bob login", "bob proposal_approved", "bob emission_create", "bob emission_created", "bob export", "bob player_viewed"}
 	if got := e.actions(t); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("log %q, want %q", got, want)
 	}

@@ -27,6 +27,7 @@ type emissionRow struct {
 	*emission.Emission
 	Remaining int
 	Open      bool
+	Scheduled bool                     // made, not yet on sale: it opens at its OnSaleAt
 	Suspended bool                     // its sales stopped (docs/spec/OPERATOR.md): not on sale, not queued
 	Withdrawn bool                     // never to sell again: its Remaining units are withdrawn
 	History   []lottery.EmissionChange // its changes of status, oldest first (the emission's page only)
@@ -47,10 +48,11 @@ func rows(es []*emission.Emission, statuses map[string]string) []emissionRow {
 		r.Open = r.Remaining > 0
 		r.Suspended = r.Open && statuses[e.ID] == lottery.Suspended
 		r.Withdrawn = r.Open && statuses[e.ID] == lottery.Withdrawn
+		r.Scheduled = r.Open && statuses[e.ID] == lottery.Scheduled
 		for _, b := range e.Blocks {
 			r.Roots = append(r.Roots, hex.EncodeToString(b.Root[:]))
 		}
-		if r.Open && !r.Suspended && !r.Withdrawn {
+		if r.Open && !r.Suspended && !r.Withdrawn && !r.Scheduled {
 			if first, ok := selling[e.Price]; ok {
 				r.Queued, r.SellingNow = true, first
 			} else {
@@ -68,14 +70,16 @@ type emissionsData struct {
 	Form      createForm
 	Error     string
 	Running   *jobView
-	Unit      int // units in a block
+	Pending   []lottery.Proposal // the creations proposed, or approved and being made
+	Unit      int                // units in a block
 	MaxBlocks int
 }
 
 type createForm struct {
-	ID     string
-	Price  int64
-	Blocks int
+	ID       string
+	Price    int64
+	Blocks   int
+	OnSaleAt string // a datetime-local value, Paris time; "" for once made
 }
 
 func (s *Server) emissionsPage(w http.ResponseWriter, r *http.Request) {
@@ -108,6 +112,10 @@ func (s *Server) renderEmissions(w http.ResponseWriter, r *http.Request, status 
 	}
 	if d.Form.ID == "" {
 		d.Form = createForm{ID: s.now().UTC().Format("20060102-150405"), Price: s.def.Tables[0].Price, Blocks: 1}
+	}
+	if d.Pending, err = s.db.Creations(r.Context(), s.now()); err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	if j, ok, err := s.running(r.Context()); err != nil {
 		s.fail(w, r, err)

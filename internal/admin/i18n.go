@@ -69,8 +69,10 @@ func (s *Server) t(r *http.Request, format string, args ...any) string {
 // numbers, the money and the dates).
 func langFuncs(lang string) map[string]any {
 	return map[string]any{
-		"t":  func(s string) string { return tr(lang, s) },
-		"tf": func(format string, args ...any) string { return fmt.Sprintf(tr(lang, format), args...) },
+		"t": func(s string) string { return tr(lang, s) },
+		// proposal says what a proposal proposes.
+		"proposal": func(p lottery.Proposal) string { return proposalText(lang, p) },
+		"tf":       func(format string, args ...any) string { return fmt.Sprintf(tr(lang, format), args...) },
 		// tn is tf with the form of a text for a count: tn N "%d account" "%d accounts" args…
 		"tn": func(n any, singular, plural string, args ...any) string {
 			return fmt.Sprintf(pluralOf(lang, toInt64(n), singular, plural), args...)

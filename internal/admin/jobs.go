@@ -89,12 +89,14 @@ func (s *Server) running(ctx context.Context) (lottery.Job, bool, error) {
 	return j, true, nil
 }
 
-func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
+// proposeCreation proposes an emission from the emissions page's form: another operator, an
+// approver, approves it on the proposals page, and a server then makes it (StartApproved).
+func (s *Server) proposeCreation(w http.ResponseWriter, r *http.Request) {
 	if err := readForm(w, r); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	form := createForm{ID: strings.TrimSpace(r.PostFormValue("id"))}
+	form := createForm{ID: strings.TrimSpace(r.PostFormValue("id")), OnSaleAt: strings.TrimSpace(r.PostFormValue("on_sale_at"))}
 	price, perr := strconv.ParseInt(r.PostFormValue("price"), 10, 64)
 	blocks, berr := strconv.Atoi(r.PostFormValue("blocks"))
 	form.Price, form.Blocks = price, blocks
@@ -111,88 +113,143 @@ func (s *Server) createEmission(w http.ResponseWriter, r *http.Request) {
 		s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "An emission has 1 to %d blocks here.", MaxBlocks))
 		return
 	}
-	if _, err := s.db.Emission(r.Context(), form.ID); err == nil {
-		s.renderEmissions(w, r, http.StatusConflict, form, s.t(r, "The emission %s already exists: choose another id.", form.ID))
-		return
-	} else if !errors.Is(err, emission.ErrNotFound) {
-		s.fail(w, r, err)
+	var onSale time.Time
+	if form.OnSaleAt != "" {
+		// A datetime-local field: a wall-clock time in Paris, to the minute.
+		if onSale, err = time.ParseInLocation("2006-01-02T15:04", form.OnSaleAt, Paris); err != nil {
+			s.renderEmissions(w, r, http.StatusBadRequest, form, s.t(r, "The opening is a date and a time, Paris time."))
+			return
+		}
+	}
+	op := operator(r)
+	p, err := ProposeCreation(r.Context(), s.db, s.def, Creation{ID: form.ID, Price: price, Blocks: blocks, OnSaleAt: onSale},
+		lottery.OperatorAction{OperatorID: op.ID, Name: op.Name, Remote: Remote(r), CreatedAt: s.now()})
+	if fault.Is(err, fault.InvalidState) {
+		s.renderEmissions(w, r, http.StatusConflict, form, s.t(r, "The emission %s exists already, or its creation is proposed already: choose another id.", form.ID))
 		return
 	}
-	// One creation at a time, whichever server runs it: the lease says which.
-	holder := s.cfg.Holder + "/" + form.ID
-	now := s.now()
-	got, err := s.db.TryLease(r.Context(), jobLease, holder, now, now.Add(jobLost))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if !got {
-		busy := s.t(r, "Another emission is being created: wait until it is done.")
-		if j, ok, err := s.running(r.Context()); err == nil && ok {
-			busy = s.t(r, "The emission %s is being created: wait until it is done.", j.Emission)
-		}
-		s.renderEmissions(w, r, http.StatusConflict, form, busy)
-		return
+	http.Redirect(w, r, fmt.Sprintf("/admin/proposals#proposal-%d", p.ID), http.StatusSeeOther)
+}
+
+// StartApproved makes the oldest approved creation not yet made, unless a creation runs on any
+// server: every server calls it, every second and after an approval. The lease of the creation
+// says which one makes it:
+//
+//  1. the creations waiting are read, and the oldest approved one is taken;
+//  2. the lease is taken under a name of this attempt's own, so that no other attempt, here or
+//     on another server, holds it at the same time;
+//  3. the emission is looked for again: a server that made it just before gave up the lease
+//     after its commit;
+//  4. its job is recorded, and the units are made in the background (generate).
+func (s *Server) StartApproved(ctx context.Context) error {
+	_, err := s.startApproved(ctx)
+	return err
+}
+
+// startApproved is StartApproved, and the job it started, if any.
+func (s *Server) startApproved(ctx context.Context) (lottery.Job, error) {
+	var j lottery.Job
+	waiting, err := s.db.Creations(ctx, s.now())
+	if err != nil {
+		return j, err
 	}
-	op := operator(r)
-	j := lottery.Job{Emission: form.ID, Price: price, Blocks: blocks, Operator: op.Name, Started: now, State: lottery.JobRunning,
-		Total: blocks * s.def.BlockUnits, Beat: now}
-	if j.ID, err = s.db.CreateJob(r.Context(), j); err != nil {
+	var p *lottery.Proposal
+	for i := range waiting {
+		if waiting[i].Status == lottery.ProposalApproved {
+			p = &waiting[i]
+			break
+		}
+	}
+	if p == nil {
+		return j, nil
+	}
+	holder := s.cfg.Holder + "/" + p.Emission + "/" + newHolder()
+	now := s.now()
+	if got, err := s.db.TryLease(ctx, jobLease, holder, now, now.Add(jobLost)); err != nil || !got {
+		return j, err
+	}
+	if _, err := s.db.Emission(ctx, p.Emission); !errors.Is(err, emission.ErrNotFound) {
 		s.db.ReleaseLease(context.Background(), jobLease, holder)
-		s.fail(w, r, err)
-		return
+		return j, err
 	}
-	if err := s.record(r.Context(), r, "emission_create", logDetail{Emission: form.ID, Blocks: blocks, Price: price}); err != nil {
+	j = lottery.Job{Emission: p.Emission, Price: p.Price, Blocks: p.Blocks, Operator: p.DecidedBy, Started: now, State: lottery.JobRunning,
+		Total: p.Blocks * s.def.BlockUnits, Beat: now}
+	if j.ID, err = s.db.CreateJob(ctx, j); err != nil {
+		s.db.ReleaseLease(context.Background(), jobLease, holder)
+		return lottery.Job{}, err
+	}
+	if err := s.db.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: p.DeciderID, Name: p.DecidedBy, Action: "emission_create",
+		Detail: logDetail{Emission: p.Emission, Blocks: p.Blocks, Price: p.Price, Proposal: p.ID}.encode(), CreatedAt: now}); err != nil {
 		s.endJob(j, holder, err)
-		s.fail(w, r, err)
-		return
+		return lottery.Job{}, err
 	}
-	addr := Remote(r)
-	go func() {
-		var mu sync.Mutex
-		progress := func(done, total int) {
-			mu.Lock()
-			j.Done, j.Total = done, total
-			mu.Unlock()
-		}
-		stop := make(chan struct{})
-		beating := make(chan struct{})
-		go func() { // the job's progress and the lease, written as it goes
-			defer close(beating)
-			t := time.NewTicker(beatEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-				}
-				now := s.now()
-				mu.Lock()
-				j.Beat = now
-				beat := j
-				mu.Unlock()
-				s.db.UpdateJob(s.ctx, beat)
-				s.db.TryLease(s.ctx, jobLease, holder, now, now.Add(jobLost))
+	go s.generate(*p, j, holder)
+	return j, nil
+}
+
+// generate makes an approved creation's emission, writing its job's progress and renewing the
+// lease as it goes. A creation that fails is failed, saying why, unless the server stopped
+// under it: another server, or this one restarted, makes it again from the start (nothing of
+// an emission remains until its commit).
+func (s *Server) generate(p lottery.Proposal, j lottery.Job, holder string) {
+	var mu sync.Mutex
+	progress := func(done, total int) {
+		mu.Lock()
+		j.Done, j.Total = done, total
+		mu.Unlock()
+	}
+	stop := make(chan struct{})
+	beating := make(chan struct{})
+	go func() { // the job's progress and the lease, written as it goes
+		defer close(beating)
+		t := time.NewTicker(beatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
 			}
-		}()
-		// Staged: sales go on while the units are generated, and pause only for the copy.
-		_, err := emission.Create(s.ctx, store.EmissionWrite(s.db, op.Name, true), emission.Order{ID: form.ID, Definition: s.def, Price: price,
-			Blocks: blocks, Seed: emission.NewSeed(), CreatedAt: s.now().UTC(), Progress: progress})
-		close(stop)
-		<-beating
-		j = s.endJob(j, holder, err)
-		action, detail := "emission_created", logDetail{Emission: form.ID, Elapsed: j.Elapsed.Milliseconds()}
-		if err != nil {
-			action, detail = "emission_failed", logDetail{Emission: form.ID, Failure: failureOf(j.Error)}
-			s.log.Error("back office: creating an emission", "id", form.ID, "err", err)
-		} else {
-			s.log.Info("emission created", "id", form.ID, "price", price, "blocks", blocks, "operator", op.Name)
+			now := s.now()
+			mu.Lock()
+			j.Beat = now
+			beat := j
+			mu.Unlock()
+			s.db.UpdateJob(s.ctx, beat)
+			s.db.TryLease(s.ctx, jobLease, holder, now, now.Add(jobLost))
 		}
-		s.db.LogOperatorAction(context.Background(), lottery.OperatorAction{OperatorID: op.ID, Name: op.Name, Action: action,
-			Detail: detail.encode(), Remote: addr, CreatedAt: s.now()})
 	}()
-	http.Redirect(w, r, fmt.Sprintf("/admin/jobs/%d", j.ID), http.StatusSeeOther)
+	// Staged: sales go on while the units are generated, and pause only for the copy.
+	_, err := emission.Create(s.ctx, store.EmissionWrite(s.db, p.DecidedBy, true), emission.Order{ID: p.Emission, Definition: s.def, Price: p.Price,
+		Blocks: p.Blocks, Seed: emission.NewSeed(), CreatedAt: s.now().UTC(), OnSaleAt: p.OnSaleAt, Progress: progress})
+	close(stop)
+	<-beating
+	j = s.endJob(j, holder, err)
+	line := lottery.OperatorAction{OperatorID: p.DeciderID, Name: p.DecidedBy, Action: "emission_created",
+		Detail: logDetail{Emission: p.Emission, Elapsed: j.Elapsed.Milliseconds()}.encode(), Remote: "", CreatedAt: s.now()}
+	switch {
+	case err == nil:
+		s.log.Info("emission created", "id", p.Emission, "price", p.Price, "blocks", p.Blocks, "proposal", p.ID, "approved_by", p.DecidedBy)
+	case errors.Is(err, context.Canceled):
+		s.log.Warn("back office: a creation interrupted, to be made again", "id", p.Emission, "proposal", p.ID)
+		line.Action = "emission_failed"
+		line.Detail = logDetail{Emission: p.Emission, Failure: failureOf(j.Error)}.encode()
+	default:
+		s.log.Error("back office: creating an emission", "id", p.Emission, "err", err)
+		line.Action = "emission_failed"
+		line.Detail = logDetail{Emission: p.Emission, Failure: failureOf(j.Error)}.encode()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if ferr := s.db.FailCreation(ctx, p.ID, failureText("en", failureOf(j.Error)), lottery.OperatorAction{OperatorID: p.DeciderID, Name: p.DecidedBy,
+			Action: "proposal_failed", CreatedAt: s.now()}); ferr != nil {
+			s.log.Error("back office: failing a creation", "proposal", p.ID, "err", ferr)
+		}
+	}
+	s.db.LogOperatorAction(context.Background(), line)
 }
 
 // endJob writes a job's end, and gives its lease up.

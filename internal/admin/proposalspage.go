@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -53,7 +54,7 @@ func (s *Server) decide(approve bool) http.HandlerFunc {
 			return
 		}
 		o := operator(r)
-		_, err = Decide(r.Context(), s.db, id, approve, r.PostFormValue("reason"), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
+		p, err := Decide(r.Context(), s.db, id, approve, r.PostFormValue("reason"), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 		switch fault.CodeOf(err) {
 		case "":
 		case fault.Invalid:
@@ -71,6 +72,17 @@ func (s *Server) decide(approve bool) http.HandlerFunc {
 				return
 			}
 		}
+		// An approved creation starts here at once, if no other runs; else within a second, on
+		// whichever server is free first.
+		// The approver then watches it being made.
+		j, err := s.startApproved(r.Context())
+		if err != nil {
+			s.log.Error("back office: starting an approved creation", "err", err)
+		}
+		if j.ID > 0 && j.Emission == p.Emission && p.Action == lottery.ProposeCreation {
+			http.Redirect(w, r, fmt.Sprintf("/admin/jobs/%d", j.ID), http.StatusSeeOther)
+			return
+		}
 		http.Redirect(w, r, "/admin/proposals", http.StatusSeeOther)
 	}
 }
@@ -86,6 +98,11 @@ func (s *Server) proposeWithdrawal(w http.ResponseWriter, r *http.Request) {
 		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 	switch code := fault.CodeOf(err); {
 	case err == nil:
+		// An approved creation starts here at once, if no other runs; else within a second, on
+		// whichever server is free first.
+		if err := s.StartApproved(r.Context()); err != nil {
+			s.log.Error("back office: starting an approved creation", "err", err)
+		}
 		http.Redirect(w, r, "/admin/proposals", http.StatusSeeOther)
 	case code == fault.Invalid:
 		s.renderEmission(w, r, http.StatusBadRequest, s.t(r, "Say why the emission is withdrawn, in one line of at most %d characters.", lottery.MaxReason))

@@ -126,8 +126,9 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
 	a.API.EnableJournal(a.Journal, cfg.Journal.VerifierKey)
-	a.API.EnableOperators(httpapi.OperatorConfig{Store: store, Rate: cfg.Game.AuthRate, Now: cfg.Now, SessionsEnded: a.Game.SessionsEnded})
-	a.loops = append(a.loops, a.RunJournal)
+	a.API.EnableOperators(httpapi.OperatorConfig{Store: store, Rate: cfg.Game.AuthRate, Now: cfg.Now, SessionsEnded: a.Game.SessionsEnded,
+		Definition: cfg.Definition, Approved: func(ctx context.Context) error { return a.Admin.StartApproved(ctx) }})
+	a.loops = append(a.loops, a.RunJournal, a.RunLife)
 	if w := cfg.Wallet; w != nil {
 		timeout := w.Timeout
 		if timeout <= 0 {

@@ -206,3 +206,31 @@ func (a *App) RunJournal(ctx context.Context) {
 func (a *App) StepJournal(ctx context.Context) error {
 	return a.Store.WithLock(ctx, "journal", func() error { return a.Journal.Step(ctx, a.now()) })
 }
+
+// lifeEvery is how often a server opens the scheduled emissions whose time has come and starts
+// the approved creations not yet made: an emission opens within about a second of its
+// on_sale_at.
+const lifeEvery = time.Second
+
+// RunLife opens the scheduled emissions as their on_sale_at comes, by the server's clock, and
+// starts making the approved creations, every lifeEvery. Every server runs it: the store makes
+// each opening happen once, and the creation's lease lets one server make each emission.
+func (a *App) RunLife(ctx context.Context) {
+	tick := time.NewTicker(lifeEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if opened, err := a.Store.OpenScheduled(ctx, a.now()); err != nil && ctx.Err() == nil {
+			a.log.Error("opening the scheduled emissions", "err", err)
+		} else if len(opened) > 0 {
+			a.log.Info("scheduled emissions on sale", "emissions", opened)
+		}
+		if err := a.Admin.StartApproved(ctx); err != nil && ctx.Err() == nil {
+			a.log.Error("starting an approved creation", "err", err)
+		}
+	}
+}

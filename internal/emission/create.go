@@ -19,6 +19,7 @@ type Order struct {
 	Blocks     int
 	Seed       [SeedSize]byte
 	CreatedAt  time.Time
+	OnSaleAt   time.Time // when its sales open, if after CreatedAt: scheduled until then (zero: at once)
 	Progress   Progress  // told as units are made; nil for none
 	Words      io.Writer // given the generator's words that drew the sale orders (Plan.Words); nil for none
 }
@@ -53,7 +54,7 @@ func Create(ctx context.Context, write Write, o Order) (*Emission, error) {
 	if o.Blocks <= 0 {
 		return nil, fmt.Errorf("%w: %d blocks; an emission has at least one", ErrInvalid, o.Blocks)
 	}
-	e := &Emission{ID: o.ID, Price: o.Price, Definition: o.Definition.Version, Table: *table, CreatedAt: o.CreatedAt}
+	e := &Emission{ID: o.ID, Price: o.Price, Definition: o.Definition.Version, Table: *table, CreatedAt: o.CreatedAt, OnSaleAt: o.OnSaleAt}
 	plan := Plan{Definition: o.Definition, Price: o.Price, Blocks: o.Blocks, Seed: o.Seed, Words: o.Words}
 	err = write(ctx, e, o.Seed, func(put func(Page) error) ([]Block, error) {
 		return Build(ctx, plan, put, o.Progress)

@@ -24,7 +24,21 @@ type Emission struct {
 	Definition string
 	Table      gamedef.Table // the table it was made with, kept whole so the emission stands alone
 	CreatedAt  time.Time
-	Blocks     []Block
+	// OnSaleAt is when its sales open, if after CreatedAt (docs/spec/OPERATOR.md: scheduled until
+	// then); zero, at its creation. The store keeps it, not the commitment: no unit depends on it.
+	OnSaleAt time.Time
+	Blocks   []Block
+}
+
+// Scheduled says whether the emission was made to open after its creation.
+func (e *Emission) Scheduled() bool { return e.OnSaleAt.After(e.CreatedAt) }
+
+// SalesOpen is when its sales open.
+func (e *Emission) SalesOpen() time.Time {
+	if e.Scheduled() {
+		return e.OnSaleAt
+	}
+	return e.CreatedAt
 }
 
 // Block is one block of an emission: its units, its commitment and its sales.

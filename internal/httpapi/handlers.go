@@ -440,8 +440,9 @@ func (s *Server) emissions(w http.ResponseWriter, r *http.Request) error {
 			}
 			ej.Blocks = append(ej.Blocks, blockJSON{Block: b.Index, Units: b.Units, Sold: b.Sold, Root: hexOf(b.Root[:])})
 		}
-		// Units left, but its sales stopped by the operator, or ended (docs/spec/OPERATOR.md).
-		if st := statuses[e.ID]; ej.Status == "open" && (st == lottery.Suspended || st == lottery.Withdrawn) {
+		// Units left, but its sales not yet open, stopped by the operator, or ended
+		// (docs/spec/OPERATOR.md). A scheduled emission's roots are public before it sells.
+		if st := statuses[e.ID]; ej.Status == "open" && (st == lottery.Scheduled || st == lottery.Suspended || st == lottery.Withdrawn) {
 			ej.Status = st
 		}
 		out = append(out, ej)

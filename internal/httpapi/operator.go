@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"starcolor/internal/fault"
+	"starcolor/internal/gamedef"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 	"starcolor/internal/session"
@@ -39,6 +40,11 @@ type OperatorConfig struct {
 	Now  func() time.Time
 	// SessionsEnded drops this server's copies of the sessions a register import ended.
 	SessionsEnded func(playerIDs ...int64)
+	// Definition is the game new emissions are proposed for: their prices, their blocks' units.
+	Definition *gamedef.Definition
+	// Approved starts making an approved creation at once, if none runs (the back office's
+	// StartApproved); every server also does within a second. Nil: only that.
+	Approved func(ctx context.Context) error
 }
 
 // operatorPrefix is where the operator API's calls are.
@@ -51,6 +57,7 @@ func (s *Server) EnableOperators(c OperatorConfig) {
 	}
 	s.ops = &c
 	s.handle("GET "+operatorPrefix+"/emissions", s.asOperator(lottery.Viewer, s.opEmissions))
+	s.handle("POST "+operatorPrefix+"/emissions", s.asOperator(lottery.Emissions, s.opPropose))
 	s.handle("POST "+operatorPrefix+"/emissions/{id}/suspend", s.asOperator(lottery.Emissions, s.opChangeStatus(lottery.Suspended)))
 	s.handle("POST "+operatorPrefix+"/emissions/{id}/resume", s.asOperator(lottery.Emissions, s.opChangeStatus(lottery.OnSale)))
 	s.handle("POST "+operatorPrefix+"/emissions/{id}/withdraw", s.asOperator(lottery.Emissions, s.opWithdraw))

@@ -16,18 +16,23 @@ import (
 
 // opEmission is an emission as the operator API lists it.
 type opEmission struct {
-	ID       string    `json:"id"`
-	Price    int64     `json:"price"`
-	Blocks   int       `json:"blocks"`
-	Status   string    `json:"status"`
-	OnSaleAt time.Time `json:"on_sale_at"`
-	Sold     int64     `json:"sold"`
-	Units    int64     `json:"units"`
+	ID       string     `json:"id"`
+	Price    int64      `json:"price"`
+	Blocks   int        `json:"blocks"`
+	Status   string     `json:"status"`
+	OnSaleAt *time.Time `json:"on_sale_at"` // null for a creation proposed to open once made
+	Sold     int64      `json:"sold"`
+	Units    int64      `json:"units"`
 }
 
-// GET /emissions: every emission, oldest first.
+// GET /emissions: every emission made, oldest first, then those proposed or being generated.
 func (s *Server) opEmissions(w http.ResponseWriter, r *http.Request, _ lottery.Operator) error {
 	if err := noQuery(r); err != nil {
+		return err
+	}
+	// The creations first: one made between the two reads is listed twice rather than never.
+	waiting, err := s.ops.Store.Creations(r.Context(), s.ops.Now())
+	if err != nil {
 		return err
 	}
 	all, err := s.ops.Store.Emissions(r.Context())
@@ -38,17 +43,75 @@ func (s *Server) opEmissions(w http.ResponseWriter, r *http.Request, _ lottery.O
 	if err != nil {
 		return err
 	}
-	out := make([]opEmission, 0, len(all))
+	out := make([]opEmission, 0, len(all)+len(waiting))
+	made := map[string]bool{}
 	for _, e := range all {
 		out = append(out, emissionOf(e, statuses[e.ID]))
+		made[e.ID] = true
+	}
+	for _, p := range waiting {
+		if made[p.Emission] {
+			continue
+		}
+		o := opEmission{ID: p.Emission, Price: p.Price, Blocks: p.Blocks, Status: lottery.Proposed}
+		if p.Status == lottery.ProposalApproved {
+			o.Status = lottery.Generating
+		}
+		if s.ops.Definition != nil {
+			o.Units = int64(p.Blocks) * int64(s.ops.Definition.BlockUnits)
+		}
+		if !p.OnSaleAt.IsZero() {
+			at := p.OnSaleAt.UTC()
+			o.OnSaleAt = &at
+		}
+		out = append(out, o)
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"emissions": out})
+}
+
+// POST /emissions {"id", "price", "blocks", "on_sale_at"?}: 202 the proposal of its creation,
+// made once an approver other than its proposer approves it.
+func (s *Server) opPropose(w http.ResponseWriter, r *http.Request, o lottery.Operator) error {
+	if err := noQuery(r); err != nil {
+		return err
+	}
+	var body struct {
+		ID       *string `json:"id"`
+		Price    *int64  `json:"price"`
+		Blocks   *int    `json:"blocks"`
+		OnSaleAt *string `json:"on_sale_at"`
+	}
+	if _, err := readJSON(r, &body); err != nil {
+		return err
+	}
+	if body.ID == nil || body.Price == nil || body.Blocks == nil {
+		return fault.Errorf(fault.Invalid, "an emission is {\"id\", \"price\" (cents), \"blocks\", \"on_sale_at\"?}")
+	}
+	c := admin.Creation{ID: *body.ID, Price: *body.Price, Blocks: *body.Blocks}
+	if body.OnSaleAt != nil {
+		at, err := time.Parse(time.RFC3339, *body.OnSaleAt)
+		if err != nil {
+			return fault.Errorf(fault.Invalid, "on_sale_at is a time of RFC 3339, such as 2027-01-15T09:00:00+01:00")
+		}
+		c.OnSaleAt = at.UTC()
+	}
+	if s.ops.Definition == nil {
+		return fault.Errorf(fault.Unavailable, "this server makes no emission")
+	}
+	now := s.ops.Now()
+	p, err := admin.ProposeCreation(r.Context(), s.ops.Store, s.ops.Definition, c,
+		lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: admin.Remote(r), CreatedAt: now})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusAccepted, proposalOf(p, now))
 }
 
 // emissionOf is an emission as the operator API shows it, its latest change of status status
 // ("" for none): sold out once every unit is sold, whatever that was.
 func emissionOf(e *emission.Emission, status string) opEmission {
-	o := opEmission{ID: e.ID, Price: e.Price, Blocks: len(e.Blocks), Status: status, OnSaleAt: e.CreatedAt.UTC()}
+	open := e.SalesOpen().UTC()
+	o := opEmission{ID: e.ID, Price: e.Price, Blocks: len(e.Blocks), Status: status, OnSaleAt: &open}
 	for _, b := range e.Blocks {
 		o.Sold += int64(b.Sold)
 		o.Units += int64(b.Units)

@@ -25,15 +25,26 @@ type opProposal struct {
 	DecidedAt  *time.Time     `json:"decided_at,omitempty"`
 }
 
-// opProposalWhat is what a proposal is about.
+// opProposalWhat is what a proposal is about: an emission to create (its order), to withdraw
+// (why), or an operator's roles.
 type opProposalWhat struct {
-	Emission string `json:"emission"`
-	Reason   string `json:"reason"`
-	Note     string `json:"note,omitempty"` // a rejection's reason, or why it failed
+	Emission string     `json:"emission,omitempty"`
+	Price    int64      `json:"price,omitempty"`
+	Blocks   int        `json:"blocks,omitempty"`
+	OnSaleAt *time.Time `json:"on_sale_at,omitempty"`
+	Operator string     `json:"operator,omitempty"`
+	Roles    []string   `json:"roles,omitempty"`
+	Reason   string     `json:"reason,omitempty"`
+	Note     string     `json:"note,omitempty"` // a rejection's reason, or why it failed
 }
 
 func proposalOf(p lottery.Proposal, now time.Time) opProposal {
-	o := opProposal{ID: p.ID, Action: p.Action, Detail: opProposalWhat{Emission: p.Emission, Reason: p.Reason, Note: p.Note},
+	what := opProposalWhat{Emission: p.Emission, Price: p.Price, Blocks: p.Blocks, Operator: p.TargetName, Roles: p.Roles.Names(), Reason: p.Reason, Note: p.Note}
+	if !p.OnSaleAt.IsZero() {
+		at := p.OnSaleAt.UTC()
+		what.OnSaleAt = &at
+	}
+	o := opProposal{ID: p.ID, Action: p.Action, Detail: what,
 		ProposedBy: p.ProposedBy, ProposedAt: p.ProposedAt.UTC(), Status: p.StatusAt(now), DecidedBy: p.DecidedBy}
 	if !p.DecidedAt.IsZero() {
 		at := p.DecidedAt.UTC()
@@ -133,6 +144,11 @@ func (s *Server) opDecide(approve bool) operatorHandler {
 			lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: admin.Remote(r), CreatedAt: now})
 		if err != nil {
 			return err
+		}
+		if p.Status == lottery.ProposalApproved && p.Action == lottery.ProposeCreation && s.ops.Approved != nil {
+			if err := s.ops.Approved(r.Context()); err != nil {
+				s.log.Error("operator API: starting an approved creation", "err", err)
+			}
 		}
 		return writeJSON(w, http.StatusOK, proposalOf(p, now))
 	}

@@ -80,6 +80,7 @@ func TestOperatorRoles(t *testing.T) {
 		want                      int
 	}{
 		{lottery.Viewer, "GET", "/emissions", "", "", 200},
+		{lottery.Emissions, "POST", "/emissions", "application/json", `{"id":"ROLES","price":200,"blocks":1}`, 202},
 		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/suspend", "application/json", `{"reason":"a test"}`, 200},
 		{lottery.Emissions, "POST", "/emissions/" + srv.e.ID + "/resume", "", "", 200},
 		{lottery.Viewer, "GET", "/log?limit=5", "", "", 200},

@@ -137,8 +137,9 @@ type Emission struct {
 	Event      string // "created", or the status it takes
 	Price      int64
 	Definition string
-	Roots      []string // the blocks' roots in hex, when created
-	Operator   string   // the operator's name, or "command line", or "server"
+	Roots      []string  // the blocks' roots in hex, when created
+	OnSaleAt   time.Time // when it opens, when scheduled
+	Operator   string    // the operator's name, or "command line", or "server"
 }
 
 // Operator is an action of an operator in the back office (lottery.OperatorAction).
@@ -327,7 +328,11 @@ func (e Emission) fields(h head) any {
 	if roots == nil {
 		roots = []string{}
 	}
-	return &emissionEntry{head: h, Emission: e.ID, Event: e.Event, Price: e.Price, Definition: e.Definition, Roots: roots, Operator: e.Operator}
+	x := &emissionEntry{head: h, Emission: e.ID, Event: e.Event, Price: e.Price, Definition: e.Definition, Roots: roots, Operator: e.Operator}
+	if !e.OnSaleAt.IsZero() {
+		x.OnSaleAt = e.OnSaleAt.UTC().Format(time.RFC3339Nano)
+	}
+	return x
 }
 
 func (e Operator) fields(h head) any {
@@ -407,6 +412,7 @@ type emissionEntry struct {
 	Price      int64    `json:"price"`
 	Definition string   `json:"definition"`
 	Roots      []string `json:"roots"`
+	OnSaleAt   string   `json:"on_sale_at,omitempty"`
 	Operator   string   `json:"operator"`
 }
 

@@ -9,9 +9,11 @@ import (
 // Four eyes (docs/spec/OPERATOR.md): what changes the game is a proposal of one operator,
 // carried out only once another one, with the approver role, approves it.
 
-// The actions a proposal may carry (those built: a withdrawal).
+// The actions a proposal may carry.
 const (
+	ProposeCreation   = "emission_create"
 	ProposeWithdrawal = "emission_withdraw"
+	ProposeRoles      = "operator_roles"
 )
 
 // The statuses of a proposal.
@@ -28,10 +30,18 @@ const ProposalLife = 7 * 24 * time.Hour
 
 // Proposal is a change proposed, and its decision once made.
 type Proposal struct {
-	ID         int64
-	Action     string
-	Emission   string // the emission it is about
-	Reason     string // why, as the proposer gave it
+	ID       int64
+	Action   string
+	Emission string // the emission it is about (to be made, for a creation)
+	Reason   string // why, as the proposer gave it
+	// A creation's order: its price in cents, its blocks, when it opens (zero: once made).
+	Price    int64
+	Blocks   int
+	OnSaleAt time.Time
+	// A change of roles: the operator's id and name, and the roles they are to have.
+	Target     int64
+	TargetName string
+	Roles      Roles
 	ProposerID int64
 	ProposedBy string
 	ProposedAt time.Time

@@ -44,8 +44,8 @@ func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emi
 		return err
 	}
 	seedHash := sha256.Sum256(seed[:])
-	_, err = tx.Exec(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt)
+	_, err = tx.Exec(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at, on_sale_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt, e.SalesOpen())
 	if isCode(err, "23505", "emissions_pkey") {
 		return fmt.Errorf("emission %q: %w", e.ID, lottery.ErrExists)
 	}
@@ -72,6 +72,9 @@ func (d *DB) createEmission(ctx context.Context, e *emission.Emission, seed [emi
 		return err
 	}
 	if err := d.AppendJournal(ctx, pgxQ{tx}, e.CreatedAt, sqlstore.EmissionEvent(e, blocks, by)); err != nil {
+		return err
+	}
+	if err := d.Schedule(ctx, pgxQ{tx}, e, by); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

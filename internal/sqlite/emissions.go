@@ -71,6 +71,9 @@ func (d *DB) commitEmission(ctx context.Context, tx *sql.Tx, e *emission.Emissio
 	if err := d.AppendJournal(ctx, sqlstore.Std(tx), e.CreatedAt, sqlstore.EmissionEvent(e, blocks, by)); err != nil {
 		return err
 	}
+	if err := d.Schedule(ctx, sqlstore.Std(tx), e, by); err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -92,8 +95,8 @@ func insertEmission(ctx context.Context, tx execer, e *emission.Emission, seed [
 		return err
 	}
 	seedHash := sha256.Sum256(seed[:])
-	_, err = tx.ExecContext(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt.UTC().Format(time.RFC3339Nano))
+	_, err = tx.ExecContext(ctx, `INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at, on_sale_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		e.ID, e.Price, e.Definition, string(table), hex.EncodeToString(seedHash[:]), e.CreatedAt.UTC().Format(time.RFC3339Nano), sqlstore.SQLite.NullTime(e.SalesOpen()))
 	if isConstraint(err, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY) {
 		return fmt.Errorf("emission %q: %w", e.ID, lottery.ErrExists)
 	}

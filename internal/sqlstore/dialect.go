@@ -44,6 +44,14 @@ func (d Dialect) Time(t time.Time) any {
 	return t
 }
 
+// NullTime is t as Time writes it, or NULL for the zero time.
+func (d Dialect) NullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return d.Time(t)
+}
+
 // sealsInWrite says whether a journaled write seals its entries itself, at their seqs, before
 // it commits (journal.go). SQLite's one writer runs one write at a time: it is the journal's
 // sequencer, and a queue would write each entry twice, for about a fifth fewer sales a second

@@ -36,7 +36,7 @@ func (s *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, er
 	var out []*emission.Emission
 	err := s.snapshot(ctx, func(q Querier) error {
 		out = out[:0]
-		query, args := `SELECT id, price, definition, game_table, created_at FROM emissions`, []any{}
+		query, args := `SELECT id, price, definition, game_table, created_at, on_sale_at FROM emissions`, []any{}
 		if id != "" {
 			query, args = query+` WHERE id = $1`, []any{id}
 		}
@@ -44,7 +44,7 @@ func (s *DB) emissions(ctx context.Context, id string) ([]*emission.Emission, er
 		if err := each(q.Query(ctx, query+` ORDER BY created_at, id`, args...))(func(r Rows) error {
 			e := &emission.Emission{}
 			var table string
-			if err := r.Scan(&e.ID, &e.Price, &e.Definition, &table, ScanTime(&e.CreatedAt)); err != nil {
+			if err := r.Scan(&e.ID, &e.Price, &e.Definition, &table, ScanTime(&e.CreatedAt), ScanTime(&e.OnSaleAt)); err != nil {
 				return err
 			}
 			if err := json.Unmarshal([]byte(table), &e.Table); err != nil {

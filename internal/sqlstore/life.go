@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 
+	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
@@ -23,7 +25,7 @@ import (
 //  5. the change is kept in the emission's history.
 func (s *DB) ChangeEmissionStatus(ctx context.Context, c lottery.EmissionChange, log lottery.OperatorAction) (lottery.EmissionChange, error) {
 	err := s.write(ctx, func(q Querier) error {
-		if err := s.changeStatus(ctx, q, &c); err != nil {
+		if err := s.changeStatus(ctx, q, &c, false); err != nil {
 			return err
 		}
 		return s.logAction(ctx, q, log)
@@ -32,8 +34,9 @@ func (s *DB) ChangeEmissionStatus(ctx context.Context, c lottery.EmissionChange,
 }
 
 // changeStatus makes a change of status in the write q, steps 1 to 5 of ChangeEmissionStatus,
-// with its journal entry: c's ID is its history row's.
-func (s *DB) changeStatus(ctx context.Context, q Querier, c *lottery.EmissionChange) error {
+// with its journal entry: c's ID is its history row's. An opening is a scheduled emission's
+// going on sale (lottery.CheckOpening), which only its schedule does.
+func (s *DB) changeStatus(ctx context.Context, q Querier, c *lottery.EmissionChange, opening bool) error {
 	if err := s.d.lock(ctx, q, "starcolor:emission:"+c.Emission); err != nil {
 		return err
 	}
@@ -41,8 +44,12 @@ func (s *DB) changeStatus(ctx context.Context, q Querier, c *lottery.EmissionCha
 	if err != nil {
 		return err
 	}
-	if err := lottery.CheckChange(current, c.Status); err != nil {
-		return err
+	check := lottery.CheckChange(current, c.Status)
+	if opening {
+		check = lottery.CheckOpening(current)
+	}
+	if check != nil {
+		return check
 	}
 	if _, err := q.Exec(ctx, `UPDATE blocks SET selling = $1 WHERE emission_id = $2`, c.Status == lottery.OnSale, c.Emission); err != nil {
 		return err
@@ -65,6 +72,57 @@ func (s *DB) changeStatus(ctx context.Context, q Querier, c *lottery.EmissionCha
 		s.statusChanged()
 	}
 	return nil
+}
+
+// OpenScheduled puts on sale each scheduled emission whose on_sale_at has come by now, each in
+// a write of its own with its history row and its journal entry, made by lottery.BySchedule.
+// Every server runs it: the emission's lock and its status make each opening happen once.
+func (s *DB) OpenScheduled(ctx context.Context, now time.Time) ([]string, error) {
+	var due []string
+	err := each(s.read.Query(ctx, `SELECT e.id FROM emissions e JOIN emission_history h ON h.emission_id = e.id
+		WHERE e.on_sale_at IS NOT NULL AND e.on_sale_at <= $1 AND h.status = 'scheduled'
+		AND h.id = (SELECT max(id) FROM emission_history l WHERE l.emission_id = e.id) ORDER BY e.on_sale_at, e.id`, s.d.Time(now)))(func(r Rows) error {
+		var id string
+		err := r.Scan(&id)
+		due = append(due, id)
+		return err
+	})
+	if err != nil {
+		return nil, s.fault(err)
+	}
+	var opened []string
+	for _, id := range due {
+		err := s.write(ctx, func(q Querier) error {
+			c := lottery.EmissionChange{Emission: id, Status: lottery.OnSale, By: lottery.BySchedule, At: now}
+			return s.changeStatus(ctx, q, &c, true)
+		})
+		switch {
+		case fault.Is(err, fault.InvalidState): // opened by another server, or withdrawn meanwhile
+		case err != nil:
+			return opened, s.fault(err)
+		default:
+			opened = append(opened, id)
+		}
+	}
+	return opened, nil
+}
+
+// Schedule keeps, in the write q that makes the emission e, that it opens at e.OnSaleAt: its
+// blocks not selling, its history's first row, its journal entry. An emission on sale once made
+// needs nothing of it.
+func (s *DB) Schedule(ctx context.Context, q Querier, e *emission.Emission, by string) error {
+	if !e.Scheduled() {
+		return nil
+	}
+	if _, err := q.Exec(ctx, `UPDATE blocks SET selling = $1 WHERE emission_id = $2`, false, e.ID); err != nil {
+		return err
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO emission_history (emission_id, status, reason, by_name, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		e.ID, lottery.Scheduled, "", by, s.d.Time(e.CreatedAt)); err != nil {
+		return err
+	}
+	return s.AppendJournal(ctx, q, e.CreatedAt, journal.Emission{ID: e.ID, Event: lottery.Scheduled, Price: e.Price, Definition: e.Definition,
+		OnSaleAt: e.OnSaleAt, Operator: by})
 }
 
 // emissionStatus is an emission's status now, as a write reads it: fault.NotFound if there is

@@ -231,6 +231,9 @@ type Emissions interface {
 	// its entry in the journal. A change its life does not allow is fault.InvalidState; an
 	// unknown emission fault.NotFound.
 	ChangeEmissionStatus(ctx context.Context, c lottery.EmissionChange, log lottery.OperatorAction) (lottery.EmissionChange, error)
+	// OpenScheduled puts on sale the scheduled emissions whose on_sale_at has come by now, each
+	// once whatever the servers, and names them.
+	OpenScheduled(ctx context.Context, now time.Time) ([]string, error)
 	// EmissionHistory lists an emission's changes of status, oldest first.
 	EmissionHistory(ctx context.Context, id string) ([]lottery.EmissionChange, error)
 	// EmissionStatuses is the status each emission took at its latest change, by id.
@@ -240,8 +243,9 @@ type Emissions interface {
 // Proposals are the changes four eyes decide (docs/spec/OPERATOR.md): proposed by one operator,
 // approved or rejected by another.
 type Proposals interface {
-	// CreateProposal keeps an open proposal with its log line; a withdrawal of an emission that
-	// cannot be withdrawn now, or proposed already, is fault.InvalidState.
+	// CreateProposal keeps an open proposal with its log line; one that cannot be done now
+	// (an emission's id taken, an emission that cannot be withdrawn, roles that are the
+	// operator's already) or is proposed already is fault.InvalidState.
 	CreateProposal(ctx context.Context, p lottery.Proposal, log lottery.OperatorAction) (lottery.Proposal, error)
 	// Proposal finds a proposal by id (fault.NotFound).
 	Proposal(ctx context.Context, id int64) (lottery.Proposal, error)
@@ -251,6 +255,11 @@ type Proposals interface {
 	// (its Action set by the outcome); fault.SameOperator for the proposer's own,
 	// fault.InvalidState once decided or expired.
 	DecideProposal(ctx context.Context, d lottery.Decision, log lottery.OperatorAction) (lottery.Proposal, error)
+	// Creations are the emissions proposed (open at now) or approved and not yet made, oldest
+	// first.
+	Creations(ctx context.Context, now time.Time) ([]lottery.Proposal, error)
+	// FailCreation fails an approved creation whose units could not be made, with its log line.
+	FailCreation(ctx context.Context, id int64, note string, log lottery.OperatorAction) error
 }
 
 // Operators is the back office's operators and the log of their actions.
