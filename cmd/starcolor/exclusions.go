@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,9 +37,10 @@ account; the open account of a listed person is closed (its balance paid out, it
 ended). A file with any line that is not a person imports nothing. The import is kept with its
 counts (back office, /admin/exclusions) and in the operators' log.
 
-A SQLite file that starcolor serve is serving is imported through the server instead, from the
-back office or the operator API (PUT /api/operator/v1/exclusions, docs/OPERATOR_GUIDE.md): the
-server keeps its sessions in memory, and only it can end them at once.`, stderr)
+A SQLite file that starcolor serve is serving is imported through that server, over its control
+socket beside the file (FILE-control.sock, open to the file's owner only): the server keeps its
+sessions in memory, and only it can end them at once. The operator API does the same from
+elsewhere (PUT /api/operator/v1/exclusions, docs/OPERATOR_GUIDE.md).`, stderr)
 	db := dbFlag(fs)
 	if err := cmdline.Parse(fs, args); err != nil {
 		return err
@@ -49,8 +51,14 @@ server keeps its sessions in memory, and only it can end them at once.`, stderr)
 	path := fs.Arg(0)
 	if !app.IsPostgres(*db) {
 		release, err := lockServed(*db)
+		if errors.Is(err, errServed) {
+			if cerr := importThroughServer(ctx, *db, path, stdout); cerr != nil {
+				return fmt.Errorf("%w, and the import through it failed: %w", err, cerr)
+			}
+			return nil
+		}
 		if err != nil {
-			return fmt.Errorf("%w: import the list through the server, from the back office (/admin/exclusions) or the operator API (PUT /api/operator/v1/exclusions)", err)
+			return err
 		}
 		defer release()
 	}

@@ -14,7 +14,7 @@ import (
 
 // starcolor exclusions import, as a real process: a bad file imports nothing (exit 1, the line
 // named); a good one closes the listed person's open account, paying its balance out, and is
-// logged with its counts; a file being served is refused, pointing to the back office.
+// logged with its counts.
 func TestExclusionsImport(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "ex.db")
@@ -64,13 +64,46 @@ func TestExclusionsImport(t *testing.T) {
 	if c, err := store.CheckLedger(ctx); err != nil || len(c.Problems) != 0 {
 		t.Fatalf("ledger: %+v %v", c, err)
 	}
-	// A file being served: the back office imports it.
+}
+
+// starcolor exclusions import beside a server of the same SQLite file: the list goes through the
+// server's control socket, the listed player's account is closed, and their session, which the
+// server keeps in memory, ends at once.
+func TestExclusionsImportBesideServer(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "served.db")
+	srv := startServer(t, db)
+	p := newPlayer(t, srv.url, "jeanne") // Jeanne Martin, born 1990-01-01
+	if st, raw, err := p.call("GET", "/api/v1/me", "", ""); err != nil || st != 200 {
+		t.Fatalf("the player's session before: %d %s %v", st, raw, err)
+	}
+	info, err := os.Stat(controlPath(db))
+	if err != nil || info.Mode()&os.ModeSocket == 0 || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the control socket: %v %v", info, err)
+	}
+	list := filepath.Join(dir, "register.csv")
+	os.WriteFile(list, []byte("Nom;Prénoms;Date de naissance\nMARTIN;jeanne;01/01/1990\n"), 0o644)
+	r := adminCLI(t, "", "exclusions", "import", "--db", db, list)
+	if r.code != 0 || !strings.Contains(r.stdout, "through the server: 1 persons listed (1 added, 0 gone); 1 accounts closed") || !strings.Contains(r.stdout, "closed jeanne") {
+		t.Fatalf("the import beside the server: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if st, raw, err := p.call("GET", "/api/v1/me", "", ""); err != nil || st != 401 {
+		t.Errorf("the closed player's session after the import: %d %s %v, want 401", st, raw, err)
+	}
+	// A bad file imports nothing, and says why.
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("MARTIN;jeanne;01/01/1990\nDurand;Paul;1980-02-30\n"), 0o644)
+	if r := adminCLI(t, "", "exclusions", "import", "--db", db, bad); r.code != 1 || !strings.Contains(r.stderr, "line 2") {
+		t.Errorf("a bad file beside the server: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// Without the socket, the import is refused, saying the file is served.
+	srv.kill()
 	release, err := lockServed(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
-	if r := adminCLI(t, "", "exclusions", "import", "--db", db, good); r.code != 1 || !strings.Contains(r.stderr, "/admin/exclusions") {
-		t.Fatalf("a served file: exit %d %q", r.code, r.stderr)
+	if r := adminCLI(t, "", "exclusions", "import", "--db", db, list); r.code != 1 || !strings.Contains(r.stderr, "already served") {
+		t.Fatalf("a served file without its socket: exit %d %q", r.code, r.stderr)
 	}
 }

@@ -222,7 +222,7 @@ but what never changes.`, stderr)
 	// The metrics and the profiler each have a listener of their own, never the public one; a
 	// failure of either stops the server, rather than leave it unwatched or exposed.
 	var side []*http.Server
-	served := make(chan error, 3)
+	served := make(chan error, 4)
 	if mln != nil {
 		m := &http.Server{Handler: a.Metrics(), ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second,
 			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
@@ -244,6 +244,17 @@ but what never changes.`, stderr)
 	log.Info("serving", "addr", scheme+"://"+ln.Addr().String(), "db", redact(*db))
 	fmt.Fprintf(stdout, "Star Color is served at %s://%s\n", scheme, ln.Addr())
 
+	// Over a SQLite file, the commands run beside the server reach it on its control socket.
+	if !app.IsPostgres(*db) {
+		if cln, err := listenControl(*db); err != nil {
+			log.Warn("no control socket: exclusions import beside this server will be refused", "err", err)
+		} else {
+			c := &http.Server{Handler: a.ControlHandler(), ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+			side = append(side, c)
+			go func() { served <- fmt.Errorf("control socket: %w", c.Serve(cln)) }()
+			defer os.Remove(controlPath(*db))
+		}
+	}
 	go a.Background(ctx)
 	go func() {
 		if tlsConfig != nil {

@@ -10,6 +10,9 @@ import (
 	"starcolor/internal/filelock"
 )
 
+// errServed is a database file served by another process: one server per database file.
+var errServed = errors.New("one server per database file")
+
 // lockServed makes sure that one server at a time sells from a database file: the writer keeps
 // each open block's sales cursor in memory, so a second server would have its batches refused
 // (the guarded cursor update) instead of selling. It holds an advisory lock on a file beside the
@@ -25,7 +28,7 @@ func lockServed(db string) (release func(), err error) {
 		return func() {}, nil
 	case errors.Is(err, filelock.ErrLocked):
 		pid, _ := os.ReadFile(path)
-		return nil, fmt.Errorf("%s is already served by process %s: one server per database file", db, strings.TrimSpace(string(pid)))
+		return nil, fmt.Errorf("%s is already served by process %s: %w", db, strings.TrimSpace(string(pid)), errServed)
 	case err != nil:
 		return nil, err
 	}
