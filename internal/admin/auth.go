@@ -123,7 +123,7 @@ func (s *Server) session(r *http.Request) (operatorOf, error) {
 		return operatorOf{}, err
 	}
 	o, err := s.db.OperatorByID(r.Context(), sess.OwnerID)
-	if fault.Is(err, fault.NotFound) {
+	if fault.Is(err, fault.NotFound) || err == nil && o.Disabled {
 		return operatorOf{}, fault.Errorf(fault.NotLoggedIn, "not logged in")
 	}
 	return operatorOf{ID: o.ID, Name: o.Name, Roles: o.Roles}, err
@@ -218,6 +218,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 		data.Error = msg
 		s.render(w, r, status, "login", s.t(r, "Log in"), data)
+		return
+	}
+	// A disabled operator is told so once the password is right, and only then.
+	if o.Disabled {
+		if err := s.db.LogOperatorAction(r.Context(), lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "login_failed",
+			Detail: logDetail{Reason: "disabled"}.encode(), Remote: addr, CreatedAt: now}); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		data.Error = s.t(r, "This operator is disabled: an admin can enable it again.")
+		s.render(w, r, http.StatusForbidden, "login", s.t(r, "Log in"), data)
 		return
 	}
 	// Logged before the session opens: a session is never without its line in the log.

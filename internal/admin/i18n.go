@@ -3,6 +3,7 @@ package admin
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,6 +71,10 @@ func (s *Server) t(r *http.Request, format string, args ...any) string {
 func langFuncs(lang string) map[string]any {
 	return map[string]any{
 		"t": func(s string) string { return tr(lang, s) },
+		// roles are a set of roles in words; allRoles their names, has whether a list holds one.
+		"roles":    func(rs lottery.Roles) string { return rolesText(lang, rs) },
+		"allRoles": func() []string { return lottery.AllRoles.Names() },
+		"has":      func(list []string, s string) bool { return slices.Contains(list, s) },
 		// proposal says what a proposal proposes.
 		"proposal": func(p lottery.Proposal) string { return proposalText(lang, p) },
 		"tf":       func(format string, args ...any) string { return fmt.Sprintf(tr(lang, format), args...) },

@@ -9,8 +9,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"starcolor/internal/admin"
 	"starcolor/internal/browsertest"
 	"starcolor/internal/gamedef/gamedeftest"
+	"starcolor/internal/lottery"
 	"starcolor/internal/storetest"
 	"starcolor/internal/web"
 )
@@ -71,6 +73,7 @@ func testFrenchByDefault(t *testing.T, ctx context.Context) {
 		{"/admin/emissions/MINI/report", "#report-check", "Rangs face au tableau"},
 		{"/admin/players?q=rene", "#player-balance", "Mouvements du grand livre"},
 		{"/admin/log", "#log", "Journal des opérateurs"},
+		{"/admin/operators", "#operators", "Changer les rôles"},
 	} {
 		do(t, ctx, chromedp.Navigate(e.url+page.path), chromedp.WaitVisible(page.wait))
 		got := pageText(t, ctx)
@@ -242,6 +245,18 @@ func testLogTags(t *testing.T, ctx context.Context) {
 func testBackOfficeAccessibility(t *testing.T, ctx context.Context) {
 	e := newEnv(t, 1)
 	e.player(t, "axelle", 3000, 5)
+	// Open proposals of each kind, for the proposals page and the emissions page's own table.
+	alice, err := e.db.OperatorByName(context.Background(), opName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := lottery.OperatorAction{OperatorID: alice.ID, Name: alice.Name, CreatedAt: e.clock.Now()}
+	if _, err := admin.ProposeCreation(context.Background(), e.db, e.def, admin.Creation{ID: "AXE", Price: 100, Blocks: 2, OnSaleAt: e.clock.Now().Add(time.Hour)}, by); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.ProposeRoles(context.Background(), e.db, alice.ID, lottery.Roles(lottery.Viewer), by); err != nil {
+		t.Fatal(err)
+	}
 	do(t, ctx, chromedp.Navigate(e.url+"/admin/"), chromedp.WaitVisible("#password"))
 	browsertest.Axe(t, ctx, "the back office's login")
 	do(t, ctx, chromedp.SendKeys("#name", opName), chromedp.SendKeys("#password", opPassword), chromedp.Click("#login"), chromedp.WaitVisible("#fig-units"))
@@ -253,6 +268,8 @@ func testBackOfficeAccessibility(t *testing.T, ctx context.Context) {
 		{"/admin/players", "#player-q"},
 		{"/admin/players?q=axelle", "#player-balance"},
 		{"/admin/log", "#log"},
+		{"/admin/operators", "#operators"},
+		{"/admin/proposals", "#open-proposals"},
 		{"/admin/emissions/NOPE", ".alert"},
 	} {
 		do(t, ctx, chromedp.Navigate(e.url+page.path), chromedp.WaitVisible(page.wait))

@@ -27,6 +27,9 @@ type logDetail struct {
 	WaitSec  int64  `json:"wait_s,omitempty"`     // login_failed, locked: the wait, in seconds
 	Player   string `json:"player,omitempty"`     // player_viewed
 	Emission string `json:"emission,omitempty"`   // emission_*, export*
+	Operator string `json:"operator,omitempty"`   // operator_*: whom an admin changed
+	For      string `json:"for,omitempty"`        // proposal_* of roles: whose
+	OnSaleAt string `json:"on_sale_at,omitempty"` // proposal_* of a creation: when it opens (RFC 3339)
 	Why      string `json:"why,omitempty"`        // emission_suspended, proposal_*: the reason given
 	Proposal int64  `json:"proposal,omitempty"`   // proposal_*: its id
 	Proposed string `json:"proposed,omitempty"`   // proposal_*: what it proposes (emission_withdraw)

@@ -19,30 +19,34 @@ import (
 // actionLabels names every action that can be written to the log, in English: the key of its
 // French. A test finds every action the code writes and wants it here.
 var actionLabels = map[string]string{
-	"operator_created":   "Operator created",
-	"token_created":      "API token made",
-	"token_revoked":      "API token revoked",
-	"login":              "Logged in",
-	"login_failed":       "Login refused",
-	"logout":             "Logged out",
-	"player_viewed":      "Player viewed",
-	"emission_create":    "Emission asked for",
-	"emission_created":   "Emission created",
-	"emission_failed":    "Emission failed",
-	"emission_suspended": "Emission suspended",
-	"emission_resumed":   "Emission resumed",
-	"proposal_made":      "Proposal made",
-	"proposal_approved":  "Proposal approved",
-	"proposal_rejected":  "Proposal rejected",
-	"proposal_failed":    "Proposal approved, not carried out",
-	"export":             "Block exported",
-	"export_refused":     "Export refused",
-	"sales_exported":     "Sales report downloaded",
-	"register_imported":  "List of excluded persons imported",
-	"register_refused":   "List of excluded persons refused",
-	"usernames_alike":    "Usernames that read alike",
-	"identity_listed":    "Open account on the list",
-	"identity_excluded":  "Open account of a self-excluded person",
+	"operator_created":        "Operator created",
+	"token_created":           "API token made",
+	"token_revoked":           "API token revoked",
+	"login":                   "Logged in",
+	"login_failed":            "Login refused",
+	"logout":                  "Logged out",
+	"player_viewed":           "Player viewed",
+	"emission_create":         "Emission asked for",
+	"emission_created":        "Emission created",
+	"emission_failed":         "Emission failed",
+	"emission_suspended":      "Emission suspended",
+	"emission_resumed":        "Emission resumed",
+	"operator_disabled":       "Operator disabled",
+	"operator_enabled":        "Operator enabled",
+	"operator_password_reset": "Operator's password reset",
+	"operator_sessions_ended": "Operator's sessions ended",
+	"proposal_made":           "Proposal made",
+	"proposal_approved":       "Proposal approved",
+	"proposal_rejected":       "Proposal rejected",
+	"proposal_failed":         "Proposal approved, not carried out",
+	"export":                  "Block exported",
+	"export_refused":          "Export refused",
+	"sales_exported":          "Sales report downloaded",
+	"register_imported":       "List of excluded persons imported",
+	"register_refused":        "List of excluded persons refused",
+	"usernames_alike":         "Usernames that read alike",
+	"identity_listed":         "Open account on the list",
+	"identity_excluded":       "Open account of a self-excluded person",
 }
 
 // roleLabels name the roles in English, the keys of their French.
@@ -114,6 +118,8 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 			return tr(lang, "wrong password")
 		case "unknown_name":
 			return tr(lang, "unknown name")
+		case "disabled":
+			return tr(lang, "the operator is disabled")
 		case "locked":
 			if d.WaitSec > 0 {
 				return say("too many failed attempts: locked for %s", span(lang, time.Duration(d.WaitSec)*time.Second))
@@ -130,8 +136,21 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 		return say("%s: %s", d.Emission, d.Why)
 	case "emission_resumed":
 		return d.Emission
+	case "operator_disabled", "operator_enabled", "operator_password_reset", "operator_sessions_ended":
+		return d.Operator
 	case "proposal_made", "proposal_approved", "proposal_rejected", "proposal_failed":
-		line := say("proposal %d: withdraw %s (%s)", d.Proposal, d.Emission, d.Why)
+		var line string
+		switch d.Proposed {
+		case lottery.ProposeCreation:
+			p := lottery.Proposal{Action: d.Proposed, Emission: d.Emission, Price: d.Price, Blocks: d.Blocks}
+			p.OnSaleAt, _ = time.Parse(time.RFC3339, d.OnSaleAt)
+			line = say("proposal %d: %s", d.Proposal, proposalText(lang, p))
+		case lottery.ProposeRoles:
+			rs, _ := lottery.ParseRoles(d.Roles)
+			line = say("proposal %d: %s", d.Proposal, proposalText(lang, lottery.Proposal{Action: d.Proposed, TargetName: d.For, Roles: rs}))
+		default:
+			line = say("proposal %d: withdraw %s (%s)", d.Proposal, d.Emission, d.Why)
+		}
 		if d.Note != "" {
 			line = say("%s: %s", line, d.Note)
 		}

@@ -123,7 +123,7 @@ func (s *Server) operatorOf(r *http.Request) (lottery.Operator, error) {
 		return refuse()
 	}
 	o, err := s.ops.Store.OperatorByID(ctx, t.OperatorID)
-	if fault.Is(err, fault.NotFound) {
+	if fault.Is(err, fault.NotFound) || err == nil && o.Disabled {
 		return refuse()
 	}
 	return o, err

@@ -51,6 +51,7 @@ type Operator struct {
 	Name         string
 	PasswordHash string
 	Roles        Roles
+	Disabled     bool // by an admin: cannot log in, and their tokens are refused
 }
 
 // OperatorToken is an operator's API token as kept: the SHA-256 of its secret, never the secret

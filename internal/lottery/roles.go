@@ -89,3 +89,11 @@ func roleNamed(name string) (Role, bool) {
 	}
 	return 0, false
 }
+
+// The changes an admin makes to an operator alone (four eyes are for their roles only).
+const (
+	OperatorDisable     = "disable"
+	OperatorEnable      = "enable"
+	OperatorNewPassword = "password"
+	OperatorEndSessions = "sessions"
+)

@@ -50,12 +50,12 @@ func (s *DB) CreateOperator(ctx context.Context, name, passwordHash string, role
 	return o, err
 }
 
-const operatorColumns = `id, name, password_hash, roles`
+const operatorColumns = `id, name, password_hash, roles, disabled_at IS NOT NULL`
 
 func (s *DB) scanOperator(row Row) (lottery.Operator, error) {
 	var o lottery.Operator
 	var roles string
-	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash, &roles)
+	err := row.Scan(&o.ID, &o.Name, &o.PasswordHash, &roles, &o.Disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fault.Errorf(fault.NotFound, "no such operator")
 	}
@@ -125,4 +125,61 @@ func (s *DB) OperatorLog(ctx context.Context, limit int, before int64) ([]lotter
 		return err
 	})
 	return out, s.fault(err)
+}
+
+// Operators lists every operator, by name.
+func (s *DB) Operators(ctx context.Context) ([]lottery.Operator, error) {
+	var out []lottery.Operator
+	err := each(s.read.Query(ctx, `SELECT `+operatorColumns+` FROM operators ORDER BY lower(name)`))(func(r Rows) error {
+		o, err := s.scanOperator(r)
+		o.PasswordHash = ""
+		out = append(out, o)
+		return err
+	})
+	return out, s.fault(err)
+}
+
+// ChangeOperator disables or enables the operator id, gives them a new password hash, or ends
+// their sessions, in one write with its line in the operators' log. Disabling and a new password
+// end their sessions too. Disabling one disabled, or enabling one who is not, is
+// fault.InvalidState; no such operator, fault.NotFound.
+func (s *DB) ChangeOperator(ctx context.Context, id int64, change, passwordHash string, log lottery.OperatorAction) error {
+	return s.fault(s.write(ctx, func(q Querier) error {
+		if err := s.d.lock(ctx, q, "starcolor:operators"); err != nil {
+			return err
+		}
+		o, err := s.scanOperator(q.QueryRow(ctx, `SELECT `+operatorColumns+` FROM operators WHERE id = $1`, id))
+		if err != nil {
+			return err
+		}
+		switch change {
+		case lottery.OperatorDisable:
+			if o.Disabled {
+				return fault.Errorf(fault.InvalidState, "%s is disabled already", o.Name)
+			}
+			_, err = q.Exec(ctx, `UPDATE operators SET disabled_at = $1 WHERE id = $2`, s.d.Time(log.CreatedAt), id)
+		case lottery.OperatorEnable:
+			if !o.Disabled {
+				return fault.Errorf(fault.InvalidState, "%s is not disabled", o.Name)
+			}
+			_, err = q.Exec(ctx, `UPDATE operators SET disabled_at = NULL WHERE id = $1`, id)
+		case lottery.OperatorNewPassword:
+			if passwordHash == "" {
+				return fault.Errorf(fault.Invalid, "no password")
+			}
+			_, err = q.Exec(ctx, `UPDATE operators SET password_hash = $1 WHERE id = $2`, passwordHash, id)
+		case lottery.OperatorEndSessions:
+		default:
+			return fault.Errorf(fault.Invalid, "no such change of an operator: %s", change)
+		}
+		if err != nil {
+			return err
+		}
+		if change != lottery.OperatorEnable {
+			if _, err := q.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.OperatorSession, id); err != nil {
+				return err
+			}
+		}
+		return s.logAction(ctx, q, log)
+	}))
 }

@@ -271,6 +271,12 @@ type Operators interface {
 	OperatorByName(ctx context.Context, name string) (lottery.Operator, error)
 	// OperatorByID finds an operator by id.
 	OperatorByID(ctx context.Context, id int64) (lottery.Operator, error)
+	// Operators lists every operator, by name, without their password hashes.
+	Operators(ctx context.Context) ([]lottery.Operator, error)
+	// ChangeOperator disables or enables an operator, sets their password hash, or ends their
+	// sessions (lottery.Operator*), with its log line; disabling and a new password end their
+	// sessions too.
+	ChangeOperator(ctx context.Context, id int64, change, passwordHash string, log lottery.OperatorAction) error
 	// CreateOperatorToken keeps an operator's new API token, by the SHA-256 of its secret, and
 	// logs it (the line's detail gets the token's id), in one write: its id.
 	CreateOperatorToken(ctx context.Context, operatorID int64, secretHash [32]byte, log lottery.OperatorAction) (int64, error)
