@@ -188,6 +188,10 @@ func registerLine(rec []string, today time.Time) (Person, error) {
 	return ParsePerson(rec[0], rec[1], birth, today)
 }
 
+// BirthDate reads a date written YYYY-MM-DD or DD/MM/YYYY, as YYYY-MM-DD: the back office's
+// search takes a birth date the way the register writes it.
+func BirthDate(s string) (string, error) { return registerDate(s) }
+
 // registerDate is a birth date written YYYY-MM-DD or DD/MM/YYYY, as YYYY-MM-DD.
 func registerDate(s string) (string, error) {
 	for _, layout := range []string{DateLayout, "02/01/2006"} {

@@ -3,8 +3,10 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
 
@@ -132,12 +134,31 @@ func (s *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, b
 	return out, nil
 }
 
-// FindPlayers lists up to limit players whose name starts with start, in name order.
+// FindPlayers lists up to limit players, in username order, found by what an operator types:
+//
+//   - a date (YYYY-MM-DD or DD/MM/YYYY): those born that day;
+//   - else those whose username starts with it, or whose last name starts with it, or one of
+//     whose first names does, names compared as identities are (no case, no accents).
 func (s *DB) FindPlayers(ctx context.Context, start string, limit int) ([]lottery.Player, error) {
-	where, pattern := s.d.nameStarts(start)
+	where, args := ``, []any{limit}
+	if day, err := identity.BirthDate(start); err == nil {
+		where, args = `p.birth_date = $2 ORDER BY p.username`, append(args, day)
+		if s.d != SQLite {
+			where = `p.birth_date = CAST($2 AS date) ORDER BY p.username COLLATE "C"`
+		}
+	} else {
+		byName, pattern := s.d.nameStarts(start)
+		byName, order, _ := strings.Cut(strings.Replace(byName, "$1", "$2", 1), " ORDER BY ")
+		key := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(identity.NameKey(start))
+		// The key is "last name|first names|date", folded: the last name's start, the first
+		// first name's, or another first name's.
+		where = `(` + byName + ` OR p.identity_key LIKE $3 ESCAPE '\' OR p.identity_key LIKE $4 ESCAPE '\' OR p.identity_key LIKE $5 ESCAPE '\')
+			ORDER BY ` + order
+		args = append(args, pattern, key+"%", "%|"+key+"%|%", "%|% "+key+"%|%")
+	}
 	var out []lottery.Player
 	err := each(s.read.Query(ctx, `SELECT `+PlayerColumns(s.d)+` FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE `+where+` LIMIT $2`, pattern, limit))(func(r Rows) error {
+		WHERE `+where+` LIMIT $1`, args...))(func(r Rows) error {
 		p, err := ScanPlayer(r)
 		out = append(out, p)
 		return err

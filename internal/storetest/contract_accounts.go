@@ -340,6 +340,18 @@ func testPlayers(t *testing.T, h Harness) {
 	if ps, err := f.s.FindPlayers(f.ctx, "an_", 10); err != nil || len(ps) != 1 {
 		t.Fatalf("players named an_… (the _ taken as a letter): %+v, %v", ps, err)
 	}
+	// By who holds the account: the last name's start, a first name's, the birth date as the
+	// register writes it; no case, no accents. Nobody else matches.
+	for _, q := range []string{"o'bri", "O'BRIEN", "elodie", "Marie", "mar", "1990-02-28", "28/02/1990"} {
+		if ps, err := f.s.FindPlayers(f.ctx, q, 10); err != nil || len(ps) != 1 || ps[0].Username != "obrien" {
+			t.Errorf("players found by %q: %+v, %v, want obrien", q, ps, err)
+		}
+	}
+	for _, q := range []string{"brien", "arie", "1990-02-27", "%", "|"} {
+		if ps, err := f.s.FindPlayers(f.ctx, q, 10); err != nil || len(ps) != 0 {
+			t.Errorf("players found by %q: %+v, %v, want none", q, ps, err)
+		}
+	}
 	var stakes, prizes, winners int64
 	for i := range 7 {
 		g, err := f.sell(e, fmt.Sprintf("t%d", i))
