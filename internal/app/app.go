@@ -123,6 +123,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	var metrics *httpapi.Metrics
 	if cfg.Metrics {
 		metrics = httpapi.NewMetrics(store, cfg.Now)
+		metrics.Table(cfg.Definition)
 	}
 	a.API = httpapi.New(a.Game, store, cfg.Log, metrics)
 	a.API.EnableJournal(a.Journal, cfg.Journal.VerifierKey)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/hex"
+	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,7 +13,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"starcolor/internal/game"
+	"starcolor/internal/gamedef"
 	"starcolor/internal/journal"
+	"starcolor/internal/lottery"
 	"starcolor/internal/store"
 )
 
@@ -25,8 +28,13 @@ type Metrics struct {
 	sales    *prometheus.CounterVec
 	stakes   prometheus.Counter
 	prizes   prometheus.Counter
+	prize    *prometheus.HistogramVec // each unit's prize, by stake: its sum against the table's
 	requests *prometheus.HistogramVec
 }
+
+// prizeBuckets are the prize histogram's bounds, in cents: 0.01, 1, 10, 100, 1,000 and 10,000 €.
+// An alert on a big win counts the prizes above one of them (docs/alerts.yml).
+var prizeBuckets = []float64{1, 100, 1_000, 10_000, 100_000, 1_000_000}
 
 // StoreStats is what the metrics read of a store at each scrape: the open blocks, the write
 // batches, the outbox, the journal.
@@ -59,14 +67,20 @@ func NewMetrics(db StoreStats, now func() time.Time) *Metrics {
 			Name: "starcolor_stakes_cents_total", Help: "Stakes debited, in cents."}),
 		prizes: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "starcolor_prizes_cents_total", Help: "Prizes credited, in cents."}),
+		prize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "starcolor_prize_cents", Help: "The prize of each unit sold, in cents, by stake in cents.", Buckets: prizeBuckets}, []string{"stake"}),
 		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "starcolor_http_request_duration_seconds", Help: "Latency of HTTP requests, by route and status.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"route", "status"}),
 	}
-	m.reg.MustRegister(m.sales, m.stakes, m.prizes, m.requests,
+	m.reg.MustRegister(m.sales, m.stakes, m.prizes, m.prize, m.requests,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&dbCollector{db: db, now: now,
-			remaining:      prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
+			remaining:  prometheus.NewDesc("starcolor_block_remaining_units", "Units left to sell in each open block.", []string{"emission", "block", "price"}, nil),
+			blockUnits: prometheus.NewDesc("starcolor_block_units", "Units of each open block.", []string{"emission", "block", "price"}, nil),
+			emissionLeft: prometheus.NewDesc("starcolor_emission_remaining_units",
+				"Units left to sell in each emission with units left, whatever its status.", []string{"emission", "price", "status"}, nil),
+			emissionUnits:  prometheus.NewDesc("starcolor_emission_units", "Units of each emission with units left.", []string{"emission", "price", "status"}, nil),
 			batches:        prometheus.NewDesc("starcolor_write_batches_total", "Write transactions committed.", nil, nil),
 			walletPending:  prometheus.NewDesc("starcolor_wallet_calls_pending", "Credits and rollbacks owed to the operator's wallet, not yet acknowledged.", nil, nil),
 			walletOldest:   prometheus.NewDesc("starcolor_wallet_calls_oldest_age_seconds", "How long the oldest call not yet acknowledged by the wallet has waited (0: none).", nil, nil),
@@ -95,11 +109,39 @@ func (m *Metrics) watch(svc *game.Service) {
 			func() float64 { return float64(svc.CorruptUnits()) }))
 }
 
+// Table adds the prize tables of the game sold, by stake, as constants an alert compares the
+// sales with: a unit's mean prize and its standard deviation (over a block's units), and the
+// return to players. Over n units sold, the prizes stray from n × the mean by more than
+// 4 × the deviation × √n with a chance below 1 in 15,000 (fewer still, drawn without
+// replacement from blocks).
+func (m *Metrics) Table(def *gamedef.Definition) {
+	mean := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "starcolor_table_mean_prize_cents",
+		Help: "A unit's mean prize in the game's table, in cents, by stake in cents."}, []string{"stake"})
+	sd := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "starcolor_table_prize_stddev_cents",
+		Help: "The standard deviation of a unit's prize in the game's table, in cents, by stake in cents."}, []string{"stake"})
+	rtp := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "starcolor_table_return_ratio",
+		Help: "The return to players of the game's table: its prizes over its stakes, by stake in cents."}, []string{"stake"})
+	for _, t := range def.Tables {
+		var units, sumSq float64
+		for _, tier := range t.Tiers {
+			units += float64(tier.Count)
+			sumSq += float64(tier.Count) * float64(tier.Amount) * float64(tier.Amount)
+		}
+		mu := float64(t.Payout()) / units
+		stake := strconv.FormatInt(t.Price, 10)
+		mean.WithLabelValues(stake).Set(mu)
+		sd.WithLabelValues(stake).Set(math.Sqrt(math.Max(0, sumSq/units-mu*mu)))
+		rtp.WithLabelValues(stake).Set(mu / float64(t.Price))
+	}
+	m.reg.MustRegister(mean, sd, rtp)
+}
+
 // Handler serves the metrics.
 func (m *Metrics) Handler() http.Handler { return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}) }
 
 func (m *Metrics) sale(stake, prize int64) {
 	m.sales.WithLabelValues(strconv.FormatInt(stake, 10)).Inc()
+	m.prize.WithLabelValues(strconv.FormatInt(stake, 10)).Observe(float64(prize))
 	m.stakes.Add(float64(stake))
 	m.prizes.Add(float64(prize))
 }
@@ -112,7 +154,10 @@ type dbCollector struct {
 	db                      StoreStats
 	now                     func() time.Time
 	remaining, batches, ops *prometheus.Desc
-	writer                  *prometheus.Desc
+	blockUnits              *prometheus.Desc
+	// Each emission with units left: its units, and those left, by its status.
+	emissionLeft, emissionUnits *prometheus.Desc
+	writer                      *prometheus.Desc
 	// The wallet's outbox (docs/spec/WALLET.md): the calls not yet acknowledged, the oldest's age, the
 	// disputed ones.
 	walletPending, walletOldest, walletDisputed, walletOpen *prometheus.Desc
@@ -122,6 +167,9 @@ type dbCollector struct {
 
 func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.remaining
+	ch <- c.blockUnits
+	ch <- c.emissionLeft
+	ch <- c.emissionUnits
 	ch <- c.batches
 	ch <- c.ops
 	ch <- c.writer
@@ -138,13 +186,24 @@ func (c *dbCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if es, err := c.db.Emissions(ctx); err == nil {
+	es, err := c.db.Emissions(ctx)
+	statuses, serr := c.db.EmissionStatuses(ctx)
+	if err == nil && serr == nil {
 		for _, e := range es {
+			price := strconv.FormatInt(e.Price, 10)
 			for _, b := range e.Blocks {
 				if b.Sold < b.Units {
-					ch <- prometheus.MustNewConstMetric(c.remaining, prometheus.GaugeValue, float64(b.Units-b.Sold),
-						e.ID, strconv.Itoa(b.Index), strconv.FormatInt(e.Price, 10))
+					ch <- prometheus.MustNewConstMetric(c.remaining, prometheus.GaugeValue, float64(b.Units-b.Sold), e.ID, strconv.Itoa(b.Index), price)
+					ch <- prometheus.MustNewConstMetric(c.blockUnits, prometheus.GaugeValue, float64(b.Units), e.ID, strconv.Itoa(b.Index), price)
 				}
+			}
+			if left := e.Units() - e.Sold(); left > 0 {
+				status := statuses[e.ID]
+				if status == "" {
+					status = lottery.OnSale
+				}
+				ch <- prometheus.MustNewConstMetric(c.emissionLeft, prometheus.GaugeValue, float64(left), e.ID, price, status)
+				ch <- prometheus.MustNewConstMetric(c.emissionUnits, prometheus.GaugeValue, float64(e.Units()), e.ID, price, status)
 			}
 		}
 	}
