@@ -61,6 +61,9 @@ type Config struct {
 	// SessionsEnded tells the game server that every session of these players has ended in the
 	// store (an import of the list of excluded persons closed their accounts).
 	SessionsEnded func(playerIDs ...int64)
+	// Problems are what the game server has found wrong with its store (damaged pages or
+	// file), for the first page's alerts; nil for none known.
+	Problems func() []string
 }
 
 // Server is the back office over one store.

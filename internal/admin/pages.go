@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"math"
 	"net/http"
 	"path"
 	"strings"
@@ -55,6 +56,7 @@ var funcs = template.FuncMap{
 	"time":    stamp,
 	"seconds": stampSeconds,
 	"sub":     func(a, b int) int { return a - b },
+	"cents":   func(x float64) int64 { return int64(math.Round(x)) },
 }
 
 // pageSet is what a set of parsed pages is for.

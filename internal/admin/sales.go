@@ -51,6 +51,7 @@ type liabilityLine struct {
 }
 
 type salesData struct {
+	Today      todayData
 	W          window
 	Prices     []int64
 	Totals     []priceLine
@@ -150,6 +151,11 @@ func (s *Server) periods(r *http.Request, w window) ([]periodSales, error) {
 func (s *Server) salesPage(w http.ResponseWriter, r *http.Request) {
 	win := windowOf(r)
 	d := salesData{W: win, Now: s.now()}
+	var err error
+	if d.Today, err = s.today(r.Context(), langOf(r)); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	today := d.Now.In(Paris)
 	d.ReportFrom, d.ReportTo = today.AddDate(0, 0, -29).Format(time.DateOnly), today.Format(time.DateOnly)
 	for _, t := range s.def.Tables {

@@ -39,3 +39,25 @@
   }
   poll();
 })();
+
+// Refreshes the first page's « Today » card every minute, in place, from the page itself; the
+// page is whole without it.
+(function () {
+  const today = document.getElementById("today");
+  if (!today || !today.dataset.refresh) return;
+  const every = Number(today.dataset.refresh);
+  async function refresh() {
+    try {
+      const r = await fetch(location.href, { cache: "no-store", headers: { Accept: "text/html" } });
+      if (r.ok) {
+        const page = new DOMParser().parseFromString(await r.text(), "text/html");
+        const fresh = page.getElementById("today");
+        if (fresh) today.innerHTML = fresh.innerHTML;
+      }
+    } catch (e) {
+      // Offline a moment: the next round tries again.
+    }
+    setTimeout(refresh, every);
+  }
+  setTimeout(refresh, every);
+})();
