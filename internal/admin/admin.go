@@ -35,6 +35,7 @@ type Store interface {
 	store.Emissions
 	store.Operators
 	store.Proposals
+	store.PlayerActions
 	store.Jobs
 	store.Reports
 	store.Register
@@ -139,6 +140,11 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 	s.mux.HandleFunc("GET /admin/jobs/{job}/status", s.auth(reads|emissions, s.jobStatus))
 	s.mux.HandleFunc("GET /admin/players", s.auth(reads|finance|compliance, s.playersPage))
 	s.mux.HandleFunc("GET /admin/players/{id}", s.auth(reads|finance|compliance, s.playerPage))
+	s.mux.HandleFunc("POST /admin/players/{id}/block", s.auth(compliance, s.playerAction(actBlock)))
+	s.mux.HandleFunc("POST /admin/players/{id}/unblock", s.auth(compliance, s.playerAction(actUnblock)))
+	s.mux.HandleFunc("POST /admin/players/{id}/close", s.auth(compliance, s.playerAction(actClose)))
+	s.mux.HandleFunc("POST /admin/players/{id}/payout", s.auth(finance, s.playerAction(actPayout)))
+	s.mux.HandleFunc("POST /admin/players/{id}/note", s.auth(finance|compliance, s.playerAction(actNote)))
 	s.mux.HandleFunc("GET /admin/games", s.auth(reads|finance|compliance, s.findGame))
 	s.mux.HandleFunc("GET /admin/operators", s.auth(reads|adminRole, s.operatorsPage))
 	s.mux.HandleFunc("POST /admin/operators/{id}/roles", s.auth(adminRole, s.proposeRoles))

@@ -26,6 +26,11 @@ var actionLabels = map[string]string{
 	"login_failed":            "Login refused",
 	"logout":                  "Logged out",
 	"player_viewed":           "Player viewed",
+	"player_blocked":          "Player's play blocked",
+	"player_unblocked":        "Player's play unblocked",
+	"player_noted":            "Note on a player",
+	"player_paid_out":         "Player's balance paid out",
+	"player_closed":           "Player's account closed",
 	"emission_create":         "Emission asked for",
 	"emission_created":        "Emission created",
 	"emission_failed":         "Emission failed",
@@ -126,8 +131,15 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 			}
 			return tr(lang, "too many failed attempts: locked")
 		}
-	case "player_viewed":
+	case "player_viewed", "player_noted", "player_unblocked":
+		if d.Why != "" {
+			return say("%s: %s", d.Player, d.Why)
+		}
 		return d.Player
+	case "player_blocked":
+		return say("%s: %s", d.Player, d.Why)
+	case "player_paid_out", "player_closed":
+		return say("%s, %s: %s", d.Player, money(lang, d.Amount), d.Why)
 	case "emission_create":
 		return say("%s: %s at %s", d.Emission, fmt.Sprintf(pluralOf(lang, int64(d.Blocks), "%s block", "%s blocks"), number(lang, int64(d.Blocks))), money(lang, d.Price))
 	case "emission_created":

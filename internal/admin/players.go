@@ -67,6 +67,7 @@ type transferView struct {
 
 type playerData struct {
 	P         lottery.Player
+	Notes     []lottery.PlayerNote // newest first
 	T         lottery.PlayerTotals
 	Net       int64 // prizes - stakes
 	Transfers []transferView
@@ -127,6 +128,10 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Excluded = p.ExcludedUntil.After(s.now())
 	if d.Limits, err = s.db.Limits(r.Context(), p.ID, s.now()); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if d.Notes, err = s.db.PlayerNotes(r.Context(), p.ID); err != nil {
 		s.fail(w, r, err)
 		return
 	}

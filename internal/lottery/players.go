@@ -21,6 +21,9 @@ type Player struct {
 	// player (ClosedByPlayer) or an import of the list of excluded persons (ClosedByRegister).
 	ClosedAt time.Time
 	ClosedBy string
+	// BlockedAt is when an operator blocked play on the account (zero: not blocked): its player
+	// cannot log in until an operator unblocks it.
+	BlockedAt time.Time
 }
 
 // Shut says why the account may not be used at now, or nil: closed (by its player, or by an import
@@ -31,8 +34,12 @@ func (p *Player) Shut(now time.Time) error {
 	switch {
 	case !p.ClosedAt.IsZero() && p.ClosedBy == ClosedByRegister:
 		return fault.Errorf(fault.Excluded, "this account was closed: its holder is on the list of persons excluded from gambling (the national register of gaming bans)")
+	case !p.ClosedAt.IsZero() && p.ClosedBy == ClosedByOperator:
+		return fault.Errorf(fault.AccountClosed, "this account was closed by the operator")
 	case !p.ClosedAt.IsZero():
 		return fault.Errorf(fault.AccountClosed, "this account was closed by its player")
+	case !p.BlockedAt.IsZero():
+		return fault.Errorf(fault.PlayerBlocked, "the operator has blocked play on this account: contact its customer service")
 	case p.ExcludedUntil.After(now):
 		return fault.Errorf(fault.Excluded, "you excluded yourself from gambling until %s", p.ExcludedUntil.UTC().Format(time.RFC3339))
 	}
@@ -81,4 +88,12 @@ type OperatorAction struct {
 	Detail     string
 	Remote     string
 	CreatedAt  time.Time
+}
+
+// PlayerNote is a note an operator kept on a player's account.
+type PlayerNote struct {
+	ID   int64
+	By   string // the operator's name
+	Note string
+	At   time.Time
 }

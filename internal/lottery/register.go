@@ -15,6 +15,7 @@ import (
 const (
 	ClosedByPlayer   = "player"
 	ClosedByRegister = "register"
+	ClosedByOperator = "operator" // from the back office, by an operator with finance or compliance
 )
 
 // RegisterImport is one import of the list, as kept with its counts.

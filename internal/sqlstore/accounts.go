@@ -179,6 +179,17 @@ func (p Payout) Events() []journal.Event {
 //     where a prize is credited at the finish, has no exclusion nor closure here: they are the
 //     operator's.)
 func PayOut(ctx context.Context, q Querier, d Dialect, playerID int64, session []byte, reason string, now time.Time) (Payout, error) {
+	out, err := payBalance(ctx, q, d, playerID, session, reason, now)
+	if err != nil {
+		return out, err
+	}
+	_, err = q.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
+	return out, err
+}
+
+// payBalance is PayOut's steps 1 to 3: the whole balance paid out, as a withdrawal that says
+// why ("" for a plain one: an operator's payout), the sessions left as they are.
+func payBalance(ctx context.Context, q Querier, d Dialect, playerID int64, session []byte, reason string, now time.Time) (Payout, error) {
 	var out Payout
 	var balance int64
 	if err := q.QueryRow(ctx, `SELECT a.id, a.balance FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1`+d.forNoKeyUpdate("a, p"),
@@ -196,14 +207,17 @@ func PayOut(ctx context.Context, q Querier, d Dialect, playerID int64, session [
 		if _, err := q.Exec(ctx, `UPDATE accounts SET balance = balance + $1 WHERE id = $2`, balance, w.To); err != nil {
 			return out, err
 		}
+		var why any // NULL: a plain withdrawal
+		if reason != "" {
+			why = reason
+		}
 		if err := q.QueryRow(ctx, `INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-			w.From, w.To, w.Amount, w.Kind, w.Reason, d.Time(now)).Scan(&w.ID); err != nil {
+			w.From, w.To, w.Amount, w.Kind, why, d.Time(now)).Scan(&w.ID); err != nil {
 			return out, err
 		}
 		out.Withdrawal = w
 	}
-	_, err := q.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID)
-	return out, err
+	return out, nil
 }
 
 // ChangePassword sets a player's password hash in one write:

@@ -38,7 +38,7 @@ var checks = []check{
 	// account, and no money reaches it afterwards (lottery.PaidAtExclusion, the stores' payOut).
 	{What: "payouts at a self-exclusion or a closure that are not a withdrawal of a player so excluded or closed", SQL: `SELECT count(*) FROM transfers t
 			 WHERE t.reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM players p WHERE p.account_id = t.from_account AND t.kind = 'withdrawal' AND t.to_account = 1
-			   AND ((t.reason = 'exclusion' AND p.excluded_until IS NOT NULL) OR (t.reason = 'closure' AND p.closed_by = 'player')
+			   AND ((t.reason = 'exclusion' AND p.excluded_until IS NOT NULL) OR (t.reason = 'closure' AND p.closed_by IN ('player', 'operator'))
 			     OR (t.reason = 'register' AND p.closed_by = 'register')))`},
 	{What: "closed accounts holding money", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
 	{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (

@@ -14,7 +14,7 @@ import (
 // PlayerColumns are the columns ScanPlayer reads, of players p joined with their accounts a.
 func PlayerColumns(d Dialect) string {
 	return `p.id, p.username, p.account_id, a.balance, p.password_hash, p.last_name, p.first_names, ` + d.date("p.birth_date") +
-		`, p.excluded_until, p.closed_at, p.closed_by`
+		`, p.excluded_until, p.closed_at, p.closed_by, p.blocked_at`
 }
 
 // ScanPlayer reads a player's PlayerColumns; none is fault.NotFound.
@@ -22,7 +22,7 @@ func ScanPlayer(row Row) (lottery.Player, error) {
 	var p lottery.Player
 	var last, first, birth, closedBy sql.NullString
 	err := row.Scan(&p.ID, &p.Username, &p.AccountID, &p.Balance, &p.PasswordHash, &last, &first, &birth,
-		ScanTime(&p.ExcludedUntil), ScanTime(&p.ClosedAt), &closedBy)
+		ScanTime(&p.ExcludedUntil), ScanTime(&p.ClosedAt), &closedBy, ScanTime(&p.BlockedAt))
 	p.ClosedBy = closedBy.String
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fault.Errorf(fault.NotFound, "no such player")

@@ -30,6 +30,7 @@ type Store interface {
 	Emissions
 	Operators
 	Proposals
+	PlayerActions
 	Jobs
 	Reports
 	Register
@@ -260,6 +261,23 @@ type Proposals interface {
 	Creations(ctx context.Context, now time.Time) ([]lottery.Proposal, error)
 	// FailCreation fails an approved creation whose units could not be made, with its log line.
 	FailCreation(ctx context.Context, id int64, note string, log lottery.OperatorAction) error
+}
+
+// PlayerActions are what an operator does to a player's account from the back office, each
+// with its log line.
+type PlayerActions interface {
+	// BlockPlayer blocks play (their sessions ended, their logins refused) or unblocks it;
+	// fault.InvalidState if it is so already.
+	BlockPlayer(ctx context.Context, playerID int64, block bool, log lottery.OperatorAction) error
+	// NotePlayer keeps a note on the account.
+	NotePlayer(ctx context.Context, playerID int64, note string, log lottery.OperatorAction) error
+	// PlayerNotes lists the notes kept on an account, newest first.
+	PlayerNotes(ctx context.Context, playerID int64) ([]lottery.PlayerNote, error)
+	// PayOutPlayer pays the whole balance out to the player's bank: what it paid.
+	PayOutPlayer(ctx context.Context, playerID int64, log lottery.OperatorAction) (int64, error)
+	// CloseByOperator closes the account, its balance paid out first: what it paid;
+	// fault.InvalidState if it is closed already.
+	CloseByOperator(ctx context.Context, playerID int64, log lottery.OperatorAction) (int64, error)
 }
 
 // Operators is the back office's operators and the log of their actions.
