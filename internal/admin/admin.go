@@ -62,6 +62,8 @@ type Config struct {
 	// SessionsEnded tells the game server that every session of these players has ended in the
 	// store (an import of the list of excluded persons closed their accounts).
 	SessionsEnded func(playerIDs ...int64)
+	// Replay plays a game again for a dispute (game.Service.Replay); nil: no replays.
+	Replay Replayer
 	// Problems are what the game server has found wrong with its store (damaged pages or
 	// file), for the first page's alerts; nil for none known.
 	Problems func() []string
@@ -145,6 +147,7 @@ func New(ctx context.Context, db Store, cfg Config) *Server {
 	s.mux.HandleFunc("POST /admin/players/{id}/close", s.auth(compliance, s.playerAction(actClose)))
 	s.mux.HandleFunc("POST /admin/players/{id}/payout", s.auth(finance, s.playerAction(actPayout)))
 	s.mux.HandleFunc("POST /admin/players/{id}/note", s.auth(finance|compliance, s.playerAction(actNote)))
+	s.mux.HandleFunc("GET /admin/games/{id}/replay", s.auth(reads|finance|compliance, s.replayPage))
 	s.mux.HandleFunc("GET /admin/games", s.auth(reads|finance|compliance, s.findGame))
 	s.mux.HandleFunc("GET /admin/operators", s.auth(reads|adminRole, s.operatorsPage))
 	s.mux.HandleFunc("POST /admin/operators/{id}/roles", s.auth(adminRole, s.proposeRoles))

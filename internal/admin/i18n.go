@@ -9,6 +9,7 @@ import (
 
 	"starcolor/internal/i18n"
 	"starcolor/internal/lottery"
+	"starcolor/internal/rules"
 )
 
 // The back office speaks French by default, as the player's page does, and English on the same
@@ -75,6 +76,8 @@ func langFuncs(lang string) map[string]any {
 		"roles":    func(rs lottery.Roles) string { return rolesText(lang, rs) },
 		"allRoles": func() []string { return lottery.AllRoles.Names() },
 		"has":      func(list []string, s string) bool { return slices.Contains(list, s) },
+		// star says what a star hides.
+		"star": func(st rules.Star) string { return starText(lang, st) },
 		// proposal says what a proposal proposes.
 		"proposal": func(p lottery.Proposal) string { return proposalText(lang, p) },
 		"tf":       func(format string, args ...any) string { return fmt.Sprintf(tr(lang, format), args...) },

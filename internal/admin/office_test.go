@@ -270,6 +270,7 @@ func testBackOfficeAccessibility(t *testing.T, ctx context.Context) {
 		{"/admin/log", "#log"},
 		{"/admin/operators", "#operators"},
 		{"/admin/proposals", "#open-proposals"},
+		{"/admin/games/1/replay", "#replay-facts"},
 		{"/admin/emissions/NOPE", ".alert"},
 	} {
 		do(t, ctx, chromedp.Navigate(e.url+page.path), chromedp.WaitVisible(page.wait))

@@ -26,6 +26,7 @@ type logDetail struct {
 	Reason   string `json:"reason,omitempty"`     // login_failed: wrong_password, unknown_name, locked
 	WaitSec  int64  `json:"wait_s,omitempty"`     // login_failed, locked: the wait, in seconds
 	Player   string `json:"player,omitempty"`     // player_*
+	Game     int64  `json:"game,omitempty"`       // game_replayed
 	Amount   int64  `json:"amount,omitempty"`     // player_paid_out, player_closed: the balance, in cents
 	Emission string `json:"emission,omitempty"`   // emission_*, export*
 	Operator string `json:"operator,omitempty"`   // operator_*: whom an admin changed

@@ -26,6 +26,7 @@ var actionLabels = map[string]string{
 	"login_failed":            "Login refused",
 	"logout":                  "Logged out",
 	"player_viewed":           "Player viewed",
+	"game_replayed":           "Game replayed",
 	"player_blocked":          "Player's play blocked",
 	"player_unblocked":        "Player's play unblocked",
 	"player_noted":            "Note on a player",
@@ -131,6 +132,8 @@ func detailOf(lang string, a lottery.OperatorAction) string {
 			}
 			return tr(lang, "too many failed attempts: locked")
 		}
+	case "game_replayed":
+		return say("game %d", d.Game)
 	case "player_viewed", "player_noted", "player_unblocked":
 		if d.Why != "" {
 			return say("%s: %s", d.Player, d.Why)

@@ -15,6 +15,7 @@ import (
 
 	"starcolor/internal/assets"
 	"starcolor/internal/lottery"
+	"starcolor/internal/rules"
 )
 
 //go:embed templates/*.html
@@ -57,6 +58,18 @@ var funcs = template.FuncMap{
 	"seconds": stampSeconds,
 	"sub":     func(a, b int) int { return a - b },
 	"cents":   func(x float64) int64 { return int64(math.Round(x)) },
+	"add":     func(a, b int) int { return a + b },
+	// seq is 0 to n-1; cell the board's cell at a row and a column; color a colour's name in
+	// the regulation's words (a game's boards, replayed).
+	"seq": func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	},
+	"cell":  func(row, col, cols int) int { return row*cols + col },
+	"color": func(c rules.Color) string { return c.String() },
 }
 
 // pageSet is what a set of parsed pages is for.

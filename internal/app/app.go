@@ -161,7 +161,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	}
 	a.Admin = admin.New(ctx, store, admin.Config{Definition: cfg.Definition, Argon2: cfg.Game.Argon2, Hashes: cfg.Game.Hashes,
 		AuthRate: cfg.Game.AuthRate, SessionIdle: cfg.Game.SessionIdle, SessionLifetime: cfg.Game.SessionLifetime,
-		Now: cfg.Now, Log: cfg.Log, Holder: a.holder, SessionsEnded: a.Game.SessionsEnded, Problems: a.Game.Problems})
+		Now: cfg.Now, Log: cfg.Log, Holder: a.holder, SessionsEnded: a.Game.SessionsEnded, Problems: a.Game.Problems, Replay: a.Game.Replay})
 	// One handler serves everything; each part owns its paths.
 	site := http.NewServeMux()
 	api := a.API.Handler()

@@ -10,6 +10,7 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
+	"starcolor/internal/rules"
 )
 
 // Proofs: a finished game's unit line, with its RFC 6962 inclusion proof, and its sale in the
@@ -51,6 +52,60 @@ func (s *Service) Prove(ctx context.Context, p Player, id int64) (*Proof, error)
 	if err != nil {
 		return nil, err
 	}
+	return s.prove(ctx, &g)
+}
+
+// Replay is a game played again from its unit and its stored moves, for a dispute: every star
+// revealed in order, the boards as the player saw them, and its proof once finished.
+type Replay struct {
+	Game   lottery.Game
+	Events []rules.Event
+	Boards []ReplayBoard
+	Won    int64  // what the reveals add up to, in cents: the game's prize once finished
+	Proof  *Proof // nil until the game is finished
+}
+
+// ReplayBoard is a board as shown for the chosen colour, and which step revealed each cell (0:
+// none).
+type ReplayBoard struct {
+	Board *rules.Board
+	Step  [rules.Cells]int
+}
+
+// Replay plays a game again for the back office, whoever its player.
+func (s *Service) Replay(ctx context.Context, id int64) (*Replay, error) {
+	g, err := s.db.GameByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	play, err := s.replay(ctx, &g)
+	if errors.Is(err, emission.ErrCorrupt) {
+		return nil, corruptUnits(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &Replay{Game: g, Events: play.Events(), Won: play.Won()}
+	for n := 1; n <= play.Boards(); n++ {
+		b, _ := play.Board(n)
+		rb := ReplayBoard{Board: b}
+		for i, e := range out.Events {
+			if e.Board == n && rb.Step[e.Cell] == 0 {
+				rb.Step[e.Cell] = i + 1
+			}
+		}
+		out.Boards = append(out.Boards, rb)
+	}
+	if g.Status == lottery.Finished {
+		if out.Proof, err = s.prove(ctx, &g); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// prove is the proof of a finished game.
+func (s *Service) prove(ctx context.Context, g *lottery.Game) (*Proof, error) {
 	if g.Status != lottery.Finished {
 		return nil, fault.Errorf(fault.InvalidMove, "the proof is given once the game is finished")
 	}
