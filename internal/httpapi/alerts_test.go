@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/prometheus/common/model"
-	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/model/rulefmt"
 	"github.com/prometheus/prometheus/promql/parser"
 
@@ -66,7 +65,7 @@ func TestAlertRules(t *testing.T) {
 			}
 			for _, sel := range parser.ExtractSelectors(expr) {
 				for _, m := range sel {
-					if m.Name == labels.MetricName && !exported[m.Value] {
+					if m.Name == model.MetricNameLabel && !exported[m.Value] {
 						t.Errorf("%s reads %s, which the server does not export", r.Alert, m.Value)
 					}
 					if m.Name == "le" && !strings.Contains(scraped, `le="`+m.Value+`"`) {
