@@ -60,28 +60,32 @@ func (s *Server) renderOperators(w http.ResponseWriter, r *http.Request, status 
 	s.render(w, r, status, "operators", s.t(r, "Operators"), d)
 }
 
-// target is the operator a request names.
-func (s *Server) target(r *http.Request) (lottery.Operator, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id < 1 {
-		return lottery.Operator{}, fault.Errorf(fault.NotFound, "no such operator")
+// targetOf reads the form of a request on an operator, and the operator its path names; if
+// either fails, it has answered, and ok is false.
+func (s *Server) targetOf(w http.ResponseWriter, r *http.Request) (t lottery.Operator, ok bool) {
+	if err := readForm(w, r); err != nil {
+		s.fail(w, r, err)
+		return t, false
 	}
-	return s.db.OperatorByID(r.Context(), id)
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err == nil && id > 0 {
+		t, err = s.db.OperatorByID(r.Context(), id)
+	}
+	switch {
+	case err != nil && !fault.Is(err, fault.NotFound) && id > 0:
+		s.fail(w, r, err)
+		return t, false
+	case err != nil || id < 1:
+		s.renderOperators(w, r, http.StatusNotFound, operatorsData{Error: s.t(r, "No such operator.")})
+		return t, false
+	}
+	return t, true
 }
 
 // proposeRoles proposes, from the operators page, the roles ticked for an operator.
 func (s *Server) proposeRoles(w http.ResponseWriter, r *http.Request) {
-	if err := readForm(w, r); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	t, err := s.target(r)
-	if fault.Is(err, fault.NotFound) {
-		s.renderOperators(w, r, http.StatusNotFound, operatorsData{Error: s.t(r, "No such operator.")})
-		return
-	}
-	if err != nil {
-		s.fail(w, r, err)
+	t, ok := s.targetOf(w, r)
+	if !ok {
 		return
 	}
 	var rs lottery.Roles
@@ -98,7 +102,7 @@ func (s *Server) proposeRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o := operator(r)
-	_, err = ProposeRoles(r.Context(), s.db, t.ID, rs, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
+	_, err := ProposeRoles(r.Context(), s.db, t.ID, rs, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Remote: Remote(r), CreatedAt: s.now()})
 	if fault.Is(err, fault.InvalidState) {
 		s.renderOperators(w, r, http.StatusConflict, operatorsData{Error: s.t(r, "Nothing was proposed: %s has these roles already, or a change of their roles is open.", t.Name)})
 		return
@@ -114,17 +118,8 @@ func (s *Server) proposeRoles(w http.ResponseWriter, r *http.Request) {
 // ends their sessions: an admin's alone, logged.
 func (s *Server) changeOperator(change string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := readForm(w, r); err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		t, err := s.target(r)
-		if fault.Is(err, fault.NotFound) {
-			s.renderOperators(w, r, http.StatusNotFound, operatorsData{Error: s.t(r, "No such operator.")})
-			return
-		}
-		if err != nil {
-			s.fail(w, r, err)
+		t, ok := s.targetOf(w, r)
+		if !ok {
 			return
 		}
 		o := operator(r)
@@ -150,7 +145,7 @@ func (s *Server) changeOperator(change string) http.HandlerFunc {
 		default:
 			line.Action = "operator_sessions_ended"
 		}
-		err = s.db.ChangeOperator(r.Context(), t.ID, change, hash, line)
+		err := s.db.ChangeOperator(r.Context(), t.ID, change, hash, line)
 		if fault.Is(err, fault.InvalidState) {
 			s.renderOperators(w, r, http.StatusConflict, operatorsData{Error: s.t(r, "Nothing was done: %s was changed meanwhile.", t.Name)})
 			return

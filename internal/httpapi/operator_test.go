@@ -445,16 +445,7 @@ func TestOperatorFourEyes(t *testing.T) {
 		t.Fatalf("a purchase while the withdrawal is only proposed: %d %s", st, body)
 	}
 	// Two approvers at once, on the two servers.
-	var wg sync.WaitGroup
-	got := make([]int, 2)
-	for i, who := range []struct{ base, token string }{{a.url, ann}, {b.url, abe}} {
-		wg.Go(func() { got[i], _ = opCall(t, who.base, who.token, "POST", path+"/approve", "", "") })
-	}
-	wg.Wait()
-	slices.Sort(got)
-	if got[0] != 200 || got[1] != 409 {
-		t.Fatalf("two approvals at once: %v, want one 200 and one 409", got)
-	}
+	approveAtOnce(t, path, a.url, ann, b.url, abe)
 	_, list := opCall(t, b.url, eve, "GET", "/proposals?status=approved", "", "")
 	if !strings.Contains(string(list), `"status":"approved"`) || !strings.Contains(string(list), `"decided_by":"a`) {
 		t.Errorf("the approved proposals: %s", list)
@@ -477,5 +468,21 @@ func TestOperatorFourEyes(t *testing.T) {
 	}
 	if st, body := opCall(t, a.url, eve, "GET", "/proposals?status=pending", "", ""); st != 400 {
 		t.Errorf("proposals of an unknown status: %d %s, want 400", st, body)
+	}
+}
+
+// approveAtOnce sends two approvals of the proposal at path at once, one on each server: one
+// carries it out (200), the other finds it decided (409).
+func approveAtOnce(t *testing.T, path, baseA, tokenA, baseB, tokenB string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	got := make([]int, 2)
+	for i, who := range []struct{ base, token string }{{baseA, tokenA}, {baseB, tokenB}} {
+		wg.Go(func() { got[i], _ = opCall(t, who.base, who.token, "POST", path+"/approve", "", "") })
+	}
+	wg.Wait()
+	slices.Sort(got)
+	if got[0] != 200 || got[1] != 409 {
+		t.Fatalf("two approvals at once: %v, want one 200 and one 409", got)
 	}
 }

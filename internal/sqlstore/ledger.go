@@ -40,6 +40,11 @@ var checks = []check{
 			 WHERE t.reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM players p WHERE p.account_id = t.from_account AND t.kind = 'withdrawal' AND t.to_account = 1
 			   AND ((t.reason = 'exclusion' AND p.excluded_until IS NOT NULL) OR (t.reason = 'closure' AND p.closed_by IN ('player', 'operator'))
 			     OR (t.reason = 'register' AND p.closed_by = 'register')))`},
+	// A block sells only while its emission is on sale (docs/spec/OPERATOR.md): its flag is set
+	// in the write that records each change of status. A flag flipped by hand would sell a
+	// suspended, scheduled or withdrawn emission, or stop one on sale, unrecorded.
+	{What: "blocks selling against their emission's status", SQL: `SELECT count(*) FROM blocks b WHERE b.selling <> (coalesce((SELECT h.status FROM emission_history h
+			 WHERE h.emission_id = b.emission_id ORDER BY h.id DESC LIMIT 1), 'on_sale') = 'on_sale')`},
 	{What: "closed accounts holding money", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
 	{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
 			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
