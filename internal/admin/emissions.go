@@ -301,6 +301,10 @@ func (s *Server) reportPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := reportData{E: rows([]*emission.Emission{e}, statuses)[0], R: ent.rep, Took: ent.took.Round(time.Millisecond), Table: &e.Table}
+	if d.E.History, err = s.db.EmissionHistory(r.Context(), e.ID); err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	for _, b := range ent.rep.Blocks {
 		d.Blocks = append(d.Blocks, blockReportRow{BlockReport: b, OK: b.OK()})
 	}

@@ -133,6 +133,9 @@ func TestBackOfficeEmergencyStop(t *testing.T) {
 	if _, list := viewer.do("GET", "/admin/emissions", nil); !strings.Contains(list, `class="tag suspended"`) {
 		t.Error("the emissions list does not show the suspension")
 	}
+	if _, report := viewer.do("GET", page+"/report", nil); !strings.Contains(report, `id="report-status"`) || !strings.Contains(report, "a display fault") {
+		t.Error("the emission's report does not show its status and history")
+	}
 	if resp, _ := op.form(page+"/suspend", url.Values{"reason": {"again"}}); resp.StatusCode != 409 {
 		t.Errorf("a second suspension: %d, want 409", resp.StatusCode)
 	}
