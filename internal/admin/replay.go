@@ -23,7 +23,7 @@ type replayData struct {
 	*game.Replay
 	Color string // the colour chosen, as the regulation names it ("" before)
 	Steps []replayStep
-	Rows  []int // 0 to rules.Rows-1, for the boards' grid
+	Rows  int // the boards' grid
 	Cols  int
 }
 
@@ -52,10 +52,7 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := langOf(r)
-	d := replayData{Replay: rp, Cols: rules.Cols}
-	for i := range rules.Rows {
-		d.Rows = append(d.Rows, i)
-	}
+	d := replayData{Replay: rp, Rows: rules.Rows, Cols: rules.Cols}
 	if rp.Game.Color >= 0 {
 		d.Color = rules.Color(rp.Game.Color).String()
 	}
@@ -89,11 +86,11 @@ func causeText(lang string, c rules.Cause) string {
 	case rules.ByAuto:
 		return tr(lang, "the automatic play")
 	case rules.ByMilkyWay:
-		return tr(lang, "a Milky Way")
+		return starText(lang, rules.Star{Kind: rules.MilkyWay})
 	case rules.BySupernova:
-		return tr(lang, "a Supernova")
+		return starText(lang, rules.Star{Kind: rules.Supernova})
 	}
-	return tr(lang, "a Shooting Star")
+	return starText(lang, rules.Star{Kind: rules.ShootingStar})
 }
 
 // starText says what a star hid.

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"time"
 
 	"starcolor/internal/fault"
 	"starcolor/internal/journal"
@@ -27,7 +26,7 @@ func (s *DB) BlockPlayer(ctx context.Context, playerID int64, block bool, log lo
 		case !block && p.BlockedAt.IsZero():
 			return fault.Errorf(fault.InvalidState, "play is not blocked on %s", p.Username)
 		}
-		at := s.d.NullTime(time.Time{})
+		var at any // NULL: unblocked
 		if block {
 			at = s.d.Time(log.CreatedAt)
 		}
@@ -46,11 +45,12 @@ func (s *DB) BlockPlayer(ctx context.Context, playerID int64, block bool, log lo
 // NotePlayer keeps an operator's note on a player's account, append-only.
 func (s *DB) NotePlayer(ctx context.Context, playerID int64, note string, log lottery.OperatorAction) error {
 	return s.fault(s.write(ctx, func(q Querier) error {
+		var id int64
+		if err := q.QueryRow(ctx, `SELECT id FROM players WHERE id = $1`, playerID).Scan(&id); err != nil {
+			return NotFound(err, "no such player")
+		}
 		if _, err := q.Exec(ctx, `INSERT INTO player_notes (player_id, operator_id, by_name, note, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			playerID, log.OperatorID, log.Name, note, s.d.Time(log.CreatedAt)); err != nil {
-			if _, ferr := s.PlayerByID(ctx, playerID); fault.Is(ferr, fault.NotFound) {
-				return ferr
-			}
 			return err
 		}
 		return s.logAction(ctx, q, log)
