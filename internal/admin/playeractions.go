@@ -56,7 +56,8 @@ func (s *Server) playerAction(act string) http.HandlerFunc {
 			return
 		}
 		o := operator(r)
-		line := lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Detail: logDetail{Player: p.Username, Why: text}.encode(), Remote: Remote(r), CreatedAt: s.now()}
+		line := lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Detail: logDetail{Player: p.Username, Why: text}.encode(), Remote: Remote(r), CreatedAt: s.now(),
+			Account: p.AccountID}
 		switch act {
 		case actBlock:
 			line.Action = "player_blocked"

@@ -1,13 +1,16 @@
 package admin_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
+	"starcolor/internal/storetest"
 )
 
 // TestPlayerActions: on a player's page, each role acts within its own.
@@ -18,6 +21,8 @@ import (
 //  3. A note is kept and shown. Finance pays the balance out to the bank: the balance is 0,
 //     the books balance.
 //  4. Compliance closes the account: the player's login says so; the books still balance.
+//  5. The public journal names the player by the account's reference alone: no username,
+//     person's name or reason typed is in it.
 //  5. Every action is in the log, with its reason.
 func TestPlayerActions(t *testing.T) {
 	e := newEnv(t, 1)
@@ -115,5 +120,45 @@ func TestPlayerActions(t *testing.T) {
 	want := "cora player_blocked,cora player_unblocked,fina player_noted,fina player_paid_out,cora player_closed"
 	if strings.Join(got, ",") != want {
 		t.Errorf("the log: %s, want %s", strings.Join(got, ","), want)
+	}
+	checkJournalNamesNoPlayer(t, e, p.AccountID, []string{"petra", "Martin", "Jeanne", "1990", "dispute", "phone", "Called", "in writing"})
+}
+
+// checkJournalNamesNoPlayer checks that the public journal holds none of secrets (a username, a
+// person's names, what operators typed), and that each operator's entry about a player names
+// them by the reference of account alone, under the test stores' account key.
+func checkJournalNamesNoPlayer(t *testing.T, e *env, account int64, secrets []string) {
+	t.Helper()
+	st, err := e.db.JournalState(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var about int
+	for from := int64(0); from < st.Size; from += journal.MaxEntries {
+		entries, err := e.db.JournalEntries(t.Context(), from, min(from+journal.MaxEntries, st.Size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, entry := range entries {
+			for _, s := range secrets {
+				if strings.Contains(string(entry), s) {
+					t.Errorf("the public journal's entry %d holds %q: %s", from+int64(i), s, entry)
+				}
+			}
+			var op struct{ Kind, Action, Account string }
+			if err := json.Unmarshal(entry, &op); err != nil {
+				t.Fatal(err)
+			}
+			if op.Kind != journal.KindOperator || !strings.HasPrefix(op.Action, "player_") {
+				continue
+			}
+			about++
+			if want := storetest.AccountKey.Ref(account, uint64(from)+uint64(i)); op.Account != want {
+				t.Errorf("entry %d, %s: account %q, want the player's reference %s", from+int64(i), op.Action, op.Account, want)
+			}
+		}
+	}
+	if about == 0 {
+		t.Error("no operator's entry about the player in the journal")
 	}
 }

@@ -169,7 +169,10 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		d.GamesNext = d.Games[pageSize-1].ID
 	}
 	// Looking at a player's account is itself an action worth keeping.
-	if err := s.record(r.Context(), r, "player_viewed", logDetail{Player: p.Username}); err != nil {
+	o := operator(r)
+	viewed := lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "player_viewed", Detail: logDetail{Player: p.Username}.encode(),
+		Remote: Remote(r), CreatedAt: s.now(), Account: p.AccountID}
+	if err := s.db.LogOperatorAction(r.Context(), viewed); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -142,11 +142,14 @@ type Emission struct {
 	Operator   string    // the operator's name, or "command line", or "server"
 }
 
-// Operator is an action of an operator in the back office (lottery.OperatorAction).
+// Operator is an action of an operator in the back office (lottery.OperatorAction). The journal
+// is public: its detail is PublicDetail's, and a player the action is about is named by the
+// account reference alone, as in every other entry.
 type Operator struct {
-	Operator string
-	Action   string
-	Detail   string
+	Operator  string
+	Action    string
+	Detail    string
+	AccountID int64 // the player's account the action is about, 0: none
 }
 
 // AccountKey is the operator's secret that makes the entries' account references: whoever holds
@@ -284,7 +287,7 @@ func (e RegisterImport) Account() int64 { return 0 }
 func (e Emission) Kind() string         { return KindEmission }
 func (e Emission) Account() int64       { return 0 }
 func (e Operator) Kind() string         { return KindOperator }
-func (e Operator) Account() int64       { return 0 }
+func (e Operator) Account() int64       { return e.AccountID }
 func (e Payment) Account() int64        { return e.AccountID }
 
 func (e Payment) Kind() string {
@@ -421,4 +424,9 @@ type operatorEntry struct {
 	Operator string `json:"operator"`
 	Action   string `json:"action"`
 	Detail   string `json:"detail"`
+	// Account is the reference of the player the action is about; absent before there was one,
+	// and for an action about no player.
+	Account string `json:"account,omitempty"`
 }
+
+func (e *operatorEntry) setAccount(ref string) { e.Account = ref }

@@ -88,6 +88,10 @@ type OperatorAction struct {
 	Detail     string
 	Remote     string
 	CreatedAt  time.Time
+	// Account is the account of the player the action is about (0: none). The log names the
+	// player in its detail; the public journal by this account's reference alone
+	// (journal.Operator). It is not kept in the log.
+	Account int64
 }
 
 // PlayerNote is a note an operator kept on a player's account.

@@ -386,10 +386,11 @@ func RegisterEvent(imp lottery.RegisterImport) journal.RegisterImport {
 	return journal.RegisterImport{Import: imp.ID, Operator: imp.By, Listed: imp.Listed, Added: imp.Added, Gone: imp.Gone, Closed: imp.Closed}
 }
 
-// OperatorEvent is the entry of a line of the operators' log: its operator's name, its action
-// and its detail, never the address it came from.
+// OperatorEvent is the entry of a line of the operators' log: its operator's name, its action,
+// what of its detail names no person (journal.PublicDetail), and the player it is about by their
+// account's reference; never the address it came from.
 func OperatorEvent(a lottery.OperatorAction) journal.Operator {
-	return journal.Operator{Operator: a.Name, Action: a.Action, Detail: a.Detail}
+	return journal.Operator{Operator: a.Name, Action: a.Action, Detail: journal.PublicDetail(a.Detail), AccountID: a.Account}
 }
 
 // SaleEvents are the entries of a batch of sales, in the order of its transfers (each game's
