@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"starcolor/internal/gamedef"
@@ -11,7 +12,8 @@ import (
 )
 
 // Today: the top of the back office's first page. The day's sales in Europe/Paris, each stake's
-// return to players against its table and the statistical bound it should stay within, the
+// return to players against its table and the statistical bound it should stay within, its
+// largest prize (a big win is said), the
 // blocks nearly sold out, the wallet's calls owed and disputed, the store's problems, the
 // proposals waiting; and the alerts those raise, as docs/alerts.yml raises them for Prometheus.
 // The page refreshes it every minute (admin.js).
@@ -32,6 +34,14 @@ const (
 	owedTooLong    = 5 * time.Minute // the oldest call owed
 	todayRefreshMs = 60_000
 )
+
+// bigWin is the prize, in cents, from which a win is big: 1,000 €, docs/alerts.yml's
+// StarColorBigWin. A variable for the tests, whose small tables have no such prize.
+var bigWin = func() *atomic.Int64 {
+	var v atomic.Int64
+	v.Store(100_000)
+	return &v
+}()
 
 type todayData struct {
 	Day       time.Time // the day's start, Paris time
@@ -111,6 +121,9 @@ func (s *Server) today(ctx context.Context, lang string) (todayData, error) {
 				money(lang, t.Price), money(lang, l.Prizes), money(lang, int64(math.Round(l.Expected))), money(lang, int64(math.Round(l.Bound)))))
 		}
 		d.Lines = append(d.Lines, *l)
+		if l.Top >= bigWin.Load() {
+			raise(alertInfo, say("A prize of %s was sold today at %s: the largest of the day at this price.", money(lang, l.Top), money(lang, t.Price)))
+		}
 	}
 	open, err := s.db.OpenBlockSales(ctx)
 	if err != nil {

@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 
 // TestToday: the first page's « Today » card counts the day's sales (Paris time), compares each
 // stake's prizes with its table and the bound they should stay within, and raises the alerts
-// the day calls for: a block nearly sold out, a proposal waiting. A block sold as its table
+// the day calls for: a block nearly sold out, a big win, a proposal waiting. A block sold as its table
 // says raises no drift, however far it has sold.
 func TestToday(t *testing.T) {
 	e := newEnv(t, 1)
@@ -35,6 +36,32 @@ func TestToday(t *testing.T) {
 	}
 	if strings.Contains(card, "stray") || strings.Contains(card, `class="beyond"`) {
 		t.Errorf("a drift raised for a block sold as its table says: %s", card)
+	}
+	// The largest prize of the day is shown; a big win is said from the threshold on, not
+	// below it.
+	tessa, err := e.db.PlayerByName(context.Background(), "tessa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := e.db.Games(context.Background(), tessa.ID, 1000, 0)
+	if err != nil || len(games) != 960 {
+		t.Fatalf("tessa's games: %d, %v", len(games), err)
+	}
+	var top int64
+	for _, g := range games {
+		top = max(top, g.Prize)
+	}
+	if !strings.Contains(card, fmt.Sprintf(`data-top="%d"`, top)) {
+		t.Errorf("the day's largest prize is not %d cents: %s", top, card)
+	}
+	for _, threshold := range []int64{top, top + 1} {
+		restore := admin.SetBigWin(threshold)
+		_, body = c.do("GET", "/admin/", nil)
+		restore()
+		said := strings.Contains(section(body), "A prize of ")
+		if said != (threshold == top) {
+			t.Errorf("a big win from %d cents, the day's largest %d: said %v", threshold, top, said)
+		}
 	}
 	// A proposal waiting is said too.
 	alice, err := e.db.OperatorByName(context.Background(), opName)

@@ -32,14 +32,17 @@ type Sales struct {
 	Stakes  int64     // cents
 	Prizes  int64     // cents
 	Winners int64     // games with a prize
+	Top     int64     // cents: the largest prize sold
 }
 
-// Add adds another's games, stakes, prizes and winners to s (its period and price stay).
+// Add adds another's games, stakes, prizes and winners to s (its period and price stay), and
+// keeps the larger top prize.
 func (s *Sales) Add(o Sales) {
 	s.Units += o.Units
 	s.Stakes += o.Stakes
 	s.Prizes += o.Prizes
 	s.Winners += o.Winners
+	s.Top = max(s.Top, o.Top)
 }
 
 // add counts one game.
@@ -50,6 +53,7 @@ func (s *Sales) add(g *Game) {
 	if g.Prize > 0 {
 		s.Winners++
 	}
+	s.Top = max(s.Top, g.Prize)
 }
 
 // HourKey is an hour of sales at a price.

@@ -552,16 +552,18 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	}
 
 	var hour []time.Time
-	var price, units, stakes, prizes, winners []int64
+	var price, units, stakes, prizes, winners, top []int64
 	for k, s := range rows.Hours {
 		hour, price = append(hour, k.Hour), append(price, k.Price)
 		units, stakes, prizes, winners = append(units, s.Units), append(stakes, s.Stakes), append(prizes, s.Prizes), append(winners, s.Winners)
+		top = append(top, s.Top)
 	}
-	b.Queue(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners)
-		SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+	b.Queue(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners, top_prize)
+		SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
 		ON CONFLICT (hour, price) DO UPDATE SET units = sales_hourly.units + excluded.units, stakes = sales_hourly.stakes + excluded.stakes,
-			prizes = sales_hourly.prizes + excluded.prizes, winners = sales_hourly.winners + excluded.winners`,
-		hour, price, units, stakes, prizes, winners)
+			prizes = sales_hourly.prizes + excluded.prizes, winners = sales_hourly.winners + excluded.winners,
+			top_prize = greatest(sales_hourly.top_prize, excluded.top_prize)`,
+		hour, price, units, stakes, prizes, winners, top)
 
 	for _, c := range cursors {
 		if c.Sold != c.Written {

@@ -18,7 +18,7 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	fromGames := func(prefix int, where string, args ...any) []lottery.Sales {
-		rows, err := f.d.db.Query(fmt.Sprintf(`SELECT substr(created_at, 1, %d), stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+		rows, err := f.d.db.Query(fmt.Sprintf(`SELECT substr(created_at, 1, %d), stake, count(*), sum(stake), sum(prize), sum(prize > 0), max(prize)
 			FROM games %s GROUP BY 1, 2 ORDER BY 1, 2`, prefix, where), args...)
 		if err != nil {
 			t.Fatal(err)
@@ -28,7 +28,7 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 		for rows.Next() {
 			var s lottery.Sales
 			var period string
-			if err := rows.Scan(&period, &s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners); err != nil {
+			if err := rows.Scan(&period, &s.Price, &s.Units, &s.Stakes, &s.Prizes, &s.Winners, &s.Top); err != nil {
 				t.Fatal(err)
 			}
 			if prefix > 0 {
@@ -100,8 +100,8 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 	}
 }
 
-// A database with sales from before the kept totals (migration 0004) and the games' transfer ids
-// (0005) gets both from its games and transfers.
+// A database with sales from before the kept totals (migration 0004), the games' transfer ids
+// (0005) and the hours' top prizes (0036) gets them all from its games and transfers.
 func TestSalesMigrations(t *testing.T) {
 	f := newSalesFixture(t)
 	ctx := context.Background()
@@ -114,7 +114,7 @@ func TestSalesMigrations(t *testing.T) {
 	}
 	for _, q := range []string{`DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
 		`ALTER TABLE blocks DROP COLUMN winners_sold`, `ALTER TABLE games DROP COLUMN stake_transfer`,
-		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `DELETE FROM schema_migrations WHERE version IN (4, 5)`} {
+		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `DELETE FROM schema_migrations WHERE version IN (4, 5, 36)`} {
 		if _, err := f.d.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

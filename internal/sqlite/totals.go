@@ -23,13 +23,13 @@ func storedTime(t time.Time) string { return sqlstore.TextTime(t) }
 
 // addHours adds a batch's sales to sales_hourly: usually one line, for the current hour.
 func (t *tx) addHours(hours map[lottery.HourKey]*lottery.Sales) error {
-	rows := make([]any, 0, 6*len(hours))
+	rows := make([]any, 0, 7*len(hours))
 	for k, s := range hours {
-		rows = append(rows, k.Hour.UTC().Format(hourLayout), k.Price, s.Units, s.Stakes, s.Prizes, s.Winners)
+		rows = append(rows, k.Hour.UTC().Format(hourLayout), k.Price, s.Units, s.Stakes, s.Prizes, s.Winners, s.Top)
 	}
-	err := t.chunks(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners) VALUES `,
+	err := t.chunks(`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners, top_prize) VALUES `,
 		` ON CONFLICT (hour, price) DO UPDATE SET units = units + excluded.units, stakes = stakes + excluded.stakes,
-		  prizes = prizes + excluded.prizes, winners = winners + excluded.winners`, 6, rows,
+		  prizes = prizes + excluded.prizes, winners = winners + excluded.winners, top_prize = max(top_prize, excluded.top_prize)`, 7, rows,
 		func(query string, args []any) error {
 			_, err := t.exec(query, args...)
 			return err

@@ -220,8 +220,8 @@ func (d Dialect) periodDest(t *time.Time, p lottery.Period) any {
 func (d Dialect) checks() []check {
 	if d == SQLite {
 		return []check{
-			{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
-			      games_by_hour AS (SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+			{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners, top_prize FROM sales_hourly),
+			      games_by_hour AS (SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0), max(prize)
 			        FROM games GROUP BY 1, 2)
 			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour)) +
 			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept))`},
@@ -229,9 +229,10 @@ func (d Dialect) checks() []check {
 		}
 	}
 	return []check{
-		{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners FROM sales_hourly),
+		{What: "hours of sales (sales_hourly) whose totals differ from their games", SQL: `WITH kept AS (SELECT hour, price, units, stakes, prizes, winners, top_prize FROM sales_hourly),
 			      games_by_hour AS (SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, stake AS price,
-			        count(*)::bigint AS units, sum(stake)::bigint AS stakes, sum(prize)::bigint AS prizes, count(*) FILTER (WHERE prize > 0)::bigint AS winners
+			        count(*)::bigint AS units, sum(stake)::bigint AS stakes, sum(prize)::bigint AS prizes, count(*) FILTER (WHERE prize > 0)::bigint AS winners,
+			        max(prize)::bigint AS top_prize
 			        FROM games GROUP BY 1, 2)
 			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour) x) +
 			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept) y)`},

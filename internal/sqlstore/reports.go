@@ -44,10 +44,10 @@ func (d layoutDest) Scan(src any) (err error) {
 func (s *DB) SalesBetween(ctx context.Context, p lottery.Period, from, until time.Time) ([]lottery.Sales, error) {
 	var out []lottery.Sales
 	err := each(s.read.Query(ctx, `SELECT `+s.d.period(p)+` AS period, price, CAST(sum(units) AS BIGINT), CAST(sum(stakes) AS BIGINT),
-		CAST(sum(prizes) AS BIGINT), CAST(sum(winners) AS BIGINT) FROM sales_hourly WHERE hour >= $1 AND hour < $2
+		CAST(sum(prizes) AS BIGINT), CAST(sum(winners) AS BIGINT), CAST(max(top_prize) AS BIGINT) FROM sales_hourly WHERE hour >= $1 AND hour < $2
 		GROUP BY period, price ORDER BY period, price`, s.d.hour(p.Start(from)), s.d.hour(lottery.Hour.Start(until))))(func(r Rows) error {
 		var sl lottery.Sales
-		err := r.Scan(s.d.periodDest(&sl.Period, p), &sl.Price, &sl.Units, &sl.Stakes, &sl.Prizes, &sl.Winners)
+		err := r.Scan(s.d.periodDest(&sl.Period, p), &sl.Price, &sl.Units, &sl.Stakes, &sl.Prizes, &sl.Winners, &sl.Top)
 		out = append(out, sl)
 		return err
 	})
@@ -61,9 +61,9 @@ func (s *DB) SalesBetween(ctx context.Context, p lottery.Period, from, until tim
 func (s *DB) SalesTotals(ctx context.Context) ([]lottery.Sales, error) {
 	var out []lottery.Sales
 	err := each(s.read.Query(ctx, `SELECT price, CAST(sum(units) AS BIGINT), CAST(sum(stakes) AS BIGINT), CAST(sum(prizes) AS BIGINT),
-		CAST(sum(winners) AS BIGINT) FROM sales_hourly GROUP BY price ORDER BY price`))(func(r Rows) error {
+		CAST(sum(winners) AS BIGINT), CAST(max(top_prize) AS BIGINT) FROM sales_hourly GROUP BY price ORDER BY price`))(func(r Rows) error {
 		var sl lottery.Sales
-		err := r.Scan(&sl.Price, &sl.Units, &sl.Stakes, &sl.Prizes, &sl.Winners)
+		err := r.Scan(&sl.Price, &sl.Units, &sl.Stakes, &sl.Prizes, &sl.Winners, &sl.Top)
 		out = append(out, sl)
 		return err
 	})

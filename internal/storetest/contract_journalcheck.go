@@ -201,7 +201,7 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE accounts SET balance = balance + ? WHERE id = ?`, more, sc.alice.AccountID)
 			sc.exec(t, `UPDATE accounts SET balance = balance - ? WHERE id = 2`, more)
 			sc.exec(t, `UPDATE blocks SET prizes_sold = prizes_sold + ? WHERE emission_id = ? AND block = ?`, more, g.Emission, g.Block)
-			sc.exec(t, `UPDATE sales_hourly SET prizes = prizes + ?`, more)
+			sc.exec(t, `UPDATE sales_hourly SET prizes = prizes + ?, top_prize = CASE WHEN top_prize < ? THEN ? ELSE top_prize END`, more, g.Prize+more, g.Prize+more)
 			return []named{{sc.seq["won"], fmt.Sprintf("the game's prize is %d, the entry says %d", g.Prize+more, g.Prize)},
 				{sc.seq["won's prize"], fmt.Sprintf("the transfer's amount is %d, the entry says %d", g.Prize+more, g.Prize)}}
 		}},
@@ -214,6 +214,8 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE accounts SET balance = balance - ? WHERE id = 2`, g.Stake)
 			sc.exec(t, `UPDATE blocks SET sold = sold - 1 WHERE emission_id = ? AND block = ?`, g.Emission, g.Block)
 			sc.exec(t, `UPDATE sales_hourly SET units = units - 1, stakes = stakes - ?`, g.Stake)
+			// The scene's games are of one hour: its top prize is that of the games left.
+			sc.exec(t, `UPDATE sales_hourly SET top_prize = (SELECT coalesce(max(prize), 0) FROM games WHERE stake = sales_hourly.price)`)
 			return []named{{sc.seq["last"], fmt.Sprintf("the database has no game %d: it was deleted", g.ID)},
 				{sc.seq["last"], fmt.Sprintf("the database has no transfer %d, the game's stake it names", g.StakeTransfer)}}
 		}},

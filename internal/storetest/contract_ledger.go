@@ -33,6 +33,7 @@ func testLedgerCatchesTampering(t *testing.T, h Harness) {
 		{"a game whose stake is gone", `UPDATE games SET stake = stake * 2 WHERE id = {game}`, "stake transfer"},
 		{"a block sold past its games", `UPDATE blocks SET sold = sold + 1 WHERE emission_id = 'S' AND block = 0`, "sold count differs"},
 		{"the hours' totals changed", `UPDATE sales_hourly SET prizes = prizes + 100`, "hours of sales"},
+		{"an hour's top prize lowered", `UPDATE sales_hourly SET top_prize = 0`, "hours of sales"},
 		{"a block's totals changed", `UPDATE blocks SET winners_sold = winners_sold + 1 WHERE emission_id = 'S' AND block = 0`, "totals of prizes and winners"},
 		{"a stake window changed", `UPDATE accounts SET staked_total = staked_total - 100 WHERE id = {account}`, "stake windows"},
 		{"a session of nobody", `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ({hash}, 'player', 999999, 0, 0)`, "sessions of players or operators that do not exist"},

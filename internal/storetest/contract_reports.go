@@ -113,7 +113,7 @@ func checkTotals(t *testing.T, f *fixture, players []lottery.Player, since time.
 				s = &lottery.Sales{Period: k.Hour, Price: k.Price}
 				byKey[k] = s
 			}
-			s.Add(lottery.Sales{Units: 1, Stakes: g.Stake, Prizes: g.Prize, Winners: map[bool]int64{true: 1}[g.Prize > 0]})
+			s.Add(lottery.Sales{Units: 1, Stakes: g.Stake, Prizes: g.Prize, Winners: map[bool]int64{true: 1}[g.Prize > 0], Top: g.Prize})
 		}
 		var out []lottery.Sales
 		for _, s := range byKey {
