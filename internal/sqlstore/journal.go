@@ -86,9 +86,10 @@ func pendingOf(events []Dated) []pending {
 // QueueInsert queues a write's entries, one row (queue.go): its value is QueueValue's.
 const QueueInsert = `INSERT INTO journal_queue (entries) VALUES ($1)`
 
-// QueueValue is the value of the queued row of the entries of events (QueueInsert).
+// QueueValue is the value of the queued row of the entries of events (QueueInsert), in the
+// queue's second form: the events' fields, their pending bytes made by the sequencer.
 func QueueValue(events []Dated) []byte {
-	return appendQueued(make([]byte, 0, 320*len(events)), pendingOf(events))
+	return appendEvents(make([]byte, 0, 2+72*len(events)), events)
 }
 
 // Sealed are entries sealed at their seqs, as the journal's rows.
