@@ -341,31 +341,42 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		_, err := tx.Exec(ctx, `COMMIT`)
 		return 0, err
 	}
+	// The writes and the COMMIT go in one round trip: the blocks' rows are locked from the reads
+	// above until the commit, so the other servers' batches wait through every round trip made
+	// here. A write that must not pass fails in SQL (writeChecks), and PostgreSQL then skips the
+	// rest, the COMMIT with it: the deferred ROLLBACK ends the transaction.
 	w := &pgx.Batch{}
-	blocks := queueWrites(w, rows, stock.cursors)
+	queueWrites(w, rows, stock.cursors)
+	w.Queue(`COMMIT`)
 	commit := time.Now()
 	res := tx.SendBatch(ctx, w)
-	for i := range w.Len() {
-		tag, err := res.Exec()
-		switch {
-		case err != nil:
+	var tag pgconn.CommandTag
+	for range w.Len() {
+		if tag, err = res.Exec(); err != nil {
 			res.Close()
-			return 0, err
-		case i == 0 && tag.RowsAffected() != int64(len(rows.Answers)): // the keys
-			res.Close()
-			return 0, errKeyRace
-		case i >= w.Len()-blocks && tag.RowsAffected() != 1:
-			res.Close()
-			return 0, errors.New("a block's sold count changed under the batch")
+			return 0, writeChecks(err)
 		}
 	}
 	if err := res.Close(); err != nil {
-		return 0, err
+		return 0, writeChecks(err)
 	}
-	if _, err := tx.Exec(ctx, `COMMIT`); err != nil {
-		return 0, err
+	if tag.String() != "COMMIT" || tx.Conn().PgConn().TxStatus() != 'I' {
+		return 0, fmt.Errorf("the batch's COMMIT answered %q", tag)
 	}
 	return time.Since(commit), nil
+}
+
+// writeChecks names the failures of a batch's writes that their statements raise (queueWrites):
+// a key answered by another batch since this one read the keys (the idempotency key's primary
+// key), or a block whose sold count is no longer the one read (a division by zero).
+func writeChecks(err error) error {
+	switch {
+	case isCode(err, "23505", "idempotency_pkey"):
+		return errKeyRace
+	case isCode(err, "22012", ""):
+		return fmt.Errorf("a block's sold count changed under the batch: %w", err)
+	}
+	return err
 }
 
 // saleStock is what a batch's decision asks of its transaction (lottery.Stock). It holds the
@@ -459,23 +470,21 @@ func writeCursor(ctx context.Context, tx querier, c *lottery.Cursor) error {
 
 // queueWrites queues the batch's writes, each one statement over arrays, in this order:
 //
-//  1. the keys, whose count says whether one was answered meanwhile;
+//  1. the keys, which fail if one was answered meanwhile;
 //  2. the transfers;
 //  3. the games;
 //  4. the journal's entries, queued (sqlstore.Sequence gives them their seqs after);
 //  5. the balances;
 //  6. the wallet's outbox, in wallet mode;
 //  7. the hours;
-//  8. the blocks, whose updates it counts.
-func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cursor) (blocks int) {
+//  8. the blocks, each failing if its count is no longer the one read.
+func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cursor) {
 	n := len(rows.Answers)
 	kp, kk, kh, ks, kr, kc := make([]int64, n), make([]string, n), make([][]byte, n), make([]int32, n), make([][]byte, n), make([]int64, n)
 	for i, a := range rows.Answers {
 		kp[i], kk[i], kh[i], ks[i], kr[i], kc[i] = a.PlayerID, a.Key, a.RequestHash, int32(a.Status), a.Body, a.CreatedAt
 	}
-	b.Queue(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at)
-		SELECT * FROM unnest($1::bigint[], $2::text[], $3::bytea[], $4::int[], $5::bytea[], $6::bigint[]) ON CONFLICT DO NOTHING`,
-		kp, kk, kh, ks, kr, kc)
+	b.Queue(insertKeys, kp, kk, kh, ks, kr, kc)
 
 	n = len(rows.Transfers)
 	tid, from, to, amount := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
@@ -567,13 +576,21 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 
 	for _, c := range cursors {
 		if c.Sold != c.Written {
-			b.Queue(`UPDATE blocks SET sold = $1, prizes_sold = prizes_sold + $2, winners_sold = winners_sold + $3
-				WHERE emission_id = $4 AND block = $5 AND sold = $6`, c.Sold, c.Prizes, c.Winners, c.Emission, c.Block, c.Written)
-			blocks++
+			b.Queue(updateSold, c.Sold, c.Prizes, c.Winners, c.Emission, c.Block, c.Written)
 		}
 	}
-	return blocks
 }
+
+// The writes of a batch that fail rather than pass unseen (writeChecks):
+//   - insertKeys: a key answered by another batch meanwhile breaks the keys' primary key;
+//   - updateSold: a block whose count is no longer the one read updates no row, and the
+//     division by that count fails.
+const (
+	insertKeys = `INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at)
+		SELECT * FROM unnest($1::bigint[], $2::text[], $3::bytea[], $4::int[], $5::bytea[], $6::bigint[])`
+	updateSold = `WITH u AS (UPDATE blocks SET sold = $1, prizes_sold = prizes_sold + $2, winners_sold = winners_sold + $3
+		WHERE emission_id = $4 AND block = $5 AND sold = $6 RETURNING 1) SELECT 1 / count(*) FROM u`
+)
 
 // queueGames queues the insert of the batch's games.
 func queueGames(b *pgx.Batch, rows *lottery.Rows) {

@@ -14,6 +14,42 @@ import (
 	"starcolor/internal/lottery"
 )
 
+// One key sent at once to two servers (PostgreSQL; one store twice elsewhere), round after round:
+// it sells once, the others are lottery.ErrKeyTaken, and the books balance. On PostgreSQL each
+// server's batch reads the keys, then writes them with its COMMIT in one round trip: a key the
+// other batch wrote meanwhile fails that write, and the batch is made again, finding it taken.
+func testKeyRacedAcrossServers(t *testing.T, h Harness) {
+	servers, raw := h.servers(t, 2)
+	f := fixtureOn(t, servers[0], raw)
+	p := f.player(t, "raced", 100_000)
+	for round := range 25 {
+		key := fmt.Sprint("raced-", round)
+		results := make([]error, 6)
+		var wg sync.WaitGroup
+		for i := range results {
+			s := servers[i%2]
+			wg.Go(func() { _, results[i] = s.Sell(f.ctx, f.sale(p, key), f.now) })
+		}
+		wg.Wait()
+		sold := 0
+		for _, err := range results {
+			switch {
+			case err == nil:
+				sold++
+			case !errors.Is(err, lottery.ErrKeyTaken):
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if sold != 1 {
+			t.Fatalf("round %d: the key sold %d times", round, sold)
+		}
+	}
+	if games := raw.Int(t, `SELECT count(*) FROM games`); games != 25 {
+		t.Fatalf("%d games for 25 keys", games)
+	}
+	f.ledgerOK(t)
+}
+
 // Sales made at once share batches, and each is decided against the batch's earlier ones:
 //
 //   - a key used many times at once sells once;
