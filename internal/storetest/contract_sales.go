@@ -31,23 +31,29 @@ func testKeyRacedAcrossServers(t *testing.T, h Harness) {
 			wg.Go(func() { _, results[i] = s.Sell(f.ctx, f.sale(p, key), f.now) })
 		}
 		wg.Wait()
-		sold := 0
-		for _, err := range results {
-			switch {
-			case err == nil:
-				sold++
-			case !errors.Is(err, lottery.ErrKeyTaken):
-				t.Fatalf("round %d: %v", round, err)
-			}
-		}
-		if sold != 1 {
-			t.Fatalf("round %d: the key sold %d times", round, sold)
-		}
+		soldOnce(t, fmt.Sprint("round ", round), results)
 	}
 	if games := raw.Int(t, `SELECT count(*) FROM games`); games != 25 {
 		t.Fatalf("%d games for 25 keys", games)
 	}
 	f.ledgerOK(t)
+}
+
+// soldOnce checks the results of sales of one key: one sold, every other lottery.ErrKeyTaken.
+func soldOnce(t *testing.T, what string, results []error) {
+	t.Helper()
+	sold := 0
+	for _, err := range results {
+		switch {
+		case err == nil:
+			sold++
+		case !errors.Is(err, lottery.ErrKeyTaken):
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	if sold != 1 {
+		t.Fatalf("%s: the key sold %d times", what, sold)
+	}
 }
 
 // Sales made at once share batches, and each is decided against the batch's earlier ones:
@@ -66,18 +72,7 @@ func testSalesInBatches(t *testing.T, h Harness) {
 		wg.Go(func() { _, results[i] = f.sell(p, "same-key") })
 	}
 	wg.Wait()
-	sold := 0
-	for _, err := range results {
-		switch {
-		case err == nil:
-			sold++
-		case !errors.Is(err, lottery.ErrKeyTaken):
-			t.Fatalf("duplicate key: %v", err)
-		}
-	}
-	if sold != 1 {
-		t.Fatalf("the same key sold %d times", sold)
-	}
+	soldOnce(t, "one key at once", results)
 
 	// Many players at once until the emission (2 × 1000 units) is sold out. Half of them hold
 	// 1.50 €, half 100 €, and each plays until refused: every refusal is either too little money,
