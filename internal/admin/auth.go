@@ -131,9 +131,13 @@ func (s *Server) session(r *http.Request) (operatorOf, error) {
 
 // record appends an action of the request's operator to the log, its detail as fields.
 func (s *Server) record(ctx context.Context, r *http.Request, action string, d logDetail) error {
+	return s.db.LogOperatorAction(ctx, s.line(r, action, d))
+}
+
+// line is a line of the log of an action of the request's operator, its detail as fields.
+func (s *Server) line(r *http.Request, action string, d logDetail) lottery.OperatorAction {
 	o := operator(r)
-	return s.db.LogOperatorAction(ctx, lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: action,
-		Detail: d.encode(), Remote: Remote(r), CreatedAt: s.now()})
+	return lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: action, Detail: d.encode(), Remote: Remote(r), CreatedAt: s.now()}
 }
 
 type loginData struct {

@@ -134,7 +134,7 @@ func TestEveryTextInBothLanguages(t *testing.T) {
 // actions are found where the log is written, in the back office, the domain (lottery.Rekey),
 // the game server and the command line.
 func TestEveryActionInBothLanguages(t *testing.T) {
-	written := regexp.MustCompile(`Action:\s*"([a-z_]+)"|\.record\([^"\n]*"([a-z_]+)"|\bat\("([a-z_]+)"|action, detail :?= "([a-z_]+)"|\.Action = "([a-z_]+)"`)
+	written := regexp.MustCompile(`Action:\s*"([a-z_]+)"|\.(?:record|line)\([^"\n]*"([a-z_]+)"|\bat\("([a-z_]+)"|action, detail :?= "([a-z_]+)"|\.Action = "([a-z_]+)"`)
 	found := map[string]bool{}
 	for _, dir := range []string{".", "../lottery", "../game", "../sqlstore", "../httpapi", "../../cmd/starcolor"} {
 		for _, b := range sources(t, dir) {

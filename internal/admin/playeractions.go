@@ -55,9 +55,8 @@ func (s *Server) playerAction(act string) http.HandlerFunc {
 			s.render(w, r, http.StatusBadRequest, "error", s.t(r, "Bad request"), s.t(r, "Say why in one line of at most %d characters (a note: %d).", lottery.MaxReason, maxNote))
 			return
 		}
-		o := operator(r)
-		line := lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Detail: logDetail{Player: p.Username, Why: text}.encode(), Remote: Remote(r), CreatedAt: s.now(),
-			Account: p.AccountID}
+		line := s.line(r, "", logDetail{Player: p.Username, Why: text})
+		line.Account = p.AccountID
 		switch act {
 		case actBlock:
 			line.Action = "player_blocked"

@@ -169,9 +169,8 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		d.GamesNext = d.Games[pageSize-1].ID
 	}
 	// Looking at a player's account is itself an action worth keeping.
-	o := operator(r)
-	viewed := lottery.OperatorAction{OperatorID: o.ID, Name: o.Name, Action: "player_viewed", Detail: logDetail{Player: p.Username}.encode(),
-		Remote: Remote(r), CreatedAt: s.now(), Account: p.AccountID}
+	viewed := s.line(r, "player_viewed", logDetail{Player: p.Username})
+	viewed.Account = p.AccountID
 	if err := s.db.LogOperatorAction(r.Context(), viewed); err != nil {
 		s.fail(w, r, err)
 		return
