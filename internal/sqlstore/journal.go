@@ -69,18 +69,23 @@ type pending struct {
 func pendingOf(events []Dated) []pending {
 	out := make([]pending, len(events))
 	for i, e := range events {
-		p := pending{kind: e.Event.Kind(), account: e.Event.Account(), entry: journal.Pending(e.At, e.Event)}
-		switch ev := e.Event.(type) {
-		case journal.Sale:
-			p.game, p.transfer = ev.Game, ev.Transfer
-		case journal.Prize:
-			p.transfer = ev.Transfer
-		case journal.Payment:
-			p.transfer = ev.Transfer
-		}
-		out[i] = p
+		out[i] = pendingOne(e)
 	}
 	return out
+}
+
+// pendingOne makes the pending entry of one event.
+func pendingOne(e Dated) pending {
+	p := pending{kind: e.Event.Kind(), account: e.Event.Account(), entry: journal.Pending(e.At, e.Event)}
+	switch ev := e.Event.(type) {
+	case journal.Sale:
+		p.game, p.transfer = ev.Game, ev.Transfer
+	case journal.Prize:
+		p.transfer = ev.Transfer
+	case journal.Payment:
+		p.transfer = ev.Transfer
+	}
+	return p
 }
 
 // QueueInsert queues a write's entries, one row (queue.go): its value is QueueValue's.

@@ -21,7 +21,7 @@ import (
 // the first form begins with a kind's length, never 0), and each entry is:
 //
 //  1. a code: 's' a sale, 'p' a prize, 'd' a deposit, 'w' a withdrawal, 'j' any other;
-//  2. for the four kinds a sale writes, the event's fields (queuedEvent), from which the
+//  2. for the four kinds a sale writes, the event's fields (appendEvents), from which the
 //     sequencer makes the pending bytes again (journal.Pending is a function of them): 80 bytes
 //     a sale rather than 320. The value is written inside the sale batch's transaction, which
 //     holds its blocks' rows locked, so the other servers' batches wait for it: a batch of
@@ -79,44 +79,19 @@ func readQueued(id int64, b []byte) ([]pending, error) {
 		return readEvents(id, b[len(queuedV2):])
 	}
 	var out []pending
-	for len(b) > 0 {
-		p, rest, err := readOne(id, b)
-		if err != nil {
-			return nil, fmt.Errorf("%w (row %d, entry %d): %v", errQueued, id, len(out), err)
+	r := &queuedReader{b: b}
+	for len(r.b) > 0 && r.err == nil {
+		if p := r.one(id); r.err == nil {
+			out = append(out, p)
 		}
-		out = append(out, p)
-		b = rest
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w (row %d, entry %d): %v", errQueued, id, len(out), r.err)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w (row %d): no entry", errQueued, id)
 	}
 	return out, nil
-}
-
-// readOne reads one entry of the first form: kind, ids, pending bytes.
-func readOne(id int64, b []byte) (pending, []byte, error) {
-	p := pending{id: id}
-	kind, rest, err := readBytes(b)
-	if err != nil {
-		return p, nil, err
-	}
-	if len(kind) == 0 {
-		return p, nil, errors.New("an entry of no kind")
-	}
-	var ids [3]int64
-	for i := range ids {
-		v, n := binary.Varint(rest)
-		if n <= 0 {
-			return p, nil, errors.New("a number is cut")
-		}
-		ids[i], rest = v, rest[n:]
-	}
-	entry, rest, err := readBytes(rest)
-	if err != nil {
-		return p, nil, err
-	}
-	p.kind, p.account, p.game, p.transfer, p.entry = string(kind), ids[0], orNil(ids[1]), orNil(ids[2]), entry
-	return p, rest, nil
 }
 
 // readBytes reads a length (uvarint) and as many bytes.
@@ -163,7 +138,7 @@ func appendEvents(b []byte, events []Dated) []byte {
 			b = appendString(b, ev.Reason)
 		default:
 			b = append(b, codeOther)
-			b = appendQueued(b, pendingOf([]Dated{e}))
+			b = appendQueued(b, []pending{pendingOne(e)})
 		}
 	}
 	return b
@@ -223,17 +198,30 @@ func (r *queuedReader) bytes(n int) []byte {
 	return v
 }
 
-func (r *queuedReader) string() string {
+// field reads a length (uvarint) and as many bytes.
+func (r *queuedReader) field() []byte {
 	if r.err != nil {
-		return ""
+		return nil
 	}
 	v, rest, err := readBytes(r.b)
 	if err != nil {
 		r.err = err
-		return ""
+		return nil
 	}
 	r.b = rest
-	return string(v)
+	return v
+}
+
+func (r *queuedReader) string() string { return string(r.field()) }
+
+// one reads one entry of the first form: kind, ids, pending bytes.
+func (r *queuedReader) one(id int64) pending {
+	kind := r.field()
+	if r.err == nil && len(kind) == 0 {
+		r.err = errors.New("an entry of no kind")
+	}
+	account, game, transfer := r.varint(), r.varint(), r.varint()
+	return pending{id: id, kind: string(kind), account: account, game: orNil(game), transfer: orNil(transfer), entry: r.field()}
 }
 
 // readEvents reads a value of the second form (queuedV2 cut off): each entry pending again, as
@@ -245,12 +233,9 @@ func readEvents(id int64, b []byte) ([]pending, error) {
 		code := r.b[0]
 		r.b = r.b[1:]
 		if code == codeOther {
-			// One entry of the first form: kind, ids, pending bytes.
-			ps, rest, err := readOne(id, r.b)
-			if err != nil {
-				return nil, fmt.Errorf("%w (row %d, entry %d): %v", errQueued, id, len(out), err)
+			if p := r.one(id); r.err == nil {
+				out = append(out, p)
 			}
-			out, r.b = append(out, ps), rest
 			continue
 		}
 		var at int64
@@ -280,7 +265,7 @@ func readEvents(id int64, b []byte) ([]pending, error) {
 		if r.err != nil {
 			break
 		}
-		p := pendingOf([]Dated{{At: time.Unix(0, at), Event: ev}})[0]
+		p := pendingOne(Dated{At: time.Unix(0, at), Event: ev})
 		p.id = id
 		out = append(out, p)
 	}
