@@ -85,13 +85,7 @@ func readQueued(id int64, b []byte) ([]pending, error) {
 			out = append(out, p)
 		}
 	}
-	if r.err != nil {
-		return nil, fmt.Errorf("%w (row %d, entry %d): %v", errQueued, id, len(out), r.err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w (row %d): no entry", errQueued, id)
-	}
-	return out, nil
+	return r.entries(id, out)
 }
 
 // readBytes reads a length (uvarint) and as many bytes.
@@ -214,6 +208,17 @@ func (r *queuedReader) field() []byte {
 
 func (r *queuedReader) string() string { return string(r.field()) }
 
+// entries are the entries read of queue row id, or the reader's error, or that it read none.
+func (r *queuedReader) entries(id int64, out []pending) ([]pending, error) {
+	if r.err != nil {
+		return nil, fmt.Errorf("%w (row %d, entry %d): %v", errQueued, id, len(out), r.err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w (row %d): no entry", errQueued, id)
+	}
+	return out, nil
+}
+
 // one reads one entry of the first form: kind, ids, pending bytes.
 func (r *queuedReader) one(id int64) pending {
 	kind := r.field()
@@ -269,11 +274,5 @@ func readEvents(id int64, b []byte) ([]pending, error) {
 		p.id = id
 		out = append(out, p)
 	}
-	if r.err != nil {
-		return nil, fmt.Errorf("%w (row %d, entry %d): %v", errQueued, id, len(out), r.err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w (row %d): no entry", errQueued, id)
-	}
-	return out, nil
+	return r.entries(id, out)
 }
