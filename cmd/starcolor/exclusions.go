@@ -50,8 +50,8 @@ elsewhere (PUT /api/operator/v1/exclusions, docs/OPERATOR_GUIDE.md).`, stderr)
 	}
 	path := fs.Arg(0)
 	if !app.IsPostgres(*db) {
-		release, err := lockServed(*db)
-		if errors.Is(err, errServed) {
+		release, err := app.LockServed(*db)
+		if errors.Is(err, app.ErrServed) {
 			if cerr := importThroughServer(ctx, *db, path, stdout); cerr != nil {
 				return fmt.Errorf("%w, and the import through it failed: %w", err, cerr)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/app"
 	"starcolor/internal/identity"
 	"starcolor/internal/lottery"
 )
@@ -98,7 +99,7 @@ func TestExclusionsImportBesideServer(t *testing.T) {
 	}
 	// Without the socket, the import is refused, saying the file is served.
 	srv.kill()
-	release, err := lockServed(db)
+	release, err := app.LockServed(db)
 	if err != nil {
 		t.Fatal(err)
 	}

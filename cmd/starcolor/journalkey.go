@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"starcolor/internal/app"
 	"starcolor/internal/journal"
@@ -14,23 +13,13 @@ import (
 
 // journalKeyEnv names the variable that gives the commands the journal's key file, as serve's
 // --journal-key does.
-const journalKeyEnv = "STARCOLOR_JOURNAL_KEY"
+const journalKeyEnv = app.JournalKeyEnv
 
-// journalKeyPath is the journal's key file of a database: $STARCOLOR_JOURNAL_KEY, else beside a
-// SQLite file (FILE.journal-key), else starcolor-journal.key in the working directory
-// (PostgreSQL).
-func journalKeyPath(db string) string {
-	if p := os.Getenv(journalKeyEnv); p != "" {
-		return p
-	}
-	if app.IsPostgres(db) {
-		return "starcolor-journal.key"
-	}
-	return db + ".journal-key"
-}
+// journalKeyPath is the journal's key file of a database (app.JournalKeyPath).
+func journalKeyPath(db string) string { return app.JournalKeyPath(db) }
 
-// openStore opens the store a --db names (app.OpenStore), its journal's account key read from
-// the database's key file (journalKeyPath).
+// openStore opens the store a --db names for a command (app.OpenCommandStore), its journal's
+// account key read from the database's key file (journalKeyPath).
 func openStore(ctx context.Context, db string) (app.Store, error) {
 	return openStoreKeyed(ctx, db, journalKeyPath(db))
 }
@@ -42,5 +31,5 @@ func openStoreKeyed(ctx context.Context, db, keyFile string) (app.Store, error) 
 	if err != nil {
 		return nil, err
 	}
-	return app.OpenStore(ctx, db, &k.AccountKey)
+	return app.OpenCommandStore(ctx, db, &k.AccountKey)
 }

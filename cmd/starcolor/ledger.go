@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime/debug"
+	"sync"
 
 	"golang.org/x/mod/sumdb/note"
 
@@ -58,6 +60,9 @@ and exits 1 if there is any.`, stderr)
 	if fs.NArg() > 0 {
 		return cmdline.UsageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
+	// The check reads the whole history, streaming, on four connections at once: a soft limit
+	// keeps the collector ahead of it however busy the machine (its memory: docs/PERFORMANCE.md).
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ledgerHeap))
 	keys, own, err := ledgerKeys(fs, *db, *keyFile, *verifier, *accountHex)
 	var noKey *noKeyFile
 	if errors.As(err, &noKey) {
@@ -77,7 +82,7 @@ and exits 1 if there is any.`, stderr)
 	if open == nil {
 		open = &journal.AccountKey{}
 	}
-	store, err := app.OpenStore(ctx, *db, open)
+	store, err := app.OpenCommandStore(ctx, *db, open)
 	if err != nil {
 		return err
 	}
@@ -92,41 +97,56 @@ and exits 1 if there is any.`, stderr)
 			return err
 		}
 	}
-	// A damaged file is a finding like the others: each check that can still run does.
-	damage, err := store.CheckFile(ctx)
-	if err != nil {
-		damage = append(damage, err.Error())
+	// A damaged file is a finding like the others: each check that can still run does. The four
+	// parts read apart (each its own snapshot, as they always did) and run at once, on as many
+	// cores.
+	var (
+		wg                sync.WaitGroup
+		damage, units     []string
+		fileErr, unitsErr error
+		c                 *lottery.LedgerCheck
+		booksErr          error
+		j                 = &journal.Comparison{}
+		journalErr        error
+	)
+	wg.Go(func() { damage, fileErr = store.CheckFile(ctx) })
+	wg.Go(func() { c, booksErr = store.CheckLedger(ctx) })
+	wg.Go(func() { units, unitsErr = checkUnits(ctx, store) })
+	if noKey == nil {
+		wg.Go(func() { j, journalErr = store.CompareJournal(ctx, keys) })
+	}
+	wg.Wait()
+	if fileErr != nil {
+		damage = append(damage, fileErr.Error())
 	}
 	var problems []string
 	for _, d := range damage {
 		problems = append(problems, "the database file is damaged: "+d)
 	}
-	c, err := store.CheckLedger(ctx)
-	if err != nil {
-		if !damaged(err) {
-			return err
+	if booksErr != nil {
+		if !damaged(booksErr) {
+			return booksErr
 		}
 		c = &lottery.LedgerCheck{}
-		problems = append(problems, "the books could not be read whole: "+cause(err).Error())
+		problems = append(problems, "the books could not be read whole: "+cause(booksErr).Error())
 	}
-	units, err := checkUnits(ctx, store)
-	if err != nil {
-		if !damaged(err) {
-			return err
+	if unitsErr != nil {
+		if !damaged(unitsErr) {
+			return unitsErr
 		}
-		problems = append(problems, "the units and the games could not be read whole: "+cause(err).Error())
+		problems = append(problems, "the units and the games could not be read whole: "+cause(unitsErr).Error())
 	}
 	c.Problems = append(append(problems, c.Problems...), units...)
 	books := len(c.Problems)
-	j := &journal.Comparison{}
-	if noKey != nil {
+	switch {
+	case noKey != nil:
 		c.Problems = append(c.Problems, "the journal was not compared with the rows: "+noKey.Error())
-	} else if j, err = store.CompareJournal(ctx, keys); err != nil {
-		if !damaged(err) {
-			return err
+	case journalErr != nil:
+		if !damaged(journalErr) {
+			return journalErr
 		}
 		j = &journal.Comparison{}
-		c.Problems = append(c.Problems, "the journal could not be compared whole with the rows: "+cause(err).Error())
+		c.Problems = append(c.Problems, "the journal could not be compared whole with the rows: "+cause(journalErr).Error())
 	}
 	for _, p := range j.Problems {
 		c.Problems = append(c.Problems, p.String())
@@ -167,6 +187,10 @@ and exits 1 if there is any.`, stderr)
 	fmt.Fprintln(stdout, "OK: the books balance, and are those the journal recorded")
 	return nil
 }
+
+// ledgerHeap is the Go heap ledger check keeps under, as a soft limit (runtime/debug). What it
+// holds grows with the accounts and blocks, not with the games: 10^8 games' ids take 25 MB.
+const ledgerHeap = 192 << 20
 
 // noKeyFile is a journal's key file that is not there. ledger check does not make one: a new key
 // would only find every reference and the checkpoint another journal's.
@@ -247,29 +271,26 @@ func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
 			problems = append(problems, "stored units do not match their commitment: "+c.Error())
 		}
 	}
-	sold, err := store.SoldUnits(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range sold {
+	err = store.SoldUnits(ctx, func(g lottery.Game) error {
 		r := readers[g.Emission]
 		if r == nil {
 			problems = append(problems, fmt.Sprintf("game %d was sold from emission %s, which does not exist", g.ID, g.Emission))
-			continue
+			return nil
 		}
 		rec, err := r.Unit(ctx, g.Block, g.Unit)
 		if errors.Is(err, emission.ErrCorrupt) || errors.Is(err, emission.ErrNotFound) || damaged(err) {
 			problems = append(problems, fmt.Sprintf("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err))
-			continue
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if rec.Prize != g.Prize {
 			problems = append(problems, fmt.Sprintf("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize, g.Emission, g.Block, g.Unit, rec.Prize))
 		}
-	}
-	return problems, nil
+		return nil
+	})
+	return problems, err
 }
 
 // damaged tells an error of a store that cannot be read (a damaged file, an I/O error).

@@ -141,7 +141,7 @@ but what never changes.`, stderr)
 	}
 
 	if !app.IsPostgres(*db) {
-		release, err := lockServed(*db)
+		release, err := app.LockServed(*db)
 		if err != nil {
 			return err
 		}

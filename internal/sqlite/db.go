@@ -77,7 +77,26 @@ type DB struct {
 // Open opens (creating if needed) the database file at path and brings its schema up to date.
 // key makes the account references of the journal's entries (docs/spec/API.md 1.2): every write
 // that journals needs it, so a store is never opened without it.
+//
+// It is the server's form: a map of 1 GB lets reads find pages without a system call, and
+// savepoints keep the pages they may undo in memory (temp_store) rather than in a temporary file
+// written at each one.
 func Open(ctx context.Context, path string, key *journal.AccountKey) (*DB, error) {
+	return open(ctx, path, key, "mmap_size(1073741824)", "temp_store(MEMORY)")
+}
+
+// OpenCommand is Open for the commands that read or write a whole history or emission at once
+// (ledger check, emission create), with their memory bounded whatever the history:
+//   - each connection maps 32 MB of the file, not 1 GB: every page of the map a command touches
+//     counts in its memory, once per connection, and ledger check reads on four at once;
+//   - what a query sorts or groups goes to temporary files past SQLite's cache, not to memory.
+func OpenCommand(ctx context.Context, path string, key *journal.AccountKey) (*DB, error) {
+	return open(ctx, path, key, "mmap_size(33554432)", "temp_store(FILE)")
+}
+
+// open opens the file with the pragmas the store needs and those the caller chooses: how much
+// of the file is mapped, and where temporary data goes.
+func open(ctx context.Context, path string, key *journal.AccountKey, pragmas ...string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("no database path")
 	}
@@ -90,13 +109,14 @@ func Open(ctx context.Context, path string, key *journal.AccountKey) (*DB, error
 	// Staging files of emissions whose creation died with its process (CreateEmissionStaged).
 	removeAbandonedStaging(path)
 	q := url.Values{}
-	// mmap lets reads find pages without a system call. Checkpoints (copying the WAL into the
-	// database) are not made by the commit that fills the WAL, which would then take tens of
-	// milliseconds, but mostly by a goroutine of their own beside the writer (checkpointLoop);
-	// the last connection to close checkpoints what is left. Savepoints keep the pages they may
-	// undo in memory (temp_store) rather than in a temporary file written at each one.
+	// Checkpoints (copying the WAL into the database) are not made by the commit that fills the
+	// WAL, which would then take tens of milliseconds, but mostly by a goroutine of their own
+	// beside the writer (checkpointLoop); the last connection to close checkpoints what is left.
 	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "foreign_keys(ON)",
-		"mmap_size(1073741824)", "wal_autocheckpoint(0)", "temp_store(MEMORY)"} {
+		"wal_autocheckpoint(0)"} {
+		q.Add("_pragma", p)
+	}
+	for _, p := range pragmas {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

@@ -726,17 +726,20 @@ func (c *comparison) locate(ctx context.Context) error {
 	return nil
 }
 
-// unnamedGames reports the games since the journal began that no sale entry names.
+// unnamedGames reports the games since the journal began that no sale entry names. It reads their
+// ids alone (the primary key's order, no other table), and the rows of those it reports.
 func (c *comparison) unnamedGames(ctx context.Context) error {
-	return each(c.q.Query(ctx, `SELECT g.id, g.stake, g.prize, g.created_at, coalesce(p.account_id, 0), j.seq
-		FROM games g LEFT JOIN players p ON p.id = g.player_id LEFT JOIN journal j ON j.game = g.id
-		WHERE g.id >= $1 OR g.id IN (SELECT game FROM journal WHERE game < $1) ORDER BY g.id`, c.firstGame))(func(r Rows) error {
+	ids, err := c.unnamed(ctx, &c.games, `SELECT id FROM games WHERE id >= $1
+		UNION ALL SELECT g.id FROM journal j JOIN games g ON g.id = j.game WHERE j.game < $1`, c.firstGame)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
 		var g gameRow
-		if err := r.Scan(&g.g.ID, &g.g.Stake, &g.g.Prize, ScanTime(&g.g.CreatedAt), &g.account, &g.seq); err != nil {
+		if err := c.q.QueryRow(ctx, `SELECT g.id, g.stake, g.prize, g.created_at, coalesce(p.account_id, 0), j.seq
+			FROM games g LEFT JOIN players p ON p.id = g.player_id LEFT JOIN journal j ON j.game = g.id WHERE g.id = $1`, id).
+			Scan(&g.g.ID, &g.g.Stake, &g.g.Prize, ScanTime(&g.g.CreatedAt), &g.account, &g.seq); err != nil {
 			return err
-		}
-		if c.games.has(g.g.ID) {
-			return nil
 		}
 		why := ""
 		if g.seq.Valid {
@@ -744,23 +747,45 @@ func (c *comparison) unnamedGames(ctx context.Context) error {
 		}
 		c.add(-1, "", "game %d (account %d, stake %d, prize %d, sold at %s) has no sale entry%s", g.g.ID, g.account, g.g.Stake, g.g.Prize,
 			g.g.CreatedAt.Format(journal.TimeFormat), why)
-		return nil
-	})
+	}
+	return nil
 }
 
 // unnamedTransfers reports the transfers since the journal began that no entry names.
 func (c *comparison) unnamedTransfers(ctx context.Context) error {
-	return each(c.q.Query(ctx, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at FROM transfers WHERE id >= $1 ORDER BY id`,
-		c.firstTransfer))(func(r Rows) error {
+	ids, err := c.unnamed(ctx, &c.transfers, `SELECT id FROM transfers WHERE id >= $1`, c.firstTransfer)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
 		var t lottery.Transfer
-		if err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, ScanTime(&t.CreatedAt)); err != nil {
+		if err := c.q.QueryRow(ctx, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), created_at FROM transfers WHERE id = $1`, id).
+			Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, ScanTime(&t.CreatedAt)); err != nil {
 			return err
 		}
-		if !c.transfers.has(t.ID) {
-			c.add(-1, "", "transfer %d (%s, at %s) has no entry", t.ID, describe(&t), t.CreatedAt.Format(journal.TimeFormat))
+		c.add(-1, "", "transfer %d (%s, at %s) has no entry", t.ID, describe(&t), t.CreatedAt.Format(journal.TimeFormat))
+	}
+	return nil
+}
+
+// unnamed lists, in order, the ids a query reads that no entry named (named), up to those the
+// report keeps; the others it counts as dropped.
+func (c *comparison) unnamed(ctx context.Context, named *idSet, query string, from int64) ([]int64, error) {
+	var ids []int64
+	err := each(c.q.Query(ctx, query, from))(func(r Rows) error {
+		var id int64
+		if err := r.Scan(&id); err != nil || named.has(id) {
+			return err
+		}
+		if len(ids) < journal.MaxProblems {
+			ids = append(ids, id)
+		} else {
+			c.rep.Dropped++
 		}
 		return nil
 	})
+	slices.Sort(ids)
+	return ids, err
 }
 
 // restricted is a player's restrictions as their rows keep them.

@@ -37,8 +37,8 @@ func testDemo(t *testing.T, h Harness) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sold, err := f.s.SoldUnits(f.ctx)
-		if err != nil {
+		var sold []lottery.Game
+		if err := f.s.SoldUnits(f.ctx, func(g lottery.Game) error { sold = append(sold, g); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		es, err := f.s.Emissions(f.ctx)

@@ -41,6 +41,10 @@ func testLedgerCatchesTampering(t *testing.T, h Harness) {
 		{"an account closed with money in it", `UPDATE players SET closed_at = {now}, closed_by = 'player' WHERE account_id = {account}`, "closed accounts holding money"},
 		{"a withdrawal passed off as a closure's payout", `INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ({account}, 1, 5, 'withdrawal', 'closure', {now})`,
 			"payouts at a self-exclusion or a closure"},
+		// A second stake of a game, beside the one the game names: the pass over the games
+		// finds each game's own transfers right, and the count of stakes and prizes finds it.
+		{"a game staked twice", `INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES ({account}, 2, 100, 'stake', {game}, {now})`,
+			"stake or prize transfers of no game, or more than their games"},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			f := newFixture(t, h)

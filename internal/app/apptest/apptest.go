@@ -183,7 +183,8 @@ func Books(t testing.TB, store app.Store) string {
 	add(store.OpenBlockSales(ctx))
 	add(store.SalesOver(ctx, lottery.Hour, time.Unix(0, 0)))
 	add(store.SalesBetween(ctx, lottery.Day, time.Unix(0, 0), time.Now().Add(48*time.Hour)))
-	add(store.SoldUnits(ctx))
+	var sold []lottery.Game
+	add(sold, store.SoldUnits(ctx, func(g lottery.Game) error { sold = append(sold, g); return nil }))
 	add(store.Emissions(ctx))
 	players, err := store.FindPlayers(ctx, "", 1000)
 	add(players, err)
