@@ -27,6 +27,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "fill":
+			return runFill(ctx, args[1:], stdout, stderr)
+		case "size":
+			return runSize(ctx, args[1:], stdout, stderr)
+		}
+	}
 	fs := cmdline.NewFlags("starcolor-loadtest", "[--addr URL[,URL…]] [--players N] [--duration D] [--plays N] [--stake EUR] [--mode auto|manual] [--deposit EUR]",
 		`Plays the player API of a running server (starcolor serve) with many concurrent players, as
 a client would: each registers, logs in, deposits play money and plays games one after the

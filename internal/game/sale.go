@@ -32,14 +32,33 @@ func (s *Service) Play(ctx context.Context, p Player, r Request, stake int64, mo
 		ans, err := s.storedAnswer(ctx, p, r.Key, hash[:], err)
 		return ans, nil, err
 	}
+	return s.money.sell(ctx, p, s.saleRequest(p, r.Key, hash, stake, mode))
+}
+
+// SaleRequest is the request Play hands the store for a sale (Store.Sell), checked, for those
+// that sell without the API: the fill tool, which makes a year of sales through the store's own
+// sale path.
+func (s *Service) SaleRequest(p Player, r Request, stake int64, mode string) (lottery.SaleRequest, error) {
+	hash, err := requestHash(r)
+	if err != nil {
+		return lottery.SaleRequest{}, err
+	}
+	if err := s.checkSale(stake, mode); err != nil {
+		return lottery.SaleRequest{}, err
+	}
+	return s.saleRequest(p, r.Key, hash, stake, mode), nil
+}
+
+// saleRequest is a checked sale's request: « Auto » has its colour drawn already.
+func (s *Service) saleRequest(p Player, key string, hash [32]byte, stake int64, mode string) lottery.SaleRequest {
 	req := lottery.SaleRequest{
 		PlayerID: p.ID, AccountID: p.AccountID, Session: p.session, Price: stake, Mode: mode, Color: -1, Status: lottery.ChooseColor,
-		Key: r.Key, RequestHash: hash[:], Prizes: s.units,
+		Key: key, RequestHash: hash[:], Prizes: s.units,
 	}
 	if mode == lottery.Auto {
 		req.Color, req.Status = randomColor(), lottery.Finished // drawn before the store's turn: it costs a system call
 	}
-	return s.money.sell(ctx, p, req)
+	return req
 }
 
 // checkSale says why a sale cannot be made as asked, if it cannot: a mode or a stake not on

@@ -72,3 +72,10 @@ type LedgerCheck struct {
 	Stakes, Prizes             int64
 	Problems                   []string
 }
+
+// TableSize is what a table or an index holds on disk: its name, the table it belongs to (its own
+// name for a table), and its bytes.
+type TableSize struct {
+	Name, Table string
+	Bytes       int64
+}
