@@ -52,6 +52,17 @@ type PlayerTotals struct {
 	Stakes, Prizes int64 // cents
 }
 
+// add is the totals with a game more.
+func (t PlayerTotals) add(g *Game) PlayerTotals {
+	t.Games++
+	t.Stakes += g.Stake
+	t.Prizes += g.Prize
+	if g.Prize > 0 {
+		t.Winners++
+	}
+	return t
+}
+
 // Operator is an account of the back office, apart from the players'.
 type Operator struct {
 	ID           int64

@@ -195,6 +195,9 @@ type Rows struct {
 	Moves     map[int64]int64 // by account
 	Hours     map[HourKey]*Sales
 	Windows   map[int64]Window // by account: the stake windows that changed, as they now stand
+	// Played is what the batch adds to each buyer's totals (by account): the back office shows
+	// a player's totals from their account, not from their games (issue 24: 10^6 games).
+	Played map[int64]PlayerTotals
 	// The wallet's outbox: the credits of the sales in wallet mode, and the rollbacks they hold
 	// ahead for their players' next sales. Released holds the transaction ids of the rollbacks
 	// held before their debits, which the sales delete.
@@ -215,7 +218,7 @@ type Rows struct {
 // The others get their game, and their rows. An error returned (a store that cannot say where a
 // price's sales stand) means that none of the batch may be written.
 func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, error) {
-	rows := &Rows{Moves: map[int64]int64{}, Hours: map[HourKey]*Sales{}}
+	rows := &Rows{Moves: map[int64]int64{}, Hours: map[HourKey]*Sales{}, Played: map[int64]PlayerTotals{}}
 	unread := map[int64]error{} // by price: the next unit's prize could not be read
 	for _, s := range sales {
 		r := &s.Request
@@ -307,6 +310,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 		}
 		rows.Moves[PrizeFundAccount] += g.Stake - g.Prize
 		s.Answer = SoldAnswer(g.ID)
+		rows.Played[r.AccountID] = rows.Played[r.AccountID].add(g)
 
 		rows.Games, rows.Leaves = append(rows.Games, g), append(rows.Leaves, u.Leaf)
 		rows.Transfers = append(rows.Transfers, Transfer{ID: g.StakeTransfer, From: r.AccountID, To: PrizeFundAccount,

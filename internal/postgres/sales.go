@@ -504,11 +504,13 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 
 	// The balances and the buyers' stake windows, one statement (NULL: no window to write, as for
 	// the prize fund): one new version of each row.
-	var acc, delta []int64
+	var acc, delta, played, won, wonPrizes []int64
 	var total, expired, through []*int64
 	var next, last []*time.Time
 	add := func(a, d int64) {
 		acc, delta = append(acc, a), append(delta, d)
+		p := rows.Played[a]
+		played, won, wonPrizes = append(played, p.Games), append(won, p.Winners), append(wonPrizes, p.Prizes)
 		w, ok := rows.Windows[a]
 		if !ok {
 			total, expired, through, next, last = append(total, nil), append(expired, nil), append(through, nil), append(next, nil), append(last, nil)
@@ -532,9 +534,10 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	// fund's row is updated once a batch, last of its locks.
 	b.Queue(`UPDATE accounts SET balance = balance + v.d, staked_total = coalesce(v.t, staked_total), staked_expired = coalesce(v.e, staked_expired),
 			staked_through_id = coalesce(v.th, staked_through_id), staked_next = CASE WHEN v.t IS NULL THEN staked_next ELSE v.n END,
-			staked_last = coalesce(v.l, staked_last)
-		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::timestamptz[], $7::timestamptz[]) v(id, d, t, e, th, n, l)
-		WHERE accounts.id = v.id`, acc, delta, total, expired, through, next, last)
+			staked_last = coalesce(v.l, staked_last), games_played = games_played + v.gp, games_won = games_won + v.gw, prizes_won = prizes_won + v.pw
+		FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::timestamptz[], $7::timestamptz[], $8::bigint[], $9::bigint[], $10::bigint[])
+			v(id, d, t, e, th, n, l, gp, gw, pw)
+		WHERE accounts.id = v.id`, acc, delta, total, expired, through, next, last, played, won, wonPrizes)
 
 	// The wallet's outbox: the credits of the sales in wallet mode, with their games; the
 	// rollbacks held for them are no longer owed.

@@ -101,7 +101,8 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 }
 
 // A database with sales from before the kept totals (migration 0004), the games' transfer ids
-// (0005) and the hours' top prizes (0036) gets them all from its games and transfers.
+// (0005), the hours' top prizes (0036) and the players' totals (0037) gets them all from its
+// games and transfers.
 func TestSalesMigrations(t *testing.T) {
 	f := newSalesFixture(t)
 	ctx := context.Background()
@@ -114,7 +115,9 @@ func TestSalesMigrations(t *testing.T) {
 	}
 	for _, q := range []string{`DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
 		`ALTER TABLE blocks DROP COLUMN winners_sold`, `ALTER TABLE games DROP COLUMN stake_transfer`,
-		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `DELETE FROM schema_migrations WHERE version IN (4, 5, 36)`} {
+		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `ALTER TABLE accounts DROP COLUMN games_played`,
+		`ALTER TABLE accounts DROP COLUMN games_won`, `ALTER TABLE accounts DROP COLUMN prizes_won`,
+		`DELETE FROM schema_migrations WHERE version IN (4, 5, 36, 37)`} {
 		if _, err := f.d.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -129,7 +132,15 @@ func TestSalesMigrations(t *testing.T) {
 	}
 	defer d.Close()
 	f.d = d
-	f.checkTotals(t, f.now.Add(-24*time.Hour)) // and the ledger, which checks the games' transfer ids
+	f.checkTotals(t, f.now.Add(-24*time.Hour)) // and the ledger, which checks the games' transfer ids and the players' totals
+	var want lottery.PlayerTotals
+	if err := d.db.QueryRow(`SELECT count(*), sum(prize > 0), sum(stake), sum(prize) FROM games WHERE player_id = ?`, p.ID).
+		Scan(&want.Games, &want.Winners, &want.Stakes, &want.Prizes); err != nil {
+		t.Fatal(err)
+	}
+	if tot, err := d.PlayerTotals(ctx, p.ID); err != nil || tot != want || tot.Games != 1200 {
+		t.Fatalf("the player's totals after the migration: %+v, %v; want %+v", tot, err, want)
+	}
 	got, err := d.PlayerTransfers(ctx, p, 100, 0)
 	if want := f.scanTransfers(t, p.AccountID, 100); err != nil || len(want) != 100 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("latest transfers after the migration (%v):\n got %+v\nwant %+v", err, got, want)

@@ -230,28 +230,32 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err := t.chunks(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, ``, 6, args, exec); err != nil {
 		return fmt.Errorf("write keys: %w", err)
 	}
-	// The balances and the buyers' stake windows, in one statement (NULL: no window to write).
+	// The balances, the buyers' stake windows and their totals, in one statement (NULL: no
+	// window to write).
 	args = args[:0]
 	for id, d := range rows.Moves {
 		w, ok := rows.Windows[id]
+		p := rows.Played[id]
 		switch {
 		case ok:
-			args = append(args, id, d, w.Total, w.Expired, w.ThroughID, nullTime(w.Next), nullTime(w.Last))
+			args = append(args, id, d, w.Total, w.Expired, w.ThroughID, nullTime(w.Next), nullTime(w.Last), p.Games, p.Winners, p.Prizes)
 		case d != 0:
-			args = append(args, id, d, nil, nil, nil, nil, nil)
+			args = append(args, id, d, nil, nil, nil, nil, nil, 0, 0, 0)
 		}
 	}
 	for id, w := range rows.Windows {
 		if _, ok := rows.Moves[id]; !ok {
-			args = append(args, id, 0, w.Total, w.Expired, w.ThroughID, nullTime(w.Next), nullTime(w.Last))
+			p := rows.Played[id]
+			args = append(args, id, 0, w.Total, w.Expired, w.ThroughID, nullTime(w.Next), nullTime(w.Last), p.Games, p.Winners, p.Prizes)
 		}
 	}
 	// The balances were checked above; the accounts' CHECK would refuse a player below zero
 	// anyway, failing the batch rather than letting it through.
 	if err := t.chunks(`UPDATE accounts SET balance = balance + v.column2, staked_total = coalesce(v.column3, staked_total),
 		staked_expired = coalesce(v.column4, staked_expired), staked_through_id = coalesce(v.column5, staked_through_id),
-		staked_next = CASE WHEN v.column3 IS NULL THEN staked_next ELSE v.column6 END, staked_last = coalesce(v.column7, staked_last)
-		FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 7, args, exec); err != nil {
+		staked_next = CASE WHEN v.column3 IS NULL THEN staked_next ELSE v.column6 END, staked_last = coalesce(v.column7, staked_last),
+		games_played = games_played + v.column8, games_won = games_won + v.column9, prizes_won = prizes_won + v.column10
+		FROM (VALUES `, `) v WHERE accounts.id = v.column1`, 10, args, exec); err != nil {
 		return fmt.Errorf("write balances: %w", err)
 	}
 	// The wallet's outbox: the credits of the sales in wallet mode, with their games; the

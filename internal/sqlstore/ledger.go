@@ -59,11 +59,14 @@ var checks = []check{
 	// The weekly stake limit is checked against the window each account keeps (lottery.Window).
 	// It must hold all the player's stakes. Those that have left the week are the stakes of
 	// their games up to the last it counts as gone.
-	{What: "players' stake windows (weekly limits) that differ from their games", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id
-			   LEFT JOIN (SELECT player_id, sum(stake) AS total FROM games GROUP BY player_id) g ON g.player_id = p.id
+	// The account keeps its player's totals too, for the back office (migration 0037).
+	{What: "players' stake windows (weekly limits) or totals that differ from their games", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id
+			   LEFT JOIN (SELECT player_id, sum(stake) AS total, count(*) AS n, count(*) FILTER (WHERE prize > 0) AS won, sum(prize) AS prizes
+			              FROM games GROUP BY player_id) g ON g.player_id = p.id
 			   LEFT JOIN (SELECT g.player_id, sum(g.stake) AS gone FROM games g JOIN players q ON q.id = g.player_id JOIN accounts b ON b.id = q.account_id
 			              WHERE g.id <= b.staked_through_id GROUP BY g.player_id) e ON e.player_id = p.id
-			 WHERE a.staked_total <> coalesce(g.total, 0) OR a.staked_expired <> coalesce(e.gone, 0)`},
+			 WHERE a.staked_total <> coalesce(g.total, 0) OR a.staked_expired <> coalesce(e.gone, 0)
+			    OR a.games_played <> coalesce(g.n, 0) OR a.games_won <> coalesce(g.won, 0) OR a.prizes_won <> coalesce(g.prizes, 0)`},
 	{What: "sessions of players or operators that do not exist", SQL: `SELECT count(*) FROM sessions s
 			 WHERE (s.kind = 'player' AND NOT EXISTS (SELECT 1 FROM players p WHERE p.id = s.owner_id))
 			    OR (s.kind = 'operator' AND NOT EXISTS (SELECT 1 FROM operators o WHERE o.id = s.owner_id))`},

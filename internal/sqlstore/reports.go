@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -93,8 +95,11 @@ func (s *DB) OpenBlockSales(ctx context.Context) ([]lottery.BlockSales, error) {
 // PlayerTotals sums a player's games (through the games' player index).
 func (s *DB) PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTotals, error) {
 	var t lottery.PlayerTotals
-	err := s.read.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE prize > 0), CAST(coalesce(sum(stake), 0) AS BIGINT),
-		CAST(coalesce(sum(prize), 0) AS BIGINT) FROM games WHERE player_id = $1`, playerID).Scan(&t.Games, &t.Winners, &t.Stakes, &t.Prizes)
+	err := s.read.QueryRow(ctx, `SELECT a.games_played, a.games_won, a.staked_total, a.prizes_won FROM players p JOIN accounts a ON a.id = p.account_id
+		WHERE p.id = $1`, playerID).Scan(&t.Games, &t.Winners, &t.Stakes, &t.Prizes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, nil // no such player: no games
+	}
 	return t, s.fault(err)
 }
 

@@ -36,6 +36,7 @@ func testLedgerCatchesTampering(t *testing.T, h Harness) {
 		{"an hour's top prize lowered", `UPDATE sales_hourly SET top_prize = 0`, "hours of sales"},
 		{"a block's totals changed", `UPDATE blocks SET winners_sold = winners_sold + 1 WHERE emission_id = 'S' AND block = 0`, "totals of prizes and winners"},
 		{"a stake window changed", `UPDATE accounts SET staked_total = staked_total - 100 WHERE id = {account}`, "stake windows"},
+		{"a player's totals changed", `UPDATE accounts SET prizes_won = prizes_won + 100 WHERE id = {account}`, "or totals that differ"},
 		{"a session of nobody", `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ({hash}, 'player', 999999, 0, 0)`, "sessions of players or operators that do not exist"},
 		{"a block's selling flag flipped by hand", `UPDATE blocks SET selling = NOT selling WHERE emission_id = 'S' AND block = 0`, "blocks selling against their emission's status"},
 		{"an account closed with money in it", `UPDATE players SET closed_at = {now}, closed_by = 'player' WHERE account_id = {account}`, "closed accounts holding money"},
