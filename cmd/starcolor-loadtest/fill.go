@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"starcolor/internal/app"
@@ -78,5 +79,6 @@ abandoned game. A SQLite file must not be served meanwhile; on PostgreSQL, serve
 	}
 	fmt.Fprintf(stdout, "%d games (%d « Jouer ») for %d players, %d deposits, in %d emissions\n", res.Games, res.Manual, res.Players, res.Deposits, len(res.Emissions))
 	fmt.Fprintf(stdout, "sales: %.1f s, %.0f games/s; in all %.1f s\n", res.Selling.Seconds(), res.Rate(), res.Elapsed.Seconds())
+	fmt.Fprintf(stdout, "heavy players: %s\n", strings.Trim(fmt.Sprint(res.Heavy), "[]"))
 	return nil
 }

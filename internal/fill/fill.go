@@ -63,6 +63,7 @@ type Config struct {
 type Result struct {
 	Games, Manual, Deposits int64
 	Players                 int
+	Heavy                   []int64 // the heavy players' ids
 	Emissions               []string
 	Selling                 time.Duration // the sales alone, without the emissions' creation
 	Elapsed                 time.Duration
@@ -114,6 +115,9 @@ func Run(ctx context.Context, a *app.App, cfg Config) (Result, error) {
 	}
 	res := Result{Games: f.done.Load(), Manual: f.manual.Load(), Deposits: f.deposits.Load(), Players: len(f.people),
 		Emissions: f.made, Selling: time.Since(sold)}
+	for _, p := range f.people[cfg.Players:] {
+		res.Heavy = append(res.Heavy, p.ID)
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
