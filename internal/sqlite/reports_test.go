@@ -234,9 +234,11 @@ func BenchmarkSalesReports(b *testing.B) {
 // reads no whole table. (That they are the right ones is the stores' contract: storetest.)
 func TestPlayerTransfersPlan(t *testing.T) {
 	d := mustOpen(t)
-	for _, detail := range queryPlan(t, d, sqlstore.PlayerTransfersQuery, 1, 3, 10, int64(1)<<62) {
-		if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
-			t.Errorf("the query reads a whole table: %s", detail)
+	for _, q := range []string{sqlstore.PlayerTransfersQuery, sqlstore.PlayerLatestTransfersQuery} {
+		for _, detail := range queryPlan(t, d, q, 1, 3, 10, int64(1)<<62) {
+			if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
+				t.Errorf("the query reads a whole table: %s", detail)
+			}
 		}
 	}
 }

@@ -48,11 +48,17 @@ func (s *DB) GameByID(ctx context.Context, id int64) (lottery.Game, error) {
 }
 
 // Games lists a player's games, newest first, before a game id (0: from the newest).
+//
+// The page's ids are read from the index by player alone, then their rows. Asked in one
+// statement, PostgreSQL walks the games' primary key backwards for a player who holds a large
+// share of the games, and steps over every other player's game sold since their last: 46 ms for
+// a player of 400,000 games of 10^6 who stopped 150,000 games ago, 0.2 ms this way.
 func (s *DB) Games(ctx context.Context, playerID int64, limit int, before int64) ([]lottery.Game, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	return s.games(ctx, `SELECT `+GameColumns+` FROM games WHERE player_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, playerID, before, limit)
+	return s.games(ctx, `SELECT `+GameColumns+` FROM games WHERE id IN (
+		SELECT id FROM games WHERE player_id = $1 AND id < $2 ORDER BY player_id DESC, id DESC LIMIT $3) ORDER BY id DESC`, playerID, before, limit)
 }
 
 // Abandoned lists games left unfinished since before a time, oldest first.

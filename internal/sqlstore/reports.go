@@ -111,7 +111,18 @@ func (s *DB) PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTo
 //   - their latest deposits and withdrawals, through the partial indexes.
 //
 // $1 is the player, $2 their account, $3 how many, $4 the transfer id they come before.
-const PlayerTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = $1 AND stake_transfer < $4 ORDER BY id DESC LIMIT $3),
+const PlayerTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = $1 AND stake_transfer < $4 ORDER BY id DESC LIMIT $3),` +
+	playerTransfers
+
+// PlayerLatestTransfersQuery is PlayerTransfersQuery for the first page, which the back office
+// opens a player with: the latest games' ids come from the index by player alone, as Games reads
+// them (on PostgreSQL, 30 ms less for a player of 400,000 games of 10^6 who stopped long ago).
+const PlayerLatestTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE id IN (
+		SELECT id FROM games WHERE player_id = $1 ORDER BY player_id DESC, id DESC LIMIT $3)),` + playerTransfers
+
+// playerTransfers is what the two queries share: the transfers of the games g, and the deposits
+// and withdrawals.
+const playerTransfers = `
 	ids AS (SELECT stake_transfer AS id FROM g
 		UNION ALL SELECT stake_transfer + 1 FROM g WHERE prize > 0
 		UNION ALL SELECT * FROM (SELECT id FROM transfers WHERE kind IN ('deposit', 'withdrawal') AND from_account = $2 AND id < $4 ORDER BY id DESC LIMIT $3) AS o
@@ -123,11 +134,12 @@ const PlayerTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games
 // (0: from the latest), newest first: a page of them. It reads about three times limit rows,
 // however long the ledger.
 func (s *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error) {
+	query := PlayerTransfersQuery
 	if before <= 0 {
-		before = 1<<63 - 1
+		query, before = PlayerLatestTransfersQuery, 1<<63-1
 	}
 	var out []lottery.Transfer
-	err := each(s.read.Query(ctx, PlayerTransfersQuery, p.ID, p.AccountID, limit, before))(func(r Rows) error {
+	err := each(s.read.Query(ctx, query, p.ID, p.AccountID, limit, before))(func(r Rows) error {
 		var t lottery.Transfer
 		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
 		out = append(out, t)
