@@ -256,6 +256,16 @@ func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every game may be wrong (a rewritten block): the report keeps the first ones, and counts
+	// the rest, so that its memory stays bounded too.
+	dropped := 0
+	report := func(format string, args ...any) {
+		if len(problems) >= journal.MaxProblems {
+			dropped++
+			return
+		}
+		problems = append(problems, fmt.Sprintf(format, args...))
+	}
 	readers := map[string]*emission.Reader{}
 	for _, e := range es {
 		r, err := emission.NewReader(e, store)
@@ -268,28 +278,31 @@ func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
 			return nil, err
 		}
 		for _, c := range corrupt {
-			problems = append(problems, "stored units do not match their commitment: "+c.Error())
+			report("stored units do not match their commitment: %v", c)
 		}
 	}
 	err = store.SoldUnits(ctx, func(g lottery.Game) error {
 		r := readers[g.Emission]
 		if r == nil {
-			problems = append(problems, fmt.Sprintf("game %d was sold from emission %s, which does not exist", g.ID, g.Emission))
+			report("game %d was sold from emission %s, which does not exist", g.ID, g.Emission)
 			return nil
 		}
 		rec, err := r.Unit(ctx, g.Block, g.Unit)
 		if errors.Is(err, emission.ErrCorrupt) || errors.Is(err, emission.ErrNotFound) || damaged(err) {
-			problems = append(problems, fmt.Sprintf("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err))
+			report("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err)
 			return nil
 		}
 		if err != nil {
 			return err
 		}
 		if rec.Prize != g.Prize {
-			problems = append(problems, fmt.Sprintf("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize, g.Emission, g.Block, g.Unit, rec.Prize))
+			report("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize, g.Emission, g.Block, g.Unit, rec.Prize)
 		}
 		return nil
 	})
+	if dropped > 0 {
+		problems = append(problems, fmt.Sprintf("and %d more problems of the units and the games", dropped))
+	}
 	return problems, err
 }
 
