@@ -234,8 +234,11 @@ func BenchmarkSalesReports(b *testing.B) {
 // reads no whole table. (That they are the right ones is the stores' contract: storetest.)
 func TestPlayerTransfersPlan(t *testing.T) {
 	d := mustOpen(t)
-	for _, q := range []string{sqlstore.PlayerTransfersQuery, sqlstore.PlayerLatestTransfersQuery} {
-		for _, detail := range queryPlan(t, d, q, 1, 3, 10, int64(1)<<62) {
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{{sqlstore.PlayerTransfersQuery, []any{1, 3, 10, int64(1) << 62}}, {sqlstore.PlayerGamesTransfersQuery, []any{1, 3, 10, int64(1) << 62, int64(1) << 62}}} {
+		for _, detail := range queryPlan(t, d, q.sql, q.args...) {
 			if strings.HasPrefix(detail, "SCAN transfers") || strings.HasPrefix(detail, "SCAN games") {
 				t.Errorf("the query reads a whole table: %s", detail)
 			}

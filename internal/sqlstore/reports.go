@@ -114,11 +114,13 @@ func (s *DB) PlayerTotals(ctx context.Context, playerID int64) (lottery.PlayerTo
 const PlayerTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE player_id = $1 AND stake_transfer < $4 ORDER BY id DESC LIMIT $3),` +
 	playerTransfers
 
-// PlayerLatestTransfersQuery is PlayerTransfersQuery for the first page, which the back office
-// opens a player with: the latest games' ids come from the index by player alone, as Games reads
+// PlayerGamesTransfersQuery is PlayerTransfersQuery with the games bounded by their own ids
+// ($5: those before it), so that their ids come from the index by player alone, as Games reads
 // them (on PostgreSQL, 30 ms less for a player of 400,000 games of 10^6 who stopped long ago).
-const PlayerLatestTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE id IN (
-		SELECT id FROM games WHERE player_id = $1 ORDER BY player_id DESC, id DESC LIMIT $3)),` + playerTransfers
+// It serves the first page, and every page that starts before a transfer of one of the player's
+// games: a player's games and their stake transfers go up together.
+const PlayerGamesTransfersQuery = `WITH g AS (SELECT stake_transfer, prize FROM games WHERE id IN (
+		SELECT id FROM games WHERE player_id = $1 AND id < $5 ORDER BY player_id DESC, id DESC LIMIT $3)),` + playerTransfers
 
 // playerTransfers is what the two queries share: the transfers of the games g, and the deposits
 // and withdrawals.
@@ -134,12 +136,33 @@ const playerTransfers = `
 // (0: from the latest), newest first: a page of them. It reads about three times limit rows,
 // however long the ledger.
 func (s *DB) PlayerTransfers(ctx context.Context, p lottery.Player, limit int, before int64) ([]lottery.Transfer, error) {
-	query := PlayerTransfersQuery
-	if before <= 0 {
-		query, before = PlayerLatestTransfersQuery, 1<<63-1
+	args := []any{p.ID, p.AccountID, limit, before}
+	query, err := PlayerTransfersQuery, error(nil)
+	switch {
+	case before <= 0:
+		query, args[3] = PlayerGamesTransfersQuery, int64(1<<63-1)
+		args = append(args, int64(1<<63-1))
+	default:
+		// Before a transfer of one of the player's games: before that game, or with it, for its
+		// prize.
+		var game sql.NullInt64
+		var kind string
+		err = s.read.QueryRow(ctx, `SELECT t.game_id, t.kind FROM transfers t JOIN games g ON g.id = t.game_id
+			WHERE t.id = $1 AND g.player_id = $2`, before, p.ID).Scan(&game, &kind)
+		switch {
+		case err == nil && kind == lottery.Stake:
+			query, args = PlayerGamesTransfersQuery, append(args, game.Int64)
+		case err == nil && kind == lottery.Prize:
+			query, args = PlayerGamesTransfersQuery, append(args, game.Int64+1)
+		case errors.Is(err, sql.ErrNoRows):
+			err = nil // a deposit or a withdrawal: the games bounded by their stake transfers
+		}
+	}
+	if err != nil {
+		return nil, s.fault(err)
 	}
 	var out []lottery.Transfer
-	err := each(s.read.Query(ctx, query, p.ID, p.AccountID, limit, before))(func(r Rows) error {
+	err = each(s.read.Query(ctx, query, args...))(func(r Rows) error {
 		var t lottery.Transfer
 		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
 		out = append(out, t)
