@@ -142,7 +142,7 @@ type player struct {
 	deposits int // made so far: a sale refused for its balance deposits once, however many were
 }
 
-// slot is the stake of game i: half the games at the lowest, then fewer at each higher stake
+// price is the stake of game i: half the games at the lowest, then fewer at each higher stake
 // (5, 3, 2 in ten with three stakes).
 func (f *filler) price(i int64) int64 {
 	if len(f.prices) == 3 {
@@ -200,8 +200,8 @@ func (f *filler) players(ctx context.Context) error {
 	})
 }
 
-// deposit pays a player's deposit, unless another sale already did since the player had made
-// seen deposits.
+// deposit pays a player's deposit, unless another sale paid one since the caller read seen, the
+// count of the player's deposits.
 func (f *filler) deposit(ctx context.Context, p *player, seen int, at time.Time) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
