@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"starcolor/internal/app"
 	"starcolor/internal/emission"
 	"starcolor/internal/fault"
@@ -184,7 +186,7 @@ func (f *filler) players(ctx context.Context) error {
 	hash := f.a.Game.Config().Argon2.Hash("fill-" + f.run) // one hash for all: no one logs in
 	n := f.cfg.Players + f.cfg.Heavy
 	f.people = make([]*player, n)
-	return parallel(ctx, n, 16, func(i int) error {
+	return parallel(ctx, n, 16, func(ctx context.Context, i int) error {
 		name := fmt.Sprintf("fill%s%06d", f.run, i)
 		p, err := f.a.Store.CreatePlayer(ctx, name, hash, nil, f.cfg.From)
 		if err != nil {
@@ -244,7 +246,7 @@ func (f *filler) sell(ctx context.Context) error {
 	var next atomic.Int64
 	span := f.cfg.To.Sub(f.cfg.From)
 	bg := f.background(ctx)
-	err := parallel(ctx, inFlight, inFlight, func(int) error {
+	err := parallel(ctx, inFlight, inFlight, func(ctx context.Context, _ int) error {
 		for {
 			i := next.Add(1) - 1
 			if i >= f.cfg.Games {
@@ -356,27 +358,13 @@ func (f *filler) finish(ctx context.Context) error {
 	return f.a.StepJournal(ctx)
 }
 
-// parallel runs do(0) … do(n-1), at most width at a time, and returns the first error.
-func parallel(ctx context.Context, n, width int, do func(i int) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	sem := make(chan struct{}, width)
-	var wg sync.WaitGroup
-	for i := range n {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := do(i); err != nil {
-				cancel(err)
-			}
-		})
+// parallel runs do(0) … do(n-1), at most width at a time, and returns the first error; the
+// others then see their context cancelled, and no more start.
+func parallel(ctx context.Context, n, width int, do func(ctx context.Context, i int) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(width)
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		g.Go(func() error { return do(ctx, i) })
 	}
-	wg.Wait()
-	return context.Cause(ctx)
+	return g.Wait()
 }
