@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
@@ -25,6 +26,12 @@ TOAST table.`, stderr)
 	}
 	if *db == "" {
 		return cmdline.UsageError(fs, "--db is required")
+	}
+	if !app.IsPostgres(*db) {
+		// Opening a SQLite file makes it: a mistyped name would leave an empty database behind.
+		if _, err := os.Stat(*db); err != nil {
+			return fmt.Errorf("no database at %s: %w", *db, err)
+		}
 	}
 	store, err := app.OpenCommandStore(ctx, *db, &journal.AccountKey{}) // reads only: no entry is made
 	if err != nil {
