@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -19,11 +20,12 @@ import (
 	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/journal"
+	"starcolor/internal/ledgermark"
 	"starcolor/internal/lottery"
 )
 
 func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usage = "[--db FILE|URL] [--journal-key FILE | --journal-verifier KEY [--account-key HEX]]"
+	const usage = "[--db FILE|URL] [--journal-key FILE [--since-last] [--mark FILE] | --journal-verifier KEY [--account-key HEX]]"
 	if len(args) == 0 || args[0] != "check" {
 		fmt.Fprintln(stderr, "Usage: starcolor ledger check "+usage)
 		return cmdline.ErrUsage
@@ -49,11 +51,22 @@ It needs the journal's key file (serve's --journal-key). An auditor without it g
 journal's verifier key (--journal-verifier, GET /api/v1/journal/key) and, for the checks of
 the entries' account references and of whose restriction each entry is, the account key
 (--account-key, from starcolor journal account-key). Prints each problem on a line of its own
-and exits 1 if there is any.`, stderr)
+and exits 1 if there is any.
+
+With the key file, a check that finds nothing wrong records what it proved in a mark (--mark),
+signed with a key derived from the journal's. --since-last then reads only what came after:
+the games and transfers above the mark's watermark, the entries after its tree, the blocks it
+had not verified, with the accounts, players, blocks and hours whole. Triggers record each
+game or transfer at or below the watermark inserted late, changed or deleted since; a schema
+changed since (a trigger dropped, even put back) asks for a full check. The database file's
+structure, and bytes changed under SQLite, are for the full check, which should still run
+from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 	db := dbFlag(fs)
 	keyFile := fs.String("journal-key", "", "the journal's key `file` (default: $"+journalKeyEnv+", else FILE.journal-key beside a SQLite FILE, else starcolor-journal.key)")
 	verifier := fs.String("journal-verifier", "", "the journal's note verifier `key`, or a file holding it, instead of the key file")
 	accountHex := fs.String("account-key", "", "the journal's account key, in `hex` (starcolor journal account-key), with --journal-verifier")
+	sinceLast := fs.Bool("since-last", false, "check only what changed since the last check recorded in the mark")
+	markFile := fs.String("mark", "", "the mark's `file` (default: FILE.ledger-mark beside a SQLite FILE, else starcolor-ledger.mark beside the key file)")
 	if err := cmdline.Parse(fs, args[1:]); err != nil {
 		return err
 	}
@@ -74,6 +87,18 @@ and exits 1 if there is any.`, stderr)
 	}
 	if err := existing(*db); err != nil {
 		return err
+	}
+	if *markFile == "" && own != nil {
+		*markFile = ledgermark.Path(*db, keyPath(*db, *keyFile), app.IsPostgres(*db))
+	}
+	var since *ledgermark.Mark
+	switch {
+	case *sinceLast && own == nil:
+		return cmdline.UsageError(fs, "--since-last needs the journal's key file: its mark is signed with it")
+	case *sinceLast:
+		if since, err = ledgermark.Load(*markFile, &own.AccountKey); err != nil {
+			return fmt.Errorf("%s: %w", *markFile, err)
+		}
 	}
 	// The check writes no entry that names an account (opening may journal operator entries,
 	// when the keys of names are remade, which name none): without the account key, the store
@@ -100,6 +125,30 @@ and exits 1 if there is any.`, stderr)
 	// A damaged file is a finding like the others: each check that can still run does. The four
 	// parts read apart (each its own snapshot, as they always did) and run at once, on as many
 	// cores.
+	// With the key file, the watermark is raised before the parts read: what they prove is
+	// recorded in a mark, for the next check since (lottery.Watermark).
+	var old, w lottery.Watermark
+	var next ledgermark.Mark
+	if since != nil {
+		old = since.Watermark
+		keys.Since = since.Journal
+	}
+	marking := own != nil
+	if marking {
+		w, err = store.RaiseLedgerMark(ctx, old)
+		switch {
+		case errors.Is(err, lottery.ErrSchemaChanged):
+			fmt.Fprintln(stdout, "PROBLEM:", err)
+			return errors.New("the checks since the last one cannot prove what they would skip")
+		case err != nil && since != nil:
+			return err
+		case err != nil:
+			// A full check proves the books all the same (a damaged file, one it cannot write).
+			fmt.Fprintf(stdout, "mark: none recorded, the triggers of the watermark could not be written: %v\n", cause(err))
+			marking = false
+		}
+		next.Watermark, keys.Games, keys.Transfers = w, w.Games, w.Transfers
+	}
 	var (
 		wg                sync.WaitGroup
 		damage, units     []string
@@ -109,9 +158,27 @@ and exits 1 if there is any.`, stderr)
 		j                 = &journal.Comparison{}
 		journalErr        error
 	)
-	wg.Go(func() { damage, fileErr = store.CheckFile(ctx) })
-	wg.Go(func() { c, booksErr = store.CheckLedger(ctx) })
-	wg.Go(func() { units, unitsErr = checkUnits(ctx, store) })
+	if since == nil {
+		wg.Go(func() { damage, fileErr = store.CheckFile(ctx) })
+	}
+	wg.Go(func() {
+		if !marking {
+			c, booksErr = store.CheckLedger(ctx)
+			return
+		}
+		var mark *lottery.BooksMark
+		if since != nil {
+			mark = since.Books
+		}
+		c, next.Books, booksErr = store.CheckBooks(ctx, old, mark, w)
+	})
+	wg.Go(func() {
+		var mark *lottery.UnitsMark
+		if since != nil {
+			mark = since.Units
+		}
+		units, next.Units, unitsErr = checkUnits(ctx, store, mark)
+	})
 	if noKey == nil {
 		wg.Go(func() { j, journalErr = store.CompareJournal(ctx, keys) })
 	}
@@ -154,6 +221,10 @@ and exits 1 if there is any.`, stderr)
 	if j.Dropped > 0 {
 		c.Problems = append(c.Problems, fmt.Sprintf("and %d more differences between the journal and the rows", j.Dropped))
 	}
+	if since != nil {
+		fmt.Fprintf(stdout, "since the last check: games above %d, transfers above %d, journal entries from %d; the database file's structure is the full check's\n",
+			old.Games, old.Transfers, since.Journal.Size)
+	}
 	fmt.Fprintf(stdout, "accounts %d, transfers %d, games %d\n", c.Accounts, c.Transfers, c.Games)
 	fmt.Fprintf(stdout, "bank %s, prize fund %s, players %s\n", gamedef.FormatEUR(c.Bank), gamedef.FormatEUR(c.PrizeFund), gamedef.FormatEUR(c.Players))
 	fmt.Fprintf(stdout, "stakes %s, prizes %s\n", gamedef.FormatEUR(c.Stakes), gamedef.FormatEUR(c.Prizes))
@@ -184,6 +255,16 @@ and exits 1 if there is any.`, stderr)
 		}
 		return errors.New("the ledger does not balance")
 	}
+	if marking {
+		next.Journal = j.Mark
+		if next.Books == nil || next.Units == nil || next.Journal == nil {
+			return errors.New("the check found nothing wrong, but made no mark")
+		}
+		if err := ledgermark.Save(*markFile, &own.AccountKey, &next); err != nil {
+			return fmt.Errorf("the mark: %w", err)
+		}
+		fmt.Fprintf(stdout, "mark: games through %d, transfers through %d, journal entries below %d, in %s\n", w.Games, w.Transfers, next.Journal.Size, *markFile)
+	}
 	fmt.Fprintln(stdout, "OK: the books balance, and are those the journal recorded")
 	return nil
 }
@@ -211,9 +292,7 @@ func ledgerKeys(flags *flag.FlagSet, db, keyFile, verifier, accountHex string) (
 	case verifier == "" && accountHex != "":
 		return o, nil, cmdline.UsageError(flags, "--account-key goes with --journal-verifier: the key file holds it")
 	case verifier == "":
-		if keyFile == "" {
-			keyFile = journalKeyPath(db)
-		}
+		keyFile = keyPath(db, keyFile)
 		k, err := journal.LoadKey(keyFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			return o, nil, &noKeyFile{keyFile}
@@ -242,19 +321,29 @@ func ledgerKeys(flags *flag.FlagSet, db, keyFile, verifier, accountHex string) (
 	return o, nil, nil
 }
 
+// keyPath is the journal's key file a check reads: the one named, else the database's.
+func keyPath(db, keyFile string) string {
+	if keyFile == "" {
+		return journalKeyPath(db)
+	}
+	return keyFile
+}
+
 // checkUnits proves the stored units against their commitments, and the games against their
 // units:
 //   - every page of every block is rebuilt into its audit lines and hashed up to the block's
-//     root, on every core;
-//   - each game's prize is compared with its unit's.
+//     root, on every core: since a mark, only the blocks it had not verified (the units are
+//     immutable, by their triggers, in the schema the mark names);
+//   - each game's prize is compared with its unit's. Since a mark, the comparison of the journal
+//     does it instead, as it reads each new game's unit for its sale entry.
 //
-// runLedger checks the database file's structure before it (Store.CheckFile: SQLite's
-// quick_check).
-func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
+// It returns the mark of what it proved. runLedger checks the database file's structure beside
+// it (Store.CheckFile: SQLite's quick_check).
+func checkUnits(ctx context.Context, store app.Store, mark *lottery.UnitsMark) ([]string, *lottery.UnitsMark, error) {
 	var problems []string
 	es, err := store.Emissions(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Every game may be wrong (a rewritten block): the report keeps the first ones, and counts
 	// the rest, so that its memory stays bounded too.
@@ -266,44 +355,85 @@ func checkUnits(ctx context.Context, store app.Store) ([]string, error) {
 		}
 		problems = append(problems, fmt.Sprintf(format, args...))
 	}
+	verified := map[blockID]bool{}
+	if mark != nil {
+		for _, b := range mark.Blocks {
+			verified[blockID{b.Emission, b.Block}] = true
+		}
+	}
+	next := &lottery.UnitsMark{}
 	readers := map[string]*emission.Reader{}
 	for _, e := range es {
 		r, err := emission.NewReader(e, store)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		readers[e.ID] = r
+		again := false
+		for _, b := range e.Blocks {
+			again = again || !verified[blockID{e.ID, b.Index}]
+			next.Blocks = append(next.Blocks, lottery.VerifiedBlock{Emission: e.ID, Block: b.Index, Root: b.Root[:]})
+		}
+		if !again {
+			continue
+		}
 		corrupt, err := r.Verify(ctx, 0, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, c := range corrupt {
 			report("stored units do not match their commitment: %v", c)
 		}
 	}
-	err = store.SoldUnits(ctx, func(g lottery.Game) error {
-		r := readers[g.Emission]
-		if r == nil {
-			report("game %d was sold from emission %s, which does not exist", g.ID, g.Emission)
+	if mark != nil {
+		roots := map[blockID][]byte{}
+		for _, b := range mark.Blocks {
+			roots[blockID{b.Emission, b.Block}] = b.Root
+		}
+		for _, b := range next.Blocks {
+			if root, ok := roots[blockID{b.Emission, b.Block}]; ok && !bytes.Equal(root, b.Root) {
+				report("%s block %d: its root is %x, the last check verified its units against %x", b.Emission, b.Block, b.Root, root)
+			}
+			delete(roots, blockID{b.Emission, b.Block})
+		}
+		for b := range roots {
+			report("%s block %d, whose units the last check verified, is gone", b.emission, b.block)
+		}
+	}
+	if mark == nil {
+		err = store.SoldUnits(ctx, func(g lottery.Game) error {
+			r := readers[g.Emission]
+			if r == nil {
+				report("game %d was sold from emission %s, which does not exist", g.ID, g.Emission)
+				return nil
+			}
+			rec, err := r.Unit(ctx, g.Block, g.Unit)
+			if errors.Is(err, emission.ErrCorrupt) || errors.Is(err, emission.ErrNotFound) || damaged(err) {
+				report("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err)
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if rec.Prize != g.Prize {
+				report("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize, g.Emission, g.Block, g.Unit, rec.Prize)
+			}
 			return nil
-		}
-		rec, err := r.Unit(ctx, g.Block, g.Unit)
-		if errors.Is(err, emission.ErrCorrupt) || errors.Is(err, emission.ErrNotFound) || damaged(err) {
-			report("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if rec.Prize != g.Prize {
-			report("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize, g.Emission, g.Block, g.Unit, rec.Prize)
-		}
-		return nil
-	})
+		})
+	}
 	if dropped > 0 {
 		problems = append(problems, fmt.Sprintf("and %d more problems of the units and the games", dropped))
 	}
-	return problems, err
+	if len(problems) > 0 {
+		next = nil
+	}
+	return problems, next, err
+}
+
+// blockID names a block.
+type blockID struct {
+	emission string
+	block    int
 }
 
 // damaged tells an error of a store that cannot be read (a damaged file, an I/O error).

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,7 +101,8 @@ func Run(ctx context.Context, a *app.App, cfg Config) (Result, error) {
 		cfg.Seed = 1
 	}
 	def := a.Game.Config().Definition // the one on sale
-	f := &filler{a: a, cfg: cfg, run: time.Now().UTC().Format("20060102150405")}
+	now := time.Now().UTC()
+	f := &filler{a: a, cfg: cfg, run: now.Format("20060102150405") + fmt.Sprintf("%03d", now.Nanosecond()/1e6)}
 	for _, t := range def.Tables {
 		f.prices = append(f.prices, t.Price)
 	}
@@ -153,8 +155,9 @@ func (f *filler) price(i int64) int64 {
 	return f.prices[i%int64(len(f.prices))]
 }
 
-// emissions creates, at each stake, the blocks its sales will take, in emissions of at most
-// blocksPerEmission blocks.
+// emissions creates, at each stake, the blocks its sales will take beyond the units left in an
+// earlier fill's emissions (on sale since: no operator runs on a filled database), in emissions
+// of at most blocksPerEmission blocks.
 func (f *filler) emissions(ctx context.Context, def *gamedef.Definition) error {
 	counts := map[int64]int64{}
 	for i := range int64(10) {
@@ -163,9 +166,18 @@ func (f *filler) emissions(ctx context.Context, def *gamedef.Definition) error {
 	for i := f.cfg.Games / 10 * 10; i < f.cfg.Games; i++ {
 		counts[f.price(i)]++
 	}
+	open, err := f.a.Store.OpenBlockSales(ctx)
+	if err != nil {
+		return err
+	}
+	for _, b := range open {
+		if strings.HasPrefix(b.Emission, "fill-") {
+			counts[b.Price] -= int64(b.Units - b.Sold)
+		}
+	}
 	per := int64(def.BlockUnits)
 	for _, price := range f.prices {
-		blocks := int((counts[price] + per - 1) / per)
+		blocks := int((max(counts[price], 0) + per - 1) / per)
 		for k := 0; blocks > 0; k++ {
 			n := min(blocks, blocksPerEmission)
 			blocks -= n

@@ -178,6 +178,11 @@ type CompareOptions struct {
 	// Now is when the limits are compared: a raise that is due holds at Now in the journal as in
 	// the rows.
 	Now time.Time
+	// Since, when set, is the mark of the last comparison: only the entries from its size on
+	// are read, with the rows they name and those above its watermark.
+	Since *Mark
+	// Games and Transfers are the watermark of the mark this comparison makes (Comparison.Mark).
+	Games, Transfers int64
 }
 
 // Comparison is what a comparison of the journal with the database found.
@@ -202,6 +207,8 @@ type Comparison struct {
 	Problems []Difference
 	// Dropped is how many more were found.
 	Dropped int64
+	// Mark is the mark of what it proved, when it found nothing wrong.
+	Mark *Mark
 }
 
 // OK says whether the comparison found no difference.

@@ -213,6 +213,31 @@ func (d Dialect) periodDest(t *time.Time, p lottery.Period) any {
 	return ScanTime(t)
 }
 
+// byID is a table read by its primary key alone: SQLite's NOT INDEXED keeps its planner from
+// an index whose order saves a sort, but reads every row.
+func (d Dialect) byID(table string) string {
+	if d == SQLite {
+		return table + " NOT INDEXED"
+	}
+	return table
+}
+
+// gameHour is the hour of a game's time, as text: 2006-01-02T15.
+func (d Dialect) gameHour(column string) string {
+	if d == SQLite {
+		return "substr(" + column + ", 1, 13)"
+	}
+	return "to_char(" + column + ` AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24')`
+}
+
+// keptHour is an hour of sales_hourly, as text: 2006-01-02T15.
+func (d Dialect) keptHour(column string) string {
+	if d == SQLite {
+		return column
+	}
+	return d.gameHour(column)
+}
+
 // checks are the dialect's own checks: the hours of sales_hourly against the games, as the
 // dialect keeps hours (text prefixes on SQLite, timestamptz on PostgreSQL), and the references
 // no foreign key checks at each write (SQLite's writer checks none: pragma_foreign_key_check

@@ -87,10 +87,22 @@ type comparison struct {
 
 	games, transfers idSet // named by an entry, or by one queued
 	queuedAccounts   idSet // whose restriction has an entry queued
+	queuedGames      []int64
+	queuedTransfers  []int64
 	readers          map[string]*unitReader
 
-	tree *journal.Tree // of entries 0 on, up to the first missing
-	cp   struct {
+	tree *journal.Tree // of entries 0 on (or the mark's), up to the first missing
+
+	// A comparison since a mark (CompareOptions.Since) starts at from, with the mark's tree;
+	// late are the rows at or below the mark's watermark recorded inserted since.
+	from  int64
+	late  *lateRows
+	since *journal.Mark
+	// next is the mark being made: its size is fixed at the first entry that names a row above
+	// its watermark, or at the last entry read.
+	next     *journal.Mark
+	nextSize bool
+	cp       struct {
 		size    int64
 		root    tlog.Hash
 		ok      bool      // signed with the key, its root read
@@ -119,10 +131,19 @@ func (c *comparison) run(ctx context.Context) error {
 		return err
 	}
 	c.games.base, c.transfers.base = c.firstGame, c.firstTransfer
+	c.next = &journal.Mark{Games: c.o.Games, Transfers: c.o.Transfers}
+	if err := c.q.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM ledger_changes`).Scan(&c.next.Changes); err != nil {
+		return err
+	}
+	if m := c.o.Since; m != nil {
+		if err := c.start(ctx, m); err != nil {
+			return err
+		}
+	}
 	if err := c.checkpoint(ctx, verifier); err != nil {
 		return err
 	}
-	for a := int64(0); a < c.size; a += compareChunk {
+	for a := c.from; a < c.size; a += compareChunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -151,7 +172,15 @@ func (c *comparison) run(ctx context.Context) error {
 	if err := c.unnamedTransfers(ctx); err != nil {
 		return err
 	}
-	return c.restrictions(ctx)
+	if err := c.restrictions(ctx); err != nil {
+		return err
+	}
+	c.expected()
+	if c.rep.OK() {
+		c.mark()
+		c.rep.Mark = c.next
+	}
+	return nil
 }
 
 // checkpoint reads the latest checkpoint and checks its signature: with the key given, else
@@ -196,6 +225,9 @@ func (c *comparison) checkpoint(ctx context.Context, verifier string) error {
 	default:
 		c.cp.size, c.cp.root, c.cp.ok = size, root, true
 	}
+	if m := c.since; m != nil && size < m.Checkpoint {
+		c.add(-1, "", "the latest checkpoint signs %d entries, but the last check verified one of %d: checkpoints were removed", size, m.Checkpoint)
+	}
 	return c.reach()
 }
 
@@ -230,9 +262,11 @@ func (c *comparison) queued(ctx context.Context) error {
 			c.rep.Queued++
 			if id := idOf(p.game); id != 0 {
 				c.games.add(id)
+				c.queuedGames = append(c.queuedGames, id)
 			}
 			if id := idOf(p.transfer); id != 0 {
 				c.transfers.add(id)
+				c.queuedTransfers = append(c.queuedTransfers, id)
 			}
 			if restricts(p.kind) {
 				c.queuedAccounts.add(p.account)
@@ -268,6 +302,11 @@ func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 	var games, transfers []int64
 	for i := range lines {
 		l := &lines[i]
+		n, err := journal.ReadNamed(l.entry)
+		named := err == nil && n.Seq == l.seq
+		if named && !c.nextSize && ((n.Game != 0 && n.Game > c.next.Games) || (n.Transfer != 0 && n.Transfer > c.next.Transfers)) {
+			c.fix(l.seq)
+		}
 		if l.seq == c.tree.Size() {
 			if err := c.tree.Append(journal.Leaf(l.entry)); err != nil {
 				return err
@@ -276,12 +315,12 @@ func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 				return err
 			}
 		}
-		n, err := journal.ReadNamed(l.entry)
-		if err != nil || n.Seq != l.seq {
+		if !named {
 			c.invalid(l)
 			continue
 		}
 		l.named = n
+		c.expect(n)
 		switch n.Kind {
 		case journal.KindSale:
 			games = append(games, n.Game)
@@ -446,13 +485,17 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 		c.add(l.seq, what, "the database has no game %d: it was deleted", n.Game)
 	} else {
 		c.rep.Games++
-		if c.games.add(n.Game) {
+		if c.named(&c.games, n.Game, true) {
 			c.add(l.seq, what, "game %d has a sale entry before this one", n.Game)
 		}
 		if !l.game.Valid || l.game.Int64 != n.Game {
 			c.add(l.seq, what, "its row names game %s for the game's proof (journal.game), not game %d: the game's proof names another entry", nullSeq(l.game), n.Game)
 		}
-		leaf, err := c.leaf(ctx, &g.g)
+		leaf, prize, err := c.leaf(ctx, &g.g)
+		if err == nil && c.since != nil && prize != g.g.Prize {
+			// Since a mark, the units' check leaves the new games' prizes to this comparison.
+			c.add(l.seq, what, "game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.g.ID, g.g.Prize, g.g.Emission, g.g.Block, g.g.Unit, prize)
+		}
 		if err != nil {
 			var corrupt *emission.Corrupt
 			if !errors.Is(err, emission.ErrNotFound) && !errors.As(err, &corrupt) && !errors.Is(err, errNoEmission) {
@@ -471,7 +514,7 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 	case t.Kind != lottery.Stake || t.GameID != n.Game:
 		c.add(l.seq, what, "transfer %d, which it names as the game's stake, is %s", n.Transfer, describe(t))
 	}
-	if c.transfers.add(n.Transfer) {
+	if c.named(&c.transfers, n.Transfer, false) {
 		c.add(l.seq, what, "transfer %d is named by an entry before this one", n.Transfer)
 	}
 	return nil
@@ -487,9 +530,10 @@ func nullSeq(s sql.NullInt64) string {
 // errNoEmission is a game of an emission that is not in the database.
 var errNoEmission = errors.New("no such emission")
 
-// leaf is the leaf hash of a game's unit's audit line, as its sale entry names it: the unit read
-// from its emission's stored pages, each page checked against the block's root.
-func (c *comparison) leaf(ctx context.Context, g *lottery.Game) ([32]byte, error) {
+// leaf is the leaf hash of a game's unit's audit line, as its sale entry names it, and the
+// unit's prize: the unit read from its emission's stored pages, each page checked against the
+// block's root.
+func (c *comparison) leaf(ctx context.Context, g *lottery.Game) ([32]byte, int64, error) {
 	u := c.readers[g.Emission]
 	if u == nil {
 		u = &unitReader{}
@@ -498,20 +542,20 @@ func (c *comparison) leaf(ctx context.Context, g *lottery.Game) ([32]byte, error
 		case errors.Is(err, emission.ErrNotFound):
 			u.err = fmt.Errorf("%w %s", errNoEmission, g.Emission)
 		case err != nil:
-			return [32]byte{}, err
+			return [32]byte{}, 0, err
 		default:
 			u.r, u.err = emission.NewReader(e, c.s.pages)
 		}
 		c.readers[g.Emission] = u
 	}
 	if u.err != nil {
-		return [32]byte{}, u.err
+		return [32]byte{}, 0, u.err
 	}
 	rec, err := u.r.Unit(ctx, g.Block, g.Unit)
 	if err != nil {
-		return [32]byte{}, err
+		return [32]byte{}, 0, err
 	}
-	return audit.LeafHash(audit.AppendLine(nil, &rec)), nil
+	return audit.LeafHash(audit.AppendLine(nil, &rec)), rec.Prize, nil
 }
 
 // money compares a prize, a deposit or a withdrawal entry with its transfer.
@@ -523,7 +567,7 @@ func (c *comparison) money(l *line, transfers map[int64]*lottery.Transfer) {
 		return
 	}
 	c.rep.Transfers++
-	if c.transfers.add(n.Transfer) {
+	if c.named(&c.transfers, n.Transfer, false) {
 		c.add(l.seq, what, "transfer %d is named by an entry before this one", n.Transfer)
 	}
 	if t.Kind == lottery.Stake {
@@ -649,6 +693,9 @@ func (c *comparison) root(ctx context.Context) error {
 	if !c.cp.ok {
 		return nil
 	}
+	if err := c.rootSince(ctx); err != nil {
+		return err
+	}
 	if c.cp.size > c.size {
 		c.add(-1, "", "the latest checkpoint signs %d entries, but the journal's counter says %d: entries were removed", c.cp.size, c.size)
 	}
@@ -702,7 +749,7 @@ func (c *comparison) entries(ctx context.Context, a, b int64) ([][]byte, error) 
 // locate names the entries rewritten since the latest checkpoint: those whose leaf hash is not
 // the one the tree's stored hashes kept when it was built.
 func (c *comparison) locate(ctx context.Context) error {
-	for a := int64(0); a < c.cp.size; a += compareChunk {
+	for a := c.from; a < c.cp.size; a += compareChunk {
 		b := min(a+compareChunk, c.cp.size)
 		entries, err := c.entries(ctx, a, b)
 		if err != nil {
@@ -729,8 +776,12 @@ func (c *comparison) locate(ctx context.Context) error {
 // unnamedGames reports the games since the journal began that no sale entry names. It reads their
 // ids alone (the primary key's order, no other table), and the rows of those it reports.
 func (c *comparison) unnamedGames(ctx context.Context) error {
-	ids, err := c.unnamed(ctx, &c.games, `SELECT id FROM games WHERE id >= $1
-		UNION ALL SELECT g.id FROM journal j JOIN games g ON g.id = j.game WHERE j.game < $1`, c.firstGame)
+	query := `SELECT id FROM games WHERE id >= $1
+		UNION ALL SELECT g.id FROM journal j JOIN games g ON g.id = j.game WHERE j.game < $1 AND j.seq >= $2`
+	if c.late != nil {
+		query += c.lateIDs("games", c.late.games, c.since.Expected.Games)
+	}
+	ids, err := c.unnamed(ctx, &c.games, query, c.games.base, c.from)
 	if err != nil {
 		return err
 	}
@@ -753,7 +804,11 @@ func (c *comparison) unnamedGames(ctx context.Context) error {
 
 // unnamedTransfers reports the transfers since the journal began that no entry names.
 func (c *comparison) unnamedTransfers(ctx context.Context) error {
-	ids, err := c.unnamed(ctx, &c.transfers, `SELECT id FROM transfers WHERE id >= $1`, c.firstTransfer)
+	query := `SELECT id FROM transfers WHERE id >= $1`
+	if c.late != nil {
+		query += c.lateIDs("transfers", c.late.transfers, c.since.Expected.Transfers)
+	}
+	ids, err := c.unnamed(ctx, &c.transfers, query, c.transfers.base)
 	if err != nil {
 		return err
 	}
@@ -770,9 +825,9 @@ func (c *comparison) unnamedTransfers(ctx context.Context) error {
 
 // unnamed lists, in order, the ids a query reads that no entry named (named), up to those the
 // report keeps; the others it counts as dropped.
-func (c *comparison) unnamed(ctx context.Context, named *idSet, query string, from int64) ([]int64, error) {
+func (c *comparison) unnamed(ctx context.Context, named *idSet, query string, args ...any) ([]int64, error) {
 	var ids []int64
-	err := each(c.q.Query(ctx, query, from))(func(r Rows) error {
+	err := each(c.q.Query(ctx, query, args...))(func(r Rows) error {
 		var id int64
 		if err := r.Scan(&id); err != nil || named.has(id) {
 			return err

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"starcolor/internal/lottery"
 )
@@ -14,9 +15,24 @@ import (
 
 // check is one query counting the rows that break a rule: 0 when the books are right.
 type check struct {
-	What string // the rule broken, as the report says it
-	SQL  string
+	What  string // the rule broken, as the report says it
+	SQL   string
+	Scope scope
 }
+
+// scope is what a check reads, and so what a check since the last one does with it.
+type scope int
+
+const (
+	// history: every game or transfer, grouped. A check since proves it against its mark.
+	history scope = iota
+	// rows: each game or transfer on its own, from {games} and {transfers}. A check since reads
+	// there the rows it has not proved yet.
+	rows
+	// whole: the accounts, players, blocks or sessions, whose count does not grow with the
+	// games. Every check reads them whole.
+	whole
+)
 
 // checks are the checks both dialects share. Accounts 1 and 2 are the bank and the prize fund.
 var checks = []check{
@@ -25,29 +41,29 @@ var checks = []check{
 	// With the count below, it proves that each game has exactly its stake transfer and its
 	// prize transfer: the transfers it finds are distinct, since each names its game, and the
 	// stake and prize transfers are no more than them.
-	{What: "games whose stake transfer or prize transfer is not theirs (its kind, game, amount, payer or payee)", SQL: `SELECT count(*) FROM games g JOIN players p ON p.id = g.player_id
+	{What: "games whose stake transfer or prize transfer is not theirs (its kind, game, amount, payer or payee)", Scope: rows, SQL: `SELECT count(*) FROM {games} g JOIN players p ON p.id = g.player_id
 			   LEFT JOIN transfers s ON s.id = g.stake_transfer
 			   LEFT JOIN transfers w ON w.id = g.stake_transfer + 1
 			 WHERE s.id IS NULL OR s.kind <> 'stake' OR s.game_id <> g.id OR s.amount <> g.stake OR s.from_account <> p.account_id OR s.to_account <> 2
 			    OR (g.prize > 0 AND (w.id IS NULL OR w.kind <> 'prize' OR w.game_id <> g.id OR w.amount <> g.prize OR w.from_account <> 2 OR w.to_account <> p.account_id))
 			    OR (g.prize = 0 AND w.kind = 'prize' AND w.game_id = g.id)`},
-	{What: "stake or prize transfers of no game, or more than their games", SQL: `SELECT (SELECT count(*) FROM transfers WHERE kind IN ('stake', 'prize')) -
-			        (SELECT count(*) FROM games) - (SELECT count(*) FROM games WHERE prize > 0)`},
-	{What: "deposits or withdrawals not between the bank and a player", SQL: `SELECT count(*) FROM transfers t WHERE t.kind IN ('deposit', 'withdrawal') AND NOT (
+	{What: "stake or prize transfers of no game, or more than their games", Scope: rows, SQL: `SELECT (SELECT count(*) FROM {transfers} t WHERE kind IN ('stake', 'prize')) -
+			        (SELECT count(*) FROM {games} g) - (SELECT count(*) FROM {games} g WHERE prize > 0)`},
+	{What: "deposits or withdrawals not between the bank and a player", Scope: rows, SQL: `SELECT count(*) FROM {transfers} t WHERE t.kind IN ('deposit', 'withdrawal') AND NOT (
 			  (t.kind = 'deposit' AND t.from_account = 1 AND t.to_account IN (SELECT account_id FROM players)) OR
 			  (t.kind = 'withdrawal' AND t.to_account = 1 AND t.from_account IN (SELECT account_id FROM players)))`},
 	// A self-exclusion and a closure pay the whole balance out in the step that shuts the
 	// account, and no money reaches it afterwards (lottery.PaidAtExclusion, the stores' payOut).
-	{What: "payouts at a self-exclusion or a closure that are not a withdrawal of a player so excluded or closed", SQL: `SELECT count(*) FROM transfers t
+	{What: "payouts at a self-exclusion or a closure that are not a withdrawal of a player so excluded or closed", Scope: rows, SQL: `SELECT count(*) FROM {transfers} t
 			 WHERE t.reason IS NOT NULL AND NOT EXISTS (SELECT 1 FROM players p WHERE p.account_id = t.from_account AND t.kind = 'withdrawal' AND t.to_account = 1
 			   AND ((t.reason = 'exclusion' AND p.excluded_until IS NOT NULL) OR (t.reason = 'closure' AND p.closed_by IN ('player', 'operator'))
 			     OR (t.reason = 'register' AND p.closed_by = 'register')))`},
 	// A block sells only while its emission is on sale (docs/spec/OPERATOR.md): its flag is set
 	// in the write that records each change of status. A flag flipped by hand would sell a
 	// suspended, scheduled or withdrawn emission, or stop one on sale, unrecorded.
-	{What: "blocks selling against their emission's status", SQL: `SELECT count(*) FROM blocks b WHERE b.selling <> (coalesce((SELECT h.status FROM emission_history h
+	{What: "blocks selling against their emission's status", Scope: whole, SQL: `SELECT count(*) FROM blocks b WHERE b.selling <> (coalesce((SELECT h.status FROM emission_history h
 			 WHERE h.emission_id = b.emission_id ORDER BY h.id DESC LIMIT 1), 'on_sale') = 'on_sale')`},
-	{What: "closed accounts holding money", SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
+	{What: "closed accounts holding money", Scope: whole, SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
 	{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
 			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
 			   ON g.emission_id = b.emission_id AND g.block = b.block
@@ -67,7 +83,7 @@ var checks = []check{
 			              WHERE g.id <= b.staked_through_id GROUP BY g.player_id) e ON e.player_id = p.id
 			 WHERE a.staked_total <> coalesce(g.total, 0) OR a.staked_expired <> coalesce(e.gone, 0)
 			    OR a.games_played <> coalesce(g.n, 0) OR a.games_won <> coalesce(g.won, 0) OR a.prizes_won <> coalesce(g.prizes, 0)`},
-	{What: "sessions of players or operators that do not exist", SQL: `SELECT count(*) FROM sessions s
+	{What: "sessions of players or operators that do not exist", Scope: whole, SQL: `SELECT count(*) FROM sessions s
 			 WHERE (s.kind = 'player' AND NOT EXISTS (SELECT 1 FROM players p WHERE p.id = s.owner_id))
 			    OR (s.kind = 'operator' AND NOT EXISTS (SELECT 1 FROM operators o WHERE o.id = s.owner_id))`},
 }
@@ -124,18 +140,27 @@ func (s *DB) checkLedger(ctx context.Context, q Querier, c *lottery.LedgerCheck)
 	}); err != nil {
 		return err
 	}
-	for _, ch := range append(checks[:len(checks):len(checks)], s.d.checks()...) {
-		var n int64
-		if err := q.QueryRow(ctx, ch.SQL).Scan(&n); err != nil {
-			return fmt.Errorf("%s: %w", ch.What, err)
-		}
-		if n != 0 {
-			problem("%s: %d", ch.What, n)
-		}
+	if err := runChecks(ctx, q, append(checks[:len(checks):len(checks)], s.d.checks()...), "games", "transfers", problem); err != nil {
+		return err
 	}
 	if err := q.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(stake), 0) AS BIGINT), CAST(coalesce(sum(prize), 0) AS BIGINT) FROM games`).
 		Scan(&c.Games, &c.Stakes, &c.Prizes); err != nil {
 		return err
 	}
 	return q.QueryRow(ctx, `SELECT count(*) FROM transfers`).Scan(&c.Transfers)
+}
+
+// runChecks runs checks, reading games and transfers as {games} and {transfers}.
+func runChecks(ctx context.Context, q Querier, cs []check, games, transfers string, problem func(string, ...any)) error {
+	for _, ch := range cs {
+		var n int64
+		query := strings.NewReplacer("{games}", games, "{transfers}", transfers).Replace(ch.SQL)
+		if err := q.QueryRow(ctx, query).Scan(&n); err != nil {
+			return fmt.Errorf("%s: %w", ch.What, err)
+		}
+		if n != 0 {
+			problem("%s: %d", ch.What, n)
+		}
+	}
+	return nil
 }

@@ -359,6 +359,13 @@ type Reports interface {
 	//   - what the sales keep for the back office (the totals by block and by hour, each game's
 	//     transfer ids) agrees with the games and transfers.
 	CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error)
+	// RaiseLedgerMark writes the triggers that record the games and transfers at or below the
+	// largest ids now (never below floor's) inserted late, changed or deleted, and returns that
+	// watermark. A floor with a schema must still be the database's (lottery.ErrSchemaChanged).
+	RaiseLedgerMark(ctx context.Context, floor lottery.Watermark) (lottery.Watermark, error)
+	// CheckBooks is CheckLedger since a mark (nil: the whole history), and the mark of what it
+	// proved at w when it found nothing wrong (lottery.BooksMark).
+	CheckBooks(ctx context.Context, old lottery.Watermark, mark *lottery.BooksMark, w lottery.Watermark) (*lottery.LedgerCheck, *lottery.BooksMark, error)
 }
 
 // Register is the list of excluded persons (the register of the regulation's self-exclusion).

@@ -143,6 +143,8 @@ func Run(t *testing.T, h Harness) {
 		{"SalesTotals", testSalesTotals},
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},
+		{"LedgerSince", testLedgerSince},
+		{"JournalSince", testJournalSince},
 		{"Emissions", testEmissions},
 		{"DuplicateEmission", testDuplicateEmission},
 		{"InterruptedCreationLeavesNothing", testInterruptedCreation},

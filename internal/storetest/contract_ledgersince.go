@@ -1,0 +1,113 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"starcolor/internal/lottery"
+)
+
+// The check of the books since a mark (lottery.Watermark, Store.CheckBooks) proves what a full
+// check proves of the same books, reading only the new rows:
+//
+//   - a game whose id was reserved before the watermark and sold after it (a wallet's round)
+//     is read as new, from what the triggers recorded;
+//   - its totals are the full check's;
+//   - a game at or below the watermark changed since, a balance changed, a block's count
+//     changed: each is a problem;
+//   - a trigger dropped is a schema changed, refused.
+func testLedgerSince(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	a, b := f.player(t, "alice", 10_000), f.player(t, "bob", 10_000)
+	sell := func(n int, key string) lottery.Game {
+		t.Helper()
+		var last lottery.Game
+		for i := range n {
+			for _, p := range []lottery.Player{a, b} {
+				g, err := f.sell(p, fmt.Sprintf("%s%d", key, i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				last = g
+			}
+		}
+		return last
+	}
+	sell(10, "a")
+	late, err := f.s.ReserveGameID(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	won := sell(5, "b")
+	w1, err := f.s.RaiseLedgerMark(f.ctx, lottery.Watermark{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w1.Games < late || w1.Schema == "" {
+		t.Fatalf("watermark %+v, below the reserved game %d", w1, late)
+	}
+	c, m1, err := f.s.CheckBooks(f.ctx, lottery.Watermark{}, nil, w1)
+	if err != nil || len(c.Problems) > 0 || m1 == nil {
+		t.Fatalf("full check: %v %q, mark %v", err, c.Problems, m1 != nil)
+	}
+	// The reserved game is sold after the watermark, below it.
+	r := f.sale(a, "late")
+	r.GameID = late
+	if _, err := f.s.Sell(f.ctx, r, f.now); err != nil {
+		t.Fatal(err)
+	}
+	sell(7, "c")
+	f.pay(t, b, lottery.Withdrawal, 50, "")
+	w2, err := f.s.RaiseLedgerMark(f.ctx, w1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	since, m2, err := f.s.CheckBooks(f.ctx, w1, m1, w2)
+	if err != nil || len(since.Problems) > 0 || m2 == nil {
+		t.Fatalf("check since: %v %q", err, since.Problems)
+	}
+	full := f.ledgerOK(t)
+	if since.Games != full.Games || since.Transfers != full.Transfers || since.Stakes != full.Stakes || since.Prizes != full.Prizes ||
+		since.Players != full.Players || full.Games != 2*22+1 {
+		t.Fatalf("since the mark: %+v; the full check: %+v", since, full)
+	}
+
+	cur := w2 // the triggers' watermark and schema, raised by each case
+	for _, c := range []struct {
+		name, sql, problem string
+	}{
+		{"a game below the watermark changed", fmt.Sprintf(`UPDATE games SET prize = prize + 100 WHERE id = %d`, won.ID), fmt.Sprintf("game %d was updated after the last check", won.ID)},
+		{"a balance changed", fmt.Sprintf(`UPDATE accounts SET balance = balance + 100 WHERE id = %d`, a.AccountID), "transfers add up to"},
+		{"a block's count changed", `UPDATE blocks SET sold = sold + 1 WHERE emission_id = 'S' AND block = 0`, "sold count differs"},
+		{"a player's totals changed", fmt.Sprintf(`UPDATE accounts SET games_won = games_won + 1 WHERE id = %d`, b.AccountID), "or totals that differ"},
+	} {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			if err := f.raw.Exec(c.sql); err != nil {
+				t.Fatal(err)
+			}
+			w3, err := f.s.RaiseLedgerMark(f.ctx, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, m, err := f.s.CheckBooks(f.ctx, w2, m2, w3)
+			if err != nil || m != nil || !strings.Contains(strings.Join(got.Problems, "\n"), c.problem) {
+				t.Fatalf("want %q, got %v %q", c.problem, err, got.Problems)
+			}
+			cur = w3
+		})
+	}
+
+	// A trigger dropped and made again is a schema changed.
+	drop := `DROP TRIGGER ledger_games_update`
+	if f.raw.Rebind != nil {
+		drop += ` ON games`
+	}
+	if err := f.raw.Exec(drop); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.RaiseLedgerMark(f.ctx, cur); !errors.Is(err, lottery.ErrSchemaChanged) {
+		t.Fatalf("a trigger dropped: %v, want %v", err, lottery.ErrSchemaChanged)
+	}
+}
