@@ -2,7 +2,7 @@
 # bench-growth.sh: what grows with the history, measured at each size of a database filled with
 # real sales (docs/PERFORMANCE.md, « A year of sales »).
 #
-#   scripts/bench-growth.sh [-s sqlite|pg] [-r REV] [-n PAIRS] [-d SECONDS] SIZE...
+#   scripts/bench-growth.sh [-s sqlite|pg] [-r REV] [-n PAIRS] [-d SECONDS] [-l NEW] SIZE...
 #
 # For each SIZE (games, as 100000 or 1e6), with REV's build (default HEAD):
 #
@@ -14,7 +14,9 @@
 #     pairs alternated: the ratios filled / empty of plays/s and of the sales' p99;
 #  5. times the back office's pages on the filled database, each the best of three: the first
 #     page (today), the sales page's CSV, the players' list, the heaviest player's page, the
-#     emissions, the log.
+#     emissions, the log;
+#  6. with -l NEW: sells NEW games more, and times starcolor ledger check --since-last, which
+#     reads them alone (from the mark the full check of step 3 recorded), and its peak memory.
 #
 # It prints one row of a Markdown table a size, then the pages' times. On PostgreSQL ($STARCOLOR_BENCH_PG: a URL whose
 # user may create databases) one server fills and checks, and two serve. Files go in
@@ -22,9 +24,10 @@
 # bytes a game. The ports 18090–18099 and 19090–19091 must be free. Check `uptime` first.
 set -euo pipefail
 
-store=sqlite rev=HEAD pairs=2 secs=10
-while getopts "s:r:n:d:" o; do
+store=sqlite rev=HEAD pairs=2 secs=10 new=0
+while getopts "s:r:n:d:l:" o; do
 	case $o in
+	l) new=$(printf '%.0f' "$OPTARG") ;;
 	s) store=$OPTARG ;;
 	r) rev=$OPTARG ;;
 	n) pairs=$OPTARG ;;
@@ -122,8 +125,8 @@ pages() {
 ms() { echo "$1" | sed -E 's/µs$/ 0.001/; s/ms$/ 1/; s/s$/ 1000/' | awk '{printf "%.3f", $1 * $2}'; }
 
 echo "# $store, build $id, $(uptime)"
-echo "| games | fill games/s | sales B/game | journal B/game | all B/game | ledger check s | its games/s | its peak MB | plays/s filled / empty | p99 filled / empty |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| games | fill games/s | sales B/game | journal B/game | all B/game | ledger check s | its games/s | its peak MB | plays/s filled / empty | p99 filled / empty | --since-last s after $new more | its peak MB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 empty=$(database empty)
 pagetimes=()
 for size in "$@"; do
@@ -146,9 +149,17 @@ for size in "$@"; do
 	done
 	plays=$(printf '%s\n' "${ratios[@]}" | cut -d/ -f1 | paste -sd' ')
 	p99=$(printf '%s\n' "${ratios[@]}" | cut -d/ -f2 | paste -sd' ')
-	printf '| %s | %s | %s | %s | %s | %s | %.0f | %d | %s | %s |\n' "$n" "$rate" "$(per sales)" "$(per journal)" "$(per all)" \
-		"$secs_check" "$(echo "$n / $secs_check" | bc -l)" $((kb / 1024)) "$plays" "$p99"
 	pagetimes+=("$n games, player $heavy: $(pages "$db" "$heavy")")
+	since=- since_mb=-
+	if [ "$new" -gt 0 ]; then
+		"$bin/starcolor-loadtest" fill --db "$db" --games "$new" --heavy "${HEAVY:-4}" --seed 2 >"$work/fill.out" 2>/dev/null
+		/usr/bin/time -f "%e %M" -o "$work/time.out" "$bin/starcolor" ledger check --db "$db" --since-last >"$work/check.out" 2>&1 ||
+			{ echo "bench-growth: ledger check --since-last failed after $new more games:" >&2; tail -5 "$work/check.out" >&2; exit 1; }
+		read -r since since_kb <"$work/time.out"
+		since_mb=$((since_kb / 1024))
+	fi
+	printf '| %s | %s | %s | %s | %s | %s | %.0f | %d | %s | %s | %s | %s |\n' "$n" "$rate" "$(per sales)" "$(per journal)" "$(per all)" \
+		"$secs_check" "$(echo "$n / $secs_check" | bc -l)" $((kb / 1024)) "$plays" "$p99" "$since" "$since_mb"
 done
 echo
 echo "back office, ms (best of three):"
