@@ -145,6 +145,7 @@ func Run(t *testing.T, h Harness) {
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},
 		{"LedgerSince", testLedgerSince},
 		{"JournalSince", testJournalSince},
+		{"LedgerSinceUnderSales", testLedgerSinceUnderSales},
 		{"Emissions", testEmissions},
 		{"DuplicateEmission", testDuplicateEmission},
 		{"InterruptedCreationLeavesNothing", testInterruptedCreation},

@@ -1,11 +1,15 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
 )
 
@@ -109,5 +113,75 @@ func testLedgerSince(t *testing.T, h Harness) {
 	}
 	if _, err := f.s.RaiseLedgerMark(f.ctx, cur); !errors.Is(err, lottery.ErrSchemaChanged) {
 		t.Fatalf("a trigger dropped: %v, want %v", err, lottery.ErrSchemaChanged)
+	}
+}
+
+// Checks since a mark while sales go on, two players selling and a sequencer appending their
+// entries: every check finds nothing wrong, though games and transfers are sold between the
+// raising of each watermark and the snapshots that read past it (the marks leave those rows
+// out, and the next check reads them), and the last one's totals are the full check's of the
+// same books once the sales stop.
+func testLedgerSinceUnderSales(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	players := []lottery.Player{f.player(t, "alice", 1_000_000), f.player(t, "bob", 1_000_000)}
+	ctx, stop := context.WithCancel(f.ctx)
+	var wg sync.WaitGroup
+	// A check that fails stops the sales before the store closes.
+	defer func() { stop(); wg.Wait() }()
+	for i, p := range players {
+		wg.Go(func() {
+			for n := 0; ctx.Err() == nil; n++ {
+				if _, err := f.s.Sell(ctx, f.sale(p, fmt.Sprintf("s%d-%d", i, n)), f.now); err != nil && ctx.Err() == nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for ctx.Err() == nil {
+			if _, err := f.s.Sequence(ctx); err != nil && ctx.Err() == nil {
+				t.Error(err)
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	})
+	var (
+		w     lottery.Watermark
+		books *lottery.BooksMark
+		jm    *journal.Mark
+		last  *lottery.LedgerCheck
+	)
+	check := func(round int) {
+		t.Helper()
+		next, err := f.s.RaiseLedgerMark(f.ctx, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, bm, err := f.s.CheckBooks(f.ctx, w, books, next)
+		if err != nil || len(c.Problems) > 0 || bm == nil {
+			t.Fatalf("round %d, the books since the mark: %v %q", round, err, c.Problems)
+		}
+		j, err := f.s.CompareJournal(f.ctx, journal.CompareOptions{AccountKey: AccountKey, Now: f.now, Since: jm, Games: next.Games, Transfers: next.Transfers})
+		if err != nil || !j.OK() || j.Mark == nil {
+			t.Fatalf("round %d, the journal since the mark: %v %v", round, err, j.Problems)
+		}
+		w, books, jm, last = next, bm, j.Mark, c
+	}
+	for round := range 5 {
+		time.Sleep(20 * time.Millisecond)
+		check(round)
+	}
+	stop()
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	Sequence(t, f.s)
+	check(5)
+	full := f.ledgerOK(t)
+	if last.Games != full.Games || last.Transfers != full.Transfers || last.Stakes != full.Stakes || last.Prizes != full.Prizes || full.Games < 100 {
+		t.Fatalf("the last check since a mark: %+v; the full check: %+v", last, full)
 	}
 }
