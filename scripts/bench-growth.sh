@@ -43,16 +43,12 @@ if [ "$store" = pg ] && [ -z "${STARCOLOR_BENCH_PG:-}" ]; then
 	exit 2
 fi
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+. "$repo/scripts/bench-lib.sh"
 work=${STARCOLOR_BENCH_DIR:-/tmp/starcolor-bench}/growth
 id=$(git -C "$repo" rev-parse --short "$rev")
 bin=$work/$id/bin
 mkdir -p "$work"
-if [ ! -x "$bin/starcolor" ]; then
-	rm -rf "$work/$id/src"
-	mkdir -p "$work/$id/src"
-	git -C "$repo" archive "$id" | tar -x -C "$work/$id/src"
-	(cd "$work/$id/src" && GOFLAGS=-buildvcs=false go build -o "$bin/" ./cmd/...)
-fi
+bench_build "$repo" "$id" "$work/$id"
 export STARCOLOR_JOURNAL_KEY=$work/journal.key
 
 # database NAME: a fresh database's --db (a file, or a PostgreSQL database made again).
@@ -68,24 +64,13 @@ database() {
 	echo "${base%/*}/starcolor_$1$query"
 }
 
-# waitfor FILE TEXT: until the server's log says it, 120 s at most.
-waitfor() {
-	for _ in $(seq 1 1200); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "bench-growth: no \"$2\" in $1 after 120 s" >&2
-	tail -5 "$1" >&2
-	return 1
-}
-
 # play DB: 64 players for SECONDS on DB's servers; prints "plays/s p99".
 play() {
 	local addrs=http://127.0.0.1:18090 metrics=http://127.0.0.1:19090 n=1
 	[ "$store" = pg ] && n=2 addrs=$addrs,http://127.0.0.1:18091 metrics=$metrics,http://127.0.0.1:19091
 	for i in $(seq 0 $((n - 1))); do
 		"$bin/starcolor" serve --db "$1" --addr "127.0.0.1:1809$i" --metrics-addr "127.0.0.1:1909$i" --auth-per-minute 0 >"$work/serve$i.log" 2>&1 &
-		waitfor "$work/serve$i.log" "store checked"
+		waitfor "$work/serve$i.log" "store checked" 120 # a filled file takes longer to check
 	done
 	"$bin/starcolor-loadtest" --addr "$addrs" --metrics "$metrics" --players 64 --duration "${secs}s" >"$work/lt.out" 2>&1 || true
 	pkill -f "$bin/starcolor serve" || true
@@ -100,7 +85,7 @@ play() {
 # pages DB HEAVY: the back office's pages on DB, the best of three each, in ms, as "name ms ...".
 pages() {
 	"$bin/starcolor" serve --db "$1" --addr 127.0.0.1:18090 --metrics-addr 127.0.0.1:19090 --auth-per-minute 0 >"$work/serve0.log" 2>&1 &
-	waitfor "$work/serve0.log" "store checked"
+	waitfor "$work/serve0.log" "store checked" 120
 	echo "bench-growth-password" | "$bin/starcolor" admin create --db "$1" bench --role viewer,finance,compliance >/dev/null 2>&1 || true
 	local base=http://127.0.0.1:18090 jar=$work/cookies out=()
 	curl -s -c "$jar" -o /dev/null -d name=bench -d password=bench-growth-password "$base/admin/login"

@@ -37,33 +37,16 @@ if [ "$store" = pg ] && [ -z "${STARCOLOR_BENCH_PG:-}" ]; then
 	exit 2
 fi
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+. "$repo/scripts/bench-lib.sh"
 work=${STARCOLOR_BENCH_DIR:-/tmp/starcolor-bench}
 new=$(git -C "$repo" rev-parse --short "$1") old=$(git -C "$repo" rev-parse --short "$2")
 mkdir -p "$work"
 
 # build REV: the revision's commands, once, into $work/REV/bin.
-build() {
-	local dir=$work/$1
-	[ -x "$dir/bin/starcolor" ] && return
-	rm -rf "$dir/src"
-	mkdir -p "$dir/src"
-	git -C "$repo" archive "$1" | tar -x -C "$dir/src"
-	(cd "$dir/src" && GOFLAGS=-buildvcs=false go build -o "$dir/bin/" ./cmd/...)
-}
+build() { bench_build "$repo" "$1" "$work/$1"; }
 
 # has BIN FLAG: whether the build's serve takes a flag.
 has() { "$1" serve --help 2>&1 | grep -q -- "-$2 "; }
-
-# waitfor FILE TEXT: until the server's log says it, 60 s at most.
-waitfor() {
-	for _ in $(seq 1 600); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "bench-pairs: no \"$2\" in $1 after 60 s" >&2
-	tail -5 "$1" >&2
-	return 1
-}
 
 # serve DIR BIN DB PORT METRICSPORT LOG: one server, in the background (its pid in $served),
 # with the flags its build has, once it is ready.

@@ -31,30 +31,15 @@ done
 shift $((OPTIND - 1))
 [ $# -le 1 ] || { sed -n '2,6p' "$0" >&2; exit 2; }
 repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+. "$repo/scripts/bench-lib.sh"
 work=${STARCOLOR_BENCH_DIR:-/tmp/starcolor-bench}
 rev=$(git -C "$repo" rev-parse --short "${1:-HEAD}")
 dir=$work/$rev-wallet
 bin=$dir/bin
 mkdir -p "$dir"
 
-if [ ! -x "$bin/starcolor" ]; then
-	rm -rf "$dir/src"
-	mkdir -p "$dir/src"
-	git -C "$repo" archive "$rev" | tar -x -C "$dir/src"
-	(cd "$dir/src" && GOFLAGS=-buildvcs=false go build -o "$bin/" ./cmd/...)
-fi
+bench_build "$repo" "$rev" "$dir"
 [ -f "$dir/secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$dir/secret"
-
-# waitfor FILE TEXT: until the log says it, 60 s at most.
-waitfor() {
-	for _ in $(seq 1 600); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	echo "bench-wallet: no \"$2\" in $1 after 60 s" >&2
-	tail -5 "$1" >&2
-	return 1
-}
 
 # cpu PID: the process's CPU so far, in clock ticks (utime + stime).
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
