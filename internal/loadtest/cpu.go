@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,52 +21,57 @@ import (
 type cpuSample struct {
 	tool, server time.Duration
 	serverKnown  bool
+	why          error // why the server's is not known
 }
 
 func (r *runner) sampleCPU(ctx context.Context) cpuSample {
 	s := cpuSample{tool: processCPU()}
-	s.server, s.serverKnown = r.serverCPU(ctx)
+	s.server, s.why = r.serverCPU(ctx)
+	s.serverKnown = s.why == nil
 	return s
 }
 
 // serverCPU sums process_cpu_seconds_total from the servers' /metrics. Any failure (no metrics
 // listener given, no such page, no such metric, not the text format) means the servers' CPU is
-// not known.
-func (r *runner) serverCPU(ctx context.Context) (time.Duration, bool) {
+// not known, and says why.
+func (r *runner) serverCPU(ctx context.Context) (time.Duration, error) {
 	var sum time.Duration
 	for _, ep := range r.eps {
-		cpu, ok := ep.serverCPU(ctx)
-		if !ok {
-			return 0, false
+		cpu, err := ep.serverCPU(ctx)
+		if err != nil {
+			return 0, err
 		}
 		sum += cpu
 	}
-	return sum, true
+	return sum, nil
 }
 
-func (ep *endpoint) serverCPU(ctx context.Context) (time.Duration, bool) {
+// errNoMetrics is a server whose metrics' listener was not given (--metrics).
+var errNoMetrics = errors.New("no --metrics")
+
+func (ep *endpoint) serverCPU(ctx context.Context) (time.Duration, error) {
 	if ep.metrics == nil {
-		return 0, false
+		return 0, errNoMetrics
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.metrics.base+"/metrics", nil)
 	if err != nil {
-		return 0, false
+		return 0, err
 	}
 	res, err := (&http.Client{Transport: ep.metricsTransport, CheckRedirect: noRedirect}).Do(req)
 	if err != nil {
-		return 0, false
+		return 0, err
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return 0, false
+		return 0, fmt.Errorf("GET %s/metrics: %s", ep.metrics.base, res.Status)
 	}
 	secs, err := parseProcessCPU(io.LimitReader(res.Body, 4<<20))
 	if err != nil {
-		return 0, false
+		return 0, fmt.Errorf("%s/metrics: %w", ep.metrics.base, err)
 	}
-	return time.Duration(secs * float64(time.Second)), true
+	return time.Duration(secs * float64(time.Second)), nil
 }
 
 // parseProcessCPU finds process_cpu_seconds_total in a Prometheus text exposition.

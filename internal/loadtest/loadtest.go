@@ -14,6 +14,7 @@ package loadtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -291,6 +292,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.ToolCPU = cpuAfter.tool - cpuBefore.tool
 	if cpuBefore.serverKnown && cpuAfter.serverKnown {
 		res.ServerCPU, res.ServerCPUKnown = cpuAfter.server-cpuBefore.server, true
+	} else {
+		res.ServerCPUUnknown = cmp.Or(cpuBefore.why, cpuAfter.why)
 	}
 	if s := elapsed.Seconds(); s > 0 {
 		res.PlaysPerSecond = float64(res.Games) / s

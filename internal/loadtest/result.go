@@ -50,6 +50,7 @@ type Result struct {
 	// publishes process_cpu_seconds_total at /metrics.
 	ToolCPU, ServerCPU time.Duration
 	ServerCPUKnown     bool
+	ServerCPUUnknown   error // why not, when not known
 }
 
 // RequestStats is what one type of request measured.
@@ -200,7 +201,7 @@ func (r *Result) Report(w io.Writer) error {
 		if r.ServerCPUKnown {
 			fmt.Fprintf(&b, "server %s a play (%.2f cores), ", perPlay(r.ServerCPU, r.Games), r.ServerCPU.Seconds()/r.Elapsed.Seconds())
 		} else {
-			b.WriteString("server not known (no --metrics, or none published there), ")
+			fmt.Fprintf(&b, "server not known (%v), ", r.ServerCPUUnknown)
 		}
 		fmt.Fprintf(&b, "load tool %s a play (%.2f cores), during the play phase\n", perPlay(r.ToolCPU, r.Games), r.ToolCPU.Seconds()/r.Elapsed.Seconds())
 	}
