@@ -78,7 +78,8 @@ func (d Dialect) newRows(table string, above int64, late map[int64]bool) string 
 type played struct{ n, staked, won, prizes int64 }
 
 // sums is what rows add to the accounts, the players and the blocks: the new rows' of a check
-// since, the rows above the watermark that a mark leaves out.
+// since, the rows above the watermark that a mark leaves out. It counts the rows that break
+// each row's rules beside.
 type sums struct {
 	accounts map[int64]int64   // account → money in, less money out
 	players  map[int64]played  // player → their games
@@ -86,6 +87,10 @@ type sums struct {
 	hours    map[hourKey]hourSold
 	games    played // all of them
 	moves    int64  // transfers
+	// stakePrize counts the stake and prize transfers; broken the rows that break each of
+	// passRules.
+	stakePrize int64
+	broken     []int64
 }
 
 type blockKey struct {
@@ -102,50 +107,86 @@ type hourKey struct {
 
 type hourSold struct{ units, stakes, prizes, winners, top int64 }
 
-// sumsOf reads what the games and transfers of two subqueries add.
+// The rules sumsOf's pass counts: first the games', then the transfers'.
+var (
+	passGameRules     = append(gameRules[:len(gameRules):len(gameRules)], gameRefs)
+	passTransferRules = append(transferRules[:len(transferRules):len(transferRules)], transferRefs)
+	passRules         = append(passGameRules[:len(passGameRules):len(passGameRules)], passTransferRules...)
+)
+
+// brokenMask is an expression whose bit i is set when a row breaks rules[i].
+func brokenMask(rules []rowRule) string {
+	terms := make([]string, len(rules))
+	for i, r := range rules {
+		terms[i] = fmt.Sprintf("(CASE WHEN %s THEN %d ELSE 0 END)", r.Broken, 1<<i)
+	}
+	return strings.Join(terms, " + ")
+}
+
+// sumsOf reads what the games and transfers of two subqueries add, in one pass over each: the
+// sums are made here rather than grouped by the database, which would read the rows once for
+// each grouping and sort them.
 func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string) (*sums, error) {
-	out := &sums{accounts: map[int64]int64{}, players: map[int64]played{}, blocks: map[blockKey]sold{}, hours: map[hourKey]hourSold{}}
-	if err := each(q.Query(ctx, `SELECT account, CAST(sum(amount) AS BIGINT), CAST(sum(n) AS BIGINT) FROM (
-			SELECT to_account AS account, amount, 1 AS n FROM `+transfers+` t UNION ALL SELECT from_account, -amount, 0 FROM `+transfers+` f) x GROUP BY account`))(func(r Rows) error {
-		var a, m, n int64
-		err := r.Scan(&a, &m, &n)
-		out.accounts[a] += m
-		out.moves += n
-		return err
+	out := &sums{accounts: map[int64]int64{}, players: map[int64]played{}, blocks: map[blockKey]sold{}, hours: map[hourKey]hourSold{},
+		broken: make([]int64, len(passRules))}
+	count := func(mask int64, first int) {
+		for i := first; mask != 0; i, mask = i+1, mask>>1 {
+			out.broken[i] += mask & 1
+		}
+	}
+	if err := each(q.Query(ctx, `SELECT from_account, to_account, amount, CASE WHEN kind IN ('stake', 'prize') THEN 1 ELSE 0 END, `+
+		brokenMask(passTransferRules)+` FROM `+transfers+` t`))(func(r Rows) error {
+		var from, to, amount, stakePrize, mask int64
+		if err := r.Scan(&from, &to, &amount, &stakePrize, &mask); err != nil {
+			return err
+		}
+		out.accounts[to] += amount
+		out.accounts[from] -= amount
+		out.moves++
+		out.stakePrize += stakePrize
+		count(mask, len(passGameRules))
+		return nil
 	}); err != nil {
 		return nil, err
 	}
-	if err := each(q.Query(ctx, `SELECT player_id, count(*), CAST(sum(stake) AS BIGINT), count(*) FILTER (WHERE prize > 0), CAST(sum(prize) AS BIGINT)
-		FROM `+games+` g GROUP BY player_id`))(func(r Rows) error {
-		var id int64
-		var p played
-		err := r.Scan(&id, &p.n, &p.staked, &p.won, &p.prizes)
-		out.players[id] = p
-		out.games.n, out.games.staked, out.games.won, out.games.prizes = out.games.n+p.n, out.games.staked+p.staked, out.games.won+p.won, out.games.prizes+p.prizes
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	if err := each(q.Query(ctx, `SELECT emission_id, block, count(*), CAST(sum(prize) AS BIGINT), count(*) FILTER (WHERE prize > 0), max(unit) + 1
-		FROM `+games+` g GROUP BY emission_id, block`))(func(r Rows) error {
-		var k blockKey
-		var b sold
-		err := r.Scan(&k.emission, &k.block, &b.n, &b.prizes, &b.winners, &b.top)
-		out.blocks[k] = b
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	err := each(q.Query(ctx, `SELECT `+s.d.gameHour("g.created_at")+`, stake, count(*), CAST(sum(stake) AS BIGINT), CAST(sum(prize) AS BIGINT),
-			count(*) FILTER (WHERE prize > 0), max(prize)
-		FROM `+games+` g GROUP BY 1, 2`))(func(r Rows) error {
-		var k hourKey
-		var h hourSold
-		err := r.Scan(&k.hour, &k.price, &h.units, &h.stakes, &h.prizes, &h.winners, &h.top)
-		out.hours[k] = h
-		return err
+	err := each(q.Query(ctx, `SELECT g.player_id, g.emission_id, g.block, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
+		brokenMask(passGameRules)+` FROM `+games+` g`+gameJoins))(func(r Rows) error {
+		var (
+			player, unit, stake, prize, mask int64
+			b                                blockKey
+			hour                             string
+		)
+		if err := r.Scan(&player, &b.emission, &b.block, &unit, &stake, &prize, &hour, &mask); err != nil {
+			return err
+		}
+		won := int64(0)
+		if prize > 0 {
+			won = 1
+		}
+		p := out.players[player]
+		out.players[player] = played{p.n + 1, p.staked + stake, p.won + won, p.prizes + prize}
+		out.games = played{out.games.n + 1, out.games.staked + stake, out.games.won + won, out.games.prizes + prize}
+		k := out.blocks[b]
+		out.blocks[b] = sold{k.n + 1, k.prizes + prize, k.winners + won, max(k.top, unit+1)}
+		hk := hourKey{hour, stake}
+		h := out.hours[hk]
+		out.hours[hk] = hourSold{h.units + 1, h.stakes + stake, h.prizes + prize, h.winners + won, max(h.top, prize)}
+		count(mask, 0)
+		return nil
 	})
 	return out, err
+}
+
+// problems reports the rows of the sums that break a rule.
+func (u *sums) problems(problem func(string, ...any)) {
+	for i, r := range passRules {
+		if n := u.broken[i]; n != 0 {
+			problem("%s: %d", r.What, n)
+		}
+	}
+	if n := u.stakePrize - u.games.n - u.games.won; n != 0 {
+		problem("%s: %d", stakePrizeCount, n)
+	}
 }
 
 // checkSince proves the books from a mark: the rows above old's watermark and those recorded
@@ -169,17 +210,12 @@ func (s *DB) checkSince(ctx context.Context, q Querier, old lottery.Watermark, m
 	}
 	var cs []check
 	for _, ch := range checks {
-		if ch.Scope != history {
+		if ch.Scope == whole {
 			cs = append(cs, ch)
 		}
 	}
-	cs = append(cs, check{What: "new games or transfers referring to rows that do not exist", SQL: `SELECT
-		(SELECT count(*) FROM {games} g WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = g.player_id)
-		   OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.emission_id = g.emission_id AND b.block = g.block)) +
-		(SELECT count(*) FROM {transfers} t WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.from_account)
-		   OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.to_account)
-		   OR (t.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games x WHERE x.id = t.game_id))) +
-		(SELECT count(*) FROM idempotency i WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = i.player_id))`})
+	cs = append(cs, check{What: "idempotency keys of players that do not exist", SQL: `SELECT count(*) FROM idempotency i
+		WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = i.player_id)`})
 	if err := runChecks(ctx, q, cs, games, transfers, problem); err != nil {
 		return 0, err
 	}
@@ -187,6 +223,7 @@ func (s *DB) checkSince(ctx context.Context, q Querier, old lottery.Watermark, m
 	if err != nil {
 		return 0, err
 	}
+	added.problems(problem)
 	if err := s.accountsSince(ctx, q, old, mark, late.games, added, problem); err != nil {
 		return 0, err
 	}
@@ -263,7 +300,11 @@ func (s *DB) accountsSince(ctx context.Context, q Querier, old lottery.Watermark
 	}
 	var windows []window
 	marks := mark.Accounts
+	moved := 0 // the accounts the new transfers name
 	err := eachAccount(ctx, q, func(a *accountRow) error {
+		if _, ok := added.accounts[a.ID]; ok {
+			moved++
+		}
 		for len(marks) > 0 && marks[0].ID < a.ID {
 			problem("account %d, which the last check proved, is gone", marks[0].ID)
 			marks = marks[1:]
@@ -296,6 +337,9 @@ func (s *DB) accountsSince(ctx context.Context, q Querier, old lottery.Watermark
 	}
 	for _, m := range marks {
 		problem("account %d, which the last check proved, is gone", m.ID)
+	}
+	if n := len(added.accounts) - moved; n > 0 {
+		problem("new transfers to or from accounts that do not exist: %d accounts", n)
 	}
 	// A stake window holds the stakes of its player's games through an id. The mark's window
 	// held those through its id; the games between the two ids, and the games recorded late

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -79,16 +80,31 @@ func testLedgerSince(t *testing.T, h Harness) {
 	}
 
 	cur := w2 // the triggers' watermark and schema, raised by each case
+	fixed := func(sql string) func() string { return func() string { return sql } }
 	for _, c := range []struct {
-		name, sql, problem string
+		name    string
+		sql     func() string // sells what it changes, if anything
+		problem string
 	}{
-		{"a game below the watermark changed", fmt.Sprintf(`UPDATE games SET prize = prize + 100 WHERE id = %d`, won.ID), fmt.Sprintf("game %d was updated after the last check", won.ID)},
-		{"a balance changed", fmt.Sprintf(`UPDATE accounts SET balance = balance + 100 WHERE id = %d`, a.AccountID), "transfers add up to"},
-		{"a block's count changed", `UPDATE blocks SET sold = sold + 1 WHERE emission_id = 'S' AND block = 0`, "sold count differs"},
-		{"a player's totals changed", fmt.Sprintf(`UPDATE accounts SET games_won = games_won + 1 WHERE id = %d`, b.AccountID), "or totals that differ"},
+		// The rules of each row, on the new rows: first, while the books let sales go on.
+		{"a new game's stake transfer not its own", func() string {
+			g := sell(1, "d")
+			return fmt.Sprintf(`UPDATE games SET stake_transfer = stake_transfer + 1000 WHERE id = %d`, g.ID)
+		}, "stake transfer or prize transfer is not theirs"},
+		{"a new deposit paid by the prize fund", fixed(fmt.Sprintf(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at)
+			SELECT 2, %d, 50, 'deposit', created_at FROM transfers WHERE id = (SELECT max(id) FROM transfers)`, a.AccountID)),
+			"deposits or withdrawals not between the bank and a player"},
+		{"a new game of a block that does not exist", func() string {
+			g := sell(1, "e")
+			return fmt.Sprintf(`UPDATE games SET block = 99 WHERE id = %d`, g.ID)
+		}, "block 99, which does not exist"},
+		{"a game below the watermark changed", fixed(fmt.Sprintf(`UPDATE games SET prize = prize + 100 WHERE id = %d`, won.ID)), fmt.Sprintf("game %d was updated after the last check", won.ID)},
+		{"a balance changed", fixed(fmt.Sprintf(`UPDATE accounts SET balance = balance + 100 WHERE id = %d`, a.AccountID)), "transfers add up to"},
+		{"a block's count changed", fixed(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = 'S' AND block = 0`), "sold count differs"},
+		{"a player's totals changed", fixed(fmt.Sprintf(`UPDATE accounts SET games_won = games_won + 1 WHERE id = %d`, b.AccountID)), "or totals that differ"},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-			if err := f.raw.Exec(c.sql); err != nil {
+			if err := f.raw.Exec(c.sql()); err != nil {
 				t.Fatal(err)
 			}
 			w3, err := f.s.RaiseLedgerMark(f.ctx, cur)
@@ -125,7 +141,10 @@ func testLedgerSinceUnderSales(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	players := []lottery.Player{f.player(t, "alice", 1_000_000), f.player(t, "bob", 1_000_000)}
 	ctx, stop := context.WithCancel(f.ctx)
-	var wg sync.WaitGroup
+	var (
+		wg   sync.WaitGroup
+		sold atomic.Int64
+	)
 	// A check that fails stops the sales before the store closes.
 	defer func() { stop(); wg.Wait() }()
 	for i, p := range players {
@@ -135,6 +154,7 @@ func testLedgerSinceUnderSales(t *testing.T, h Harness) {
 					t.Error(err)
 					return
 				}
+				sold.Add(1)
 			}
 		})
 	}
@@ -169,8 +189,11 @@ func testLedgerSinceUnderSales(t *testing.T, h Harness) {
 		}
 		w, books, jm, last = next, bm, j.Mark, c
 	}
+	// Each round waits for 20 sales more, however busy the machine.
 	for round := range 5 {
-		time.Sleep(20 * time.Millisecond)
+		for want := sold.Load() + 20; sold.Load() < want && !t.Failed(); {
+			time.Sleep(time.Millisecond)
+		}
 		check(round)
 	}
 	stop()
