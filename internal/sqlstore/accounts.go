@@ -246,7 +246,7 @@ func (s *DB) ChangePassword(ctx context.Context, playerID int64, session []byte,
 		if _, err := q.Exec(ctx, `DELETE FROM sessions WHERE kind = $1 AND owner_id = $2`, lottery.PlayerSession, playerID); err != nil {
 			return err
 		}
-		_, err := q.Exec(ctx, `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`,
+		_, err := q.Exec(ctx, insertSession,
 			fresh.Hash, lottery.PlayerSession, playerID, fresh.CreatedAt, fresh.LastSeen)
 		return err
 	}))

@@ -9,19 +9,23 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// The play session of the reality checks (docs/spec/API.md 1.1, migration 0023): it begins at the
-// player's earliest live session, and sums the games sold since, through the players' sessions
-// by owner and their games by time, both indexes: one statement, whatever the player's history.
+// The play session of the reality checks (docs/spec/API.md 1.1): it begins at the player's
+// earliest live session, and sums the games sold since: the player's totals, kept in their
+// account (migration 0037), less those the session kept as it opened (migration 0039). A session
+// index seek and two rows, whatever the player's history.
 
 // PlaySessionQuery reads a player's play session: $1 the player, $2 and $3 the bounds of a live
 // session (last seen at or after, opened at or after). (The SQLite store's tests check its plan.)
+// Of two sessions opened in the same second, the earlier kept the smaller totals.
 func PlaySessionQuery(d Dialect) string {
-	return `SELECT s.started, CAST(coalesce(sum(g.stake), 0) AS BIGINT), CAST(coalesce(sum(g.prize), 0) AS BIGINT), count(g.player_id),
-			CASE WHEN p.reality_checked_session = s.started THEN p.reality_checked_minutes ELSE 0 END
-		FROM (SELECT min(created_at) AS started FROM sessions WHERE kind = 'player' AND owner_id = $1 AND last_seen >= $2 AND created_at >= $3) s
-		JOIN players p ON p.id = $1
-		LEFT JOIN games g ON g.player_id = $1 AND g.created_at >= ` + d.fromUnix("s.started") + `
-		GROUP BY s.started, p.reality_checked_session, p.reality_checked_minutes`
+	return `SELECT s.created_at, a.staked_total - coalesce(s.staked_at_open, 0), a.prizes_won - coalesce(s.won_at_open, 0),
+			a.games_played - coalesce(s.games_at_open, 0),
+			CASE WHEN p.reality_checked_session = s.created_at THEN p.reality_checked_minutes ELSE 0 END
+		FROM players p JOIN accounts a ON a.id = p.account_id
+		LEFT JOIN (SELECT created_at, games_at_open, staked_at_open, won_at_open FROM sessions
+		           WHERE kind = 'player' AND owner_id = $1 AND last_seen >= $2 AND created_at >= $3
+		           ORDER BY created_at, games_at_open LIMIT 1) s ON true
+		WHERE p.id = $1`
 }
 
 // playSessionOf reads a player's play session, in a write or outside it. A player with no live

@@ -12,6 +12,13 @@ import (
 
 // Sessions, of players and operators alike, are one table, known by the SHA-256 of their token.
 
+// insertSession makes a session: $1 its hash, $2 its kind, $3 its owner, $4 and $5 its times.
+// A player's keeps their totals as it opens: a play session's sums are the totals since
+// (PlaySessionQuery).
+const insertSession = `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen, games_at_open, staked_at_open, won_at_open)
+	SELECT $1, $2, $3, $4, $5, coalesce(a.games_played, 0), coalesce(a.staked_total, 0), coalesce(a.prizes_won, 0)
+	FROM (SELECT 1) one LEFT JOIN players p ON $2 = 'player' AND p.id = $3 LEFT JOIN accounts a ON a.id = p.account_id`
+
 // CreateSession starts a session. A player's is refused, in its write, if their account is shut
 // when it is made (closed, or self-excluded: lottery.Player.Shut's fault). Where servers write
 // at once, that is read with the player's row locked for share. An exclusion or a closure
@@ -20,9 +27,8 @@ import (
 // its session after, gets no session. Nor does one whose password changed since it was checked
 // (lottery.Session.StillChecked).
 func (s *DB) CreateSession(ctx context.Context, ss lottery.Session) error {
-	const insert = `INSERT INTO sessions (token_hash, kind, owner_id, created_at, last_seen) VALUES ($1, $2, $3, $4, $5)`
 	if ss.Kind != lottery.PlayerSession {
-		_, err := s.once.Exec(ctx, insert, ss.Hash, ss.Kind, ss.OwnerID, ss.CreatedAt, ss.LastSeen)
+		_, err := s.once.Exec(ctx, insertSession, ss.Hash, ss.Kind, ss.OwnerID, ss.CreatedAt, ss.LastSeen)
 		return err
 	}
 	return s.write(ctx, func(q Querier) error {
@@ -34,7 +40,7 @@ func (s *DB) CreateSession(ctx context.Context, ss lottery.Session) error {
 		if err := ss.StillChecked(p.PasswordHash); err != nil {
 			return err
 		}
-		_, err = q.Exec(ctx, insert, ss.Hash, ss.Kind, ss.OwnerID, ss.CreatedAt, ss.LastSeen)
+		_, err = q.Exec(ctx, insertSession, ss.Hash, ss.Kind, ss.OwnerID, ss.CreatedAt, ss.LastSeen)
 		return err
 	})
 }
