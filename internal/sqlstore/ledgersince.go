@@ -91,6 +91,9 @@ type sums struct {
 	// passRules.
 	stakePrize int64
 	broken     []int64
+	// windowed is, for each player whose stake window moved past the old watermark, the stakes
+	// of their new games in the part of its move above it (windowsMoved).
+	windowed map[int64]int64
 }
 
 type blockKey struct {
@@ -126,9 +129,11 @@ func brokenMask(rules []rowRule) string {
 // sumsOf reads what the games and transfers of two subqueries add, in one pass over each: the
 // sums are made here rather than grouped by the database, which would read the rows once for
 // each grouping and sort them.
-func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string) (*sums, error) {
+// moved is the part above the watermark of the stake windows that moved (windowsMoved), whose
+// new games' stakes the pass sums (sums.windowed); nil for none.
+func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, moved map[int64]idRange) (*sums, error) {
 	out := &sums{accounts: map[int64]int64{}, players: map[int64]played{}, blocks: map[blockKey]sold{}, hours: map[hourKey]hourSold{},
-		broken: make([]int64, len(passRules))}
+		broken: make([]int64, len(passRules)), windowed: map[int64]int64{}}
 	count := func(mask int64, first int) {
 		for i := first; mask != 0; i, mask = i+1, mask>>1 {
 			out.broken[i] += mask & 1
@@ -149,14 +154,14 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string) (*s
 	}); err != nil {
 		return nil, err
 	}
-	err := each(q.Query(ctx, `SELECT g.player_id, g.emission_id, g.block, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
+	err := each(q.Query(ctx, `SELECT g.id, g.player_id, g.emission_id, g.block, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
 		brokenMask(passGameRules)+` FROM `+games+` g`+gameJoins))(func(r Rows) error {
 		var (
-			player, unit, stake, prize, mask int64
-			b                                blockKey
-			hour                             string
+			id, player, unit, stake, prize, mask int64
+			b                                    blockKey
+			hour                                 string
 		)
-		if err := r.Scan(&player, &b.emission, &b.block, &unit, &stake, &prize, &hour, &mask); err != nil {
+		if err := r.Scan(&id, &player, &b.emission, &b.block, &unit, &stake, &prize, &hour, &mask); err != nil {
 			return err
 		}
 		won := int64(0)
@@ -172,6 +177,31 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string) (*s
 		h := out.hours[hk]
 		out.hours[hk] = hourSold{h.units + 1, h.stakes + stake, h.prizes + prize, h.winners + won, max(h.top, prize)}
 		count(mask, 0)
+		if m, ok := moved[player]; ok && id > m.lo && id <= m.hi {
+			out.windowed[player] += stake
+		}
+		return nil
+	})
+	return out, err
+}
+
+// idRange is the games with ids in (lo, hi].
+type idRange struct{ lo, hi int64 }
+
+// windowsMoved is, for each player whose stake window moved since the mark past the old
+// watermark, the part of its move above it: the stakes of those games, all new, are summed in the
+// pass over the new games rather than read again by the games' index by player.
+func windowsMoved(ctx context.Context, q Querier, old lottery.Watermark, mark *lottery.BooksMark) (map[int64]idRange, error) {
+	was := make(map[int64]int64, len(mark.Accounts))
+	for _, m := range mark.Accounts {
+		was[m.ID] = m.ExpiredThrough
+	}
+	out := map[int64]idRange{}
+	err := eachAccount(ctx, q, func(a *accountRow) error {
+		lo, hi := min(was[a.ID], a.ExpiredThrough), max(was[a.ID], a.ExpiredThrough)
+		if a.Player != 0 && hi > old.Games {
+			out[a.Player] = idRange{max(lo, old.Games), hi}
+		}
 		return nil
 	})
 	return out, err
@@ -219,7 +249,11 @@ func (s *DB) checkSince(ctx context.Context, q Querier, old lottery.Watermark, m
 	if err := runChecks(ctx, q, cs, games, transfers, problem); err != nil {
 		return 0, err
 	}
-	added, err := s.sumsOf(ctx, q, games, transfers)
+	moved, err := windowsMoved(ctx, q, old, mark)
+	if err != nil {
+		return 0, err
+	}
+	added, err := s.sumsOf(ctx, q, games, transfers, moved)
 	if err != nil {
 		return 0, err
 	}
@@ -287,11 +321,18 @@ func (s *DB) accountsSince(ctx context.Context, q Querier, old lottery.Watermark
 		}
 		return n
 	}
-	// Games in (lo, hi] of a player, read by the index by player.
+	// Games in (lo, hi] of a player, the move of their window: those above the old watermark
+	// summed in the pass (windowsMoved), the others read by the index by player.
 	between := func(player, lo, hi int64) (int64, error) {
-		var n int64
-		err := q.QueryRow(ctx, `SELECT CAST(coalesce(sum(stake), 0) AS BIGINT) FROM games WHERE player_id = $1 AND id > $2 AND id <= $3`, player, lo, hi).Scan(&n)
-		return n, err
+		var above, below int64
+		if hi > old.Games {
+			above, hi = added.windowed[player], old.Games
+		}
+		if lo >= hi {
+			return above, nil
+		}
+		err := q.QueryRow(ctx, `SELECT CAST(coalesce(sum(stake), 0) AS BIGINT) FROM games WHERE player_id = $1 AND id > $2 AND id <= $3`, player, lo, hi).Scan(&below)
+		return above + below, err
 	}
 	// The windows that moved since the mark, read once the accounts are: from the mark's.
 	type window struct {
@@ -447,7 +488,7 @@ func (s *DB) hoursSince(ctx context.Context, q Querier, mark *lottery.BooksMark,
 // rows as they stand, less the games and transfers above w (sold since w was raised), which the
 // next check reads as new.
 func (s *DB) booksMark(ctx context.Context, q Querier, w lottery.Watermark, changes int64, c *lottery.LedgerCheck) (*lottery.BooksMark, error) {
-	tail, err := s.sumsOf(ctx, q, s.d.newRows("games", w.Games, nil), s.d.newRows("transfers", w.Transfers, nil))
+	tail, err := s.sumsOf(ctx, q, s.d.newRows("games", w.Games, nil), s.d.newRows("transfers", w.Transfers, nil), nil)
 	if err != nil {
 		return nil, err
 	}

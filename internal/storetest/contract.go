@@ -144,6 +144,7 @@ func Run(t *testing.T, h Harness) {
 		{"PlayerTransfers", testPlayerTransfers},
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},
 		{"LedgerSince", testLedgerSince},
+		{"LedgerSinceWindows", testLedgerSinceWindows},
 		{"JournalSince", testJournalSince},
 		{"LedgerSinceUnderSales", testLedgerSinceUnderSales},
 		{"Emissions", testEmissions},

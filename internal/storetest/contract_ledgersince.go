@@ -208,3 +208,55 @@ func testLedgerSinceUnderSales(t *testing.T, h Harness) {
 		t.Fatalf("the last check since a mark: %+v; the full check: %+v", last, full)
 	}
 }
+
+// A stake window that moves since the mark over games on both sides of its watermark: the check
+// since sums the games above in its pass over the new rows and reads those below by the games'
+// index by player, and finds the window right; changed by hand, wrong.
+func testLedgerSinceWindows(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	a := f.player(t, "alice", 1_000_000)
+	sell := func(key string, n int) {
+		t.Helper()
+		for i := range n {
+			if _, err := f.sell(a, fmt.Sprintf("%s%d", key, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sell("below", 5)
+	w1, err := f.s.RaiseLedgerMark(f.ctx, lottery.Watermark{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m1, err := f.s.CheckBooks(f.ctx, lottery.Watermark{}, nil, w1)
+	if err != nil || m1 == nil {
+		t.Fatalf("full check: %v", err)
+	}
+	sell("above", 5)
+	f.now = f.now.Add(8 * 24 * time.Hour) // the ten games leave the week at the next sale
+	sell("later", 1)
+	w2, err := f.s.RaiseLedgerMark(f.ctx, w1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	through := f.raw.Int(t, `SELECT staked_through_id FROM accounts WHERE id = ?`, a.AccountID)
+	expired := f.raw.Int(t, `SELECT staked_expired FROM accounts WHERE id = ?`, a.AccountID)
+	if through <= w1.Games || expired == 0 {
+		t.Fatalf("the window moved through game %d (%d cents), not past the watermark %d: the test proves nothing", through, expired, w1.Games)
+	}
+	c, m2, err := f.s.CheckBooks(f.ctx, w1, m1, w2)
+	if err != nil || len(c.Problems) > 0 || m2 == nil {
+		t.Fatalf("check since: %v %q", err, c.Problems)
+	}
+	if err := f.raw.Exec(fmt.Sprintf(`UPDATE accounts SET staked_expired = staked_expired - 100 WHERE id = %d`, a.AccountID)); err != nil {
+		t.Fatal(err)
+	}
+	w3, err := f.s.RaiseLedgerMark(f.ctx, w2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, m3, err := f.s.CheckBooks(f.ctx, w1, m1, w3)
+	if err != nil || m3 != nil || !strings.Contains(strings.Join(c.Problems, "\n"), "window keeps") {
+		t.Fatalf("a window changed by hand: %v %q", err, c.Problems)
+	}
+}
