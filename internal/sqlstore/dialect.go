@@ -135,15 +135,6 @@ func (d Dialect) binary(column string) string {
 	return column + ` COLLATE "C"`
 }
 
-// fromUnix is a time in unix seconds (a SQL expression) as games' created_at compares it:
-// SQLite's fixed-width text (TextLayout), PostgreSQL's timestamptz.
-func (d Dialect) fromUnix(expr string) string {
-	if d == SQLite {
-		return "strftime('%Y-%m-%dT%H:%M:%S.000000000Z', " + expr + ", 'unixepoch')"
-	}
-	return "to_timestamp(" + expr + ")"
-}
-
 // greatest is the function of the greater of two values.
 func (d Dialect) greatest() string {
 	if d == SQLite {
