@@ -143,13 +143,8 @@ func (c *comparison) run(ctx context.Context) error {
 	if err := c.checkpoint(ctx, verifier); err != nil {
 		return err
 	}
-	for a := c.from; a < c.size; a += compareChunk {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := c.chunk(ctx, a, min(a+compareChunk, c.size)); err != nil {
-			return err
-		}
+	if err := c.chunks(ctx); err != nil {
+		return err
 	}
 	for _, t := range []struct{ table, what string }{{"journal", "entries"}, {"journal_accounts", "accounts of entries"}} {
 		var beyond int64
@@ -237,6 +232,7 @@ type line struct {
 	entry []byte
 	game  sql.NullInt64 // the game its row names, for the game's proof (journal.game)
 	named journal.Named
+	ok    bool // named: an entry's head, its seq its row's
 	bad   bool // not an entry, reported already
 }
 
@@ -276,35 +272,81 @@ func (c *comparison) queued(ctx context.Context) error {
 	return nil
 }
 
-// chunk compares entries a to b-1 with their rows.
-func (c *comparison) chunk(ctx context.Context, a, b int64) error {
-	lines := make([]line, 0, b-a)
+// chunkRows are a chunk's entries, entries a to b-1, and the rows they name: read (readChunk) while
+// the chunk before is compared (compareRows), on the core the books' check leaves. Only the
+// reading uses the snapshot's connection.
+type chunkRows struct {
+	a, b      int64
+	lines     []line
+	gaps      [][2]int64 // the entries missing, first and last
+	games     map[int64]*gameRow
+	transfers map[int64]*lottery.Transfer
+	accounts  map[int64]int64 // seq → account, of journal_accounts
+}
+
+// readChunk reads entries a to b-1, what names their rows, and the rows.
+func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, error) {
+	r := &chunkRows{a: a, b: b, lines: make([]line, 0, b-a), accounts: map[int64]int64{}}
 	next := a
-	err := each(c.q.Query(ctx, `SELECT seq, entry, game FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(r Rows) error {
+	err := each(c.q.Query(ctx, `SELECT seq, entry, game FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(rows Rows) error {
 		var l line
-		if err := r.Scan(&l.seq, &l.entry, &l.game); err != nil {
+		if err := rows.Scan(&l.seq, &l.entry, &l.game); err != nil {
 			return err
 		}
 		if l.seq > next {
-			c.missing(next, l.seq-1)
+			r.gaps = append(r.gaps, [2]int64{next, l.seq - 1})
 		}
 		next = l.seq + 1
-		lines = append(lines, l)
+		r.lines = append(r.lines, l)
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if next < b {
-		c.missing(next, b-1)
+		r.gaps = append(r.gaps, [2]int64{next, b - 1})
 	}
-	c.rep.Entries += int64(len(lines))
 	var games, transfers []int64
-	for i := range lines {
-		l := &lines[i]
+	for i := range r.lines {
+		l := &r.lines[i]
 		n, err := journal.ReadNamed(l.entry)
-		named := err == nil && n.Seq == l.seq
-		if named && !c.nextSize && ((n.Game != 0 && n.Game > c.next.Games) || (n.Transfer != 0 && n.Transfer > c.next.Transfers)) {
+		if l.ok = err == nil && n.Seq == l.seq; !l.ok {
+			continue
+		}
+		l.named = n
+		switch n.Kind {
+		case journal.KindSale:
+			games = append(games, n.Game)
+			transfers = append(transfers, n.Transfer)
+		case journal.KindPrize, journal.KindDeposit, journal.KindWithdrawal:
+			transfers = append(transfers, n.Transfer)
+		}
+	}
+	if r.games, err = c.gamesOf(ctx, games); err != nil {
+		return nil, err
+	}
+	if r.transfers, err = c.transfersOf(ctx, transfers); err != nil {
+		return nil, err
+	}
+	err = each(c.q.Query(ctx, `SELECT seq, account FROM journal_accounts WHERE seq >= $1 AND seq < $2`, a, b))(func(rows Rows) error {
+		var seq, account int64
+		err := rows.Scan(&seq, &account)
+		r.accounts[seq] = account
+		return err
+	})
+	return r, err
+}
+
+// compareRows compares a chunk's entries with their rows, and adds them to the tree.
+func (c *comparison) compareRows(ctx context.Context, r *chunkRows) error {
+	for _, g := range r.gaps {
+		c.missing(g[0], g[1])
+	}
+	c.rep.Entries += int64(len(r.lines))
+	for i := range r.lines {
+		l := &r.lines[i]
+		n := l.named
+		if l.ok && !c.nextSize && ((n.Game != 0 && n.Game > c.next.Games) || (n.Transfer != 0 && n.Transfer > c.next.Transfers)) {
 			c.fix(l.seq)
 		}
 		if l.seq == c.tree.Size() {
@@ -315,49 +357,25 @@ func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 				return err
 			}
 		}
-		if !named {
+		if !l.ok {
 			c.invalid(l)
 			continue
 		}
-		l.named = n
 		c.expect(n)
-		switch n.Kind {
-		case journal.KindSale:
-			games = append(games, n.Game)
-			transfers = append(transfers, n.Transfer)
-		case journal.KindPrize, journal.KindDeposit, journal.KindWithdrawal:
-			transfers = append(transfers, n.Transfer)
-		}
 	}
-	gameRows, err := c.gamesOf(ctx, games)
-	if err != nil {
-		return err
-	}
-	transferRows, err := c.transfersOf(ctx, transfers)
-	if err != nil {
-		return err
-	}
-	accounts := map[int64]int64{} // seq → account, of journal_accounts
-	if err := each(c.q.Query(ctx, `SELECT seq, account FROM journal_accounts WHERE seq >= $1 AND seq < $2`, a, b))(func(r Rows) error {
-		var seq, account int64
-		err := r.Scan(&seq, &account)
-		accounts[seq] = account
-		return err
-	}); err != nil {
-		return err
-	}
-	for i := range lines {
-		l := &lines[i]
+	accounts := r.accounts
+	for i := range r.lines {
+		l := &r.lines[i]
 		if l.bad {
 			continue
 		}
 		switch l.named.Kind {
 		case journal.KindSale:
-			if err := c.sale(ctx, l, gameRows, transferRows); err != nil {
+			if err := c.sale(ctx, l, r.games, r.transfers); err != nil {
 				return err
 			}
 		case journal.KindPrize, journal.KindDeposit, journal.KindWithdrawal:
-			c.money(l, transferRows)
+			c.money(l, r.transfers)
 		case journal.KindLimits, journal.KindExclusion, journal.KindClosure:
 			c.accountOf(l, accounts)
 		case journal.KindEmission:
@@ -376,9 +394,46 @@ func (c *comparison) chunk(ctx context.Context, a, b int64) error {
 			c.add(l.seq, label(l.named), "its row names game %d for the game's proof (journal.game), but it records no sale", l.game.Int64)
 		}
 	}
-	for _, l := range lines {
+	for _, l := range r.lines {
 		if account, ok := accounts[l.seq]; ok && !l.bad {
 			c.add(l.seq, label(l.named), "journal_accounts names account %d for it, but keeps only the accounts of limits, exclusions and closures", account)
+		}
+	}
+	return nil
+}
+
+// chunks compares the entries from the comparison's start to its size, a chunk at a time, each
+// read while the one before is compared.
+func (c *comparison) chunks(ctx context.Context) error {
+	type read struct {
+		r   *chunkRows
+		err error
+	}
+	ahead := func(a int64) <-chan read {
+		ch := make(chan read, 1)
+		go func() {
+			r, err := c.readChunk(ctx, a, min(a+compareChunk, c.size))
+			ch <- read{r, err}
+		}()
+		return ch
+	}
+	if c.from >= c.size {
+		return nil
+	}
+	next := ahead(c.from)
+	for a := c.from; a < c.size; a += compareChunk {
+		got := <-next
+		if got.err != nil {
+			return got.err
+		}
+		if a+compareChunk < c.size {
+			next = ahead(a + compareChunk)
+		}
+		if err := c.compareRows(ctx, got.r); err != nil {
+			if a+compareChunk < c.size {
+				<-next // the reading ends before the snapshot's transaction does
+			}
+			return err
 		}
 	}
 	return nil
