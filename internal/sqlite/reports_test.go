@@ -100,6 +100,29 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 	}
 }
 
+// reopenBefore takes the database back to before some migrations, with the statements given
+// (each migration's undoing, its row in schema_migrations deleted), then opens it again: the
+// migrations run on what the sales wrote before them.
+func (f *salesFixture) reopenBefore(t *testing.T, undo ...string) *DB {
+	t.Helper()
+	for _, q := range undo {
+		if _, err := f.d.db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	path := f.d.Path
+	if err := f.d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(context.Background(), path, testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	f.d = d
+	return d
+}
+
 // A database with sales from before the kept totals (migration 0004), the games' transfer ids
 // (0005), the hours' top prizes (0036) and the players' totals (0037) gets them all from its
 // games and transfers.
@@ -113,25 +136,11 @@ func TestSalesMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, q := range []string{`DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
+	d := f.reopenBefore(t, `DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
 		`ALTER TABLE blocks DROP COLUMN winners_sold`, `ALTER TABLE games DROP COLUMN stake_transfer`,
 		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `ALTER TABLE accounts DROP COLUMN games_played`,
 		`ALTER TABLE accounts DROP COLUMN games_won`, `ALTER TABLE accounts DROP COLUMN prizes_won`,
-		`DELETE FROM schema_migrations WHERE version IN (4, 5, 36, 37)`} {
-		if _, err := f.d.db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	path := f.d.Path
-	if err := f.d.Close(); err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(ctx, path, testKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	f.d = d
+		`DELETE FROM schema_migrations WHERE version IN (4, 5, 36, 37)`)
 	f.checkTotals(t, f.now.Add(-24*time.Hour)) // and the ledger, which checks the games' transfer ids and the players' totals
 	var want lottery.PlayerTotals
 	if err := d.db.QueryRow(`SELECT count(*), sum(prize > 0), sum(stake), sum(prize) FROM games WHERE player_id = ?`, p.ID).
