@@ -272,11 +272,10 @@ func (c *comparison) queued(ctx context.Context) error {
 	return nil
 }
 
-// chunkRows are a chunk's entries, entries a to b-1, and the rows they name: read (readChunk) while
+// chunkRows are a chunk's entries and the rows they name: read (readChunk) while
 // the chunk before is compared (compareRows), on the core the books' check leaves. Only the
 // reading uses the snapshot's connection.
 type chunkRows struct {
-	a, b      int64
 	lines     []line
 	gaps      [][2]int64 // the entries missing, first and last
 	games     map[int64]*gameRow
@@ -286,7 +285,7 @@ type chunkRows struct {
 
 // readChunk reads entries a to b-1, what names their rows, and the rows.
 func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, error) {
-	r := &chunkRows{a: a, b: b, lines: make([]line, 0, b-a), accounts: map[int64]int64{}}
+	r := &chunkRows{lines: make([]line, 0, b-a), accounts: map[int64]int64{}}
 	next := a
 	err := each(c.q.Query(ctx, `SELECT seq, entry, game FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(rows Rows) error {
 		var l line
