@@ -103,6 +103,8 @@ func TestCorruptUnitOnDisk(t *testing.T) {
 	if !strings.Contains(srv.logs.String(), `"level":"ERROR","msg":"the store is damaged: emission S1 block 0 page 0`) {
 		t.Errorf("no error in the log: %s", srv.logs)
 	}
+	// The server's own check at start finds it too; ledger check waits for it to end.
+	waitLog(t, srv, `"msg":"the store is damaged","problems"`)
 	srv.cmd.Process.Kill()
 	srv.cmd.Wait()
 	r := cli("ledger", "check", "--db", db)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -10,22 +9,21 @@ import (
 	"io"
 	"io/fs"
 	"runtime/debug"
-	"sync"
+	"time"
 
 	"golang.org/x/mod/sumdb/note"
 
 	"starcolor/internal/app"
 	"starcolor/internal/cmdline"
-	"starcolor/internal/emission"
 	"starcolor/internal/fault"
 	"starcolor/internal/gamedef"
 	"starcolor/internal/journal"
-	"starcolor/internal/ledgermark"
+	"starcolor/internal/ledgercheck"
 	"starcolor/internal/lottery"
 )
 
 func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	const usage = "[--db FILE|URL] [--journal-key FILE [--since-last] [--mark FILE] | --journal-verifier KEY [--account-key HEX]]"
+	const usage = "[--db FILE|URL] [--journal-key FILE [--since-last] | --journal-verifier KEY [--account-key HEX]]"
 	if len(args) == 0 || args[0] != "check" {
 		fmt.Fprintln(stderr, "Usage: starcolor ledger check "+usage)
 		return cmdline.ErrUsage
@@ -53,8 +51,10 @@ the entries' account references and of whose restriction each entry is, the acco
 (--account-key, from starcolor journal account-key). Prints each problem on a line of its own
 and exits 1 if there is any.
 
-With the key file, a check that finds nothing wrong records what it proved in a mark (--mark),
-signed with a key derived from the journal's. --since-last then reads only what came after:
+With the key file, a check that finds nothing wrong records what it proved in a mark, kept in
+the database and signed with a key derived from the journal's; the servers record theirs there
+too, daily (one check runs at a time: this one waits for a server's to end). --since-last
+then reads only what came after the last:
 the games and transfers above the mark's watermark, the entries after its tree, the blocks it
 had not verified, with the accounts, players, blocks and hours whole. Triggers record each
 game or transfer at or below the watermark inserted late, changed or deleted since; a schema
@@ -66,7 +66,6 @@ from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 	verifier := fs.String("journal-verifier", "", "the journal's note verifier `key`, or a file holding it, instead of the key file")
 	accountHex := fs.String("account-key", "", "the journal's account key, in `hex` (starcolor journal account-key), with --journal-verifier")
 	sinceLast := fs.Bool("since-last", false, "check only what changed since the last check recorded in the mark")
-	markFile := fs.String("mark", "", "the mark's `file` (default: FILE.ledger-mark beside a SQLite FILE, else starcolor-ledger.mark beside the key file)")
 	if err := cmdline.Parse(fs, args[1:]); err != nil {
 		return err
 	}
@@ -88,17 +87,8 @@ from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 	if err := existing(*db); err != nil {
 		return err
 	}
-	if *markFile == "" && own != nil {
-		*markFile = ledgermark.Path(*db, keyPath(*db, *keyFile), app.IsPostgres(*db))
-	}
-	var since *ledgermark.Mark
-	switch {
-	case *sinceLast && own == nil:
+	if *sinceLast && own == nil {
 		return cmdline.UsageError(fs, "--since-last needs the journal's key file: its mark is signed with it")
-	case *sinceLast:
-		if since, err = ledgermark.Load(*markFile, &own.AccountKey); err != nil {
-			return fmt.Errorf("%s: %w", *markFile, err)
-		}
 	}
 	// The check writes no entry that names an account (opening may journal operator entries,
 	// when the keys of names are remade, which name none): without the account key, the store
@@ -122,108 +112,45 @@ from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 			return err
 		}
 	}
-	// A damaged file is a finding like the others: each check that can still run does. The four
-	// parts read apart (each its own snapshot, as they always did) and run at once, on as many
-	// cores.
-	// With the key file, the watermark is raised before the parts read: what they prove is
-	// recorded in a mark, for the next check since (lottery.Watermark).
-	var old, w lottery.Watermark
-	var next ledgermark.Mark
-	if since != nil {
-		old = since.Watermark
-		keys.Since = since.Journal
+	o := ledgercheck.Options{Compare: keys, Own: own, SinceLast: *sinceLast, Holder: "ledger check " + app.NewHolder()}
+	if noKey != nil {
+		o.NoJournal = noKey
 	}
-	marking := own != nil
-	if marking {
-		w, err = store.RaiseLedgerMark(ctx, old)
-		switch {
-		case errors.Is(err, lottery.ErrSchemaChanged):
-			fmt.Fprintln(stdout, "PROBLEM:", err)
-			return errors.New("the checks since the last one cannot prove what they would skip")
-		case err != nil && since != nil:
-			return err
-		case err != nil:
-			// A full check proves the books all the same (a damaged file, one it cannot write).
-			fmt.Fprintf(stdout, "mark: none recorded, the triggers of the watermark could not be written: %v\n", cause(err))
-			marking = false
+	r, err := runCheck(ctx, store, o, stderr)
+	if errors.Is(err, lottery.ErrSchemaChanged) {
+		fmt.Fprintln(stdout, "PROBLEM:", err)
+		return errors.New("the checks since the last one cannot prove what they would skip")
+	}
+	if err != nil {
+		return err
+	}
+	return printCheck(stdout, r, keys.AccountKey == nil && noKey == nil, noKey != nil)
+}
+
+// runCheck runs the check, waiting while another holds the database's (a server's daily one).
+func runCheck(ctx context.Context, store app.Store, o ledgercheck.Options, stderr io.Writer) (*ledgercheck.Report, error) {
+	for told := false; ; told = true {
+		r, err := ledgercheck.Run(ctx, store, o)
+		if !errors.Is(err, ledgercheck.ErrBusy) {
+			return r, err
 		}
-		next.Watermark, keys.Games, keys.Transfers = w, w.Games, w.Transfers
-	}
-	var (
-		wg                sync.WaitGroup
-		damage, units     []string
-		fileErr, unitsErr error
-		c                 *lottery.LedgerCheck
-		booksErr          error
-		j                 = &journal.Comparison{}
-		journalErr        error
-	)
-	if since == nil {
-		wg.Go(func() { damage, fileErr = store.CheckFile(ctx) })
-	}
-	wg.Go(func() {
-		if !marking {
-			c, booksErr = store.CheckLedger(ctx)
-			return
+		if !told {
+			fmt.Fprintln(stderr, "another ledger check is running on this database (a server's daily one?): waiting for it to end")
 		}
-		var mark *lottery.BooksMark
-		if since != nil {
-			mark = since.Books
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Second):
 		}
-		c, next.Books, booksErr = store.CheckBooks(ctx, old, mark, w)
-	})
-	wg.Go(func() {
-		var mark *lottery.UnitsMark
-		if since != nil {
-			mark = since.Units
-		}
-		units, next.Units, unitsErr = checkUnits(ctx, store, mark)
-	})
-	if noKey == nil {
-		wg.Go(func() { j, journalErr = store.CompareJournal(ctx, keys) })
 	}
-	wg.Wait()
-	if fileErr != nil {
-		damage = append(damage, fileErr.Error())
-	}
-	var problems []string
-	for _, d := range damage {
-		problems = append(problems, "the database file is damaged: "+d)
-	}
-	if booksErr != nil {
-		if !damaged(booksErr) {
-			return booksErr
-		}
-		c = &lottery.LedgerCheck{}
-		problems = append(problems, "the books could not be read whole: "+cause(booksErr).Error())
-	}
-	if unitsErr != nil {
-		if !damaged(unitsErr) {
-			return unitsErr
-		}
-		problems = append(problems, "the units and the games could not be read whole: "+cause(unitsErr).Error())
-	}
-	c.Problems = append(append(problems, c.Problems...), units...)
-	books := len(c.Problems)
-	switch {
-	case noKey != nil:
-		c.Problems = append(c.Problems, "the journal was not compared with the rows: "+noKey.Error())
-	case journalErr != nil:
-		if !damaged(journalErr) {
-			return journalErr
-		}
-		j = &journal.Comparison{}
-		c.Problems = append(c.Problems, "the journal could not be compared whole with the rows: "+cause(journalErr).Error())
-	}
-	for _, p := range j.Problems {
-		c.Problems = append(c.Problems, p.String())
-	}
-	if j.Dropped > 0 {
-		c.Problems = append(c.Problems, fmt.Sprintf("and %d more differences between the journal and the rows", j.Dropped))
-	}
-	if since != nil {
+}
+
+// printCheck prints what a check found, and returns the error of a check that found anything.
+func printCheck(stdout io.Writer, r *ledgercheck.Report, noAccountKey, noJournal bool) error {
+	c, j := r.Books, r.Journal
+	if r.Since != nil {
 		fmt.Fprintf(stdout, "since the last check: games above %d, transfers above %d, journal entries from %d; the database file's structure is the full check's\n",
-			old.Games, old.Transfers, since.Journal.Size)
+			r.Since.Watermark.Games, r.Since.Watermark.Transfers, r.Since.Journal.Size)
 	}
 	fmt.Fprintf(stdout, "accounts %d, transfers %d, games %d\n", c.Accounts, c.Transfers, c.Games)
 	fmt.Fprintf(stdout, "bank %s, prize fund %s, players %s\n", gamedef.FormatEUR(c.Bank), gamedef.FormatEUR(c.PrizeFund), gamedef.FormatEUR(c.Players))
@@ -240,30 +167,26 @@ from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 	if j.Unhashed > 0 {
 		fmt.Fprintf(stdout, "journal: the tree's tiles do not cover %d of the latest checkpoint's entries yet (a server's journal loop is rebuilding them): its root was compared with the entries', not with the tiles'\n", j.Unhashed)
 	}
-	if keys.AccountKey == nil && noKey == nil {
+	if noAccountKey {
 		fmt.Fprintln(stdout, "journal: the account references were not compared (--account-key)")
 	}
-	if len(c.Problems) > 0 {
-		for _, p := range c.Problems {
+	if len(r.Problems) > 0 {
+		for _, p := range r.Problems {
 			fmt.Fprintln(stdout, "PROBLEM:", p)
 		}
 		switch {
-		case books == 0 && noKey != nil:
+		case r.BooksProblems == 0 && noJournal:
 			return errors.New("the books balance, but were not compared with the journal")
-		case books == 0:
+		case r.BooksProblems == 0:
 			return errors.New("the books balance, but are not those the journal recorded")
 		}
 		return errors.New("the ledger does not balance")
 	}
-	if marking {
-		next.Journal = j.Mark
-		if next.Books == nil || next.Units == nil || next.Journal == nil {
-			return errors.New("the check found nothing wrong, but made no mark")
-		}
-		if err := ledgermark.Save(*markFile, &own.AccountKey, &next); err != nil {
-			return fmt.Errorf("the mark: %w", err)
-		}
-		fmt.Fprintf(stdout, "mark: games through %d, transfers through %d, journal entries below %d, in %s\n", w.Games, w.Transfers, next.Journal.Size, *markFile)
+	if r.Unmarked != "" {
+		fmt.Fprintln(stdout, "mark: none recorded:", r.Unmarked)
+	}
+	if m := r.Marked; m != nil {
+		fmt.Fprintf(stdout, "mark: games through %d, transfers through %d, journal entries below %d, kept in the database\n", m.Watermark.Games, m.Watermark.Transfers, m.Journal.Size)
 	}
 	fmt.Fprintln(stdout, "OK: the books balance, and are those the journal recorded")
 	return nil
@@ -329,120 +252,6 @@ func keyPath(db, keyFile string) string {
 	return keyFile
 }
 
-// checkUnits proves the stored units against their commitments, and the games against their
-// units:
-//   - every page of every block is rebuilt into its audit lines and hashed up to the block's
-//     root, on every core: since a mark, only the blocks it had not verified (the units are
-//     immutable, by their triggers, in the schema the mark names);
-//   - each game's prize is compared with its unit's. Since a mark, the comparison of the journal
-//     does it instead, as it reads each new game's unit for its sale entry.
-//
-// It returns the mark of what it proved. runLedger checks the database file's structure beside
-// it (Store.CheckFile: SQLite's quick_check).
-func checkUnits(ctx context.Context, store app.Store, mark *lottery.UnitsMark) ([]string, *lottery.UnitsMark, error) {
-	var problems []string
-	es, err := store.Emissions(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Every game may be wrong (a rewritten block): the report keeps the first ones, and counts
-	// the rest, so that its memory stays bounded too.
-	dropped := 0
-	report := func(format string, args ...any) {
-		if len(problems) >= journal.MaxProblems {
-			dropped++
-			return
-		}
-		problems = append(problems, fmt.Sprintf(format, args...))
-	}
-	verified := map[blockID]bool{}
-	if mark != nil {
-		for _, b := range mark.Blocks {
-			verified[blockID{b.Emission, b.Block}] = true
-		}
-	}
-	next := &lottery.UnitsMark{}
-	readers := map[string]*emission.Reader{}
-	for _, e := range es {
-		r, err := emission.NewReader(e, store)
-		if err != nil {
-			return nil, nil, err
-		}
-		readers[e.ID] = r
-		again := false
-		for _, b := range e.Blocks {
-			again = again || !verified[blockID{e.ID, b.Index}]
-			next.Blocks = append(next.Blocks, lottery.VerifiedBlock{Emission: e.ID, Block: b.Index, Root: b.Root[:]})
-		}
-		if !again {
-			continue
-		}
-		corrupt, err := r.Verify(ctx, 0, 0)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, c := range corrupt {
-			report("stored units do not match their commitment: %v", c)
-		}
-	}
-	if mark != nil {
-		roots := map[blockID][]byte{}
-		for _, b := range mark.Blocks {
-			roots[blockID{b.Emission, b.Block}] = b.Root
-		}
-		for _, b := range next.Blocks {
-			if root, ok := roots[blockID{b.Emission, b.Block}]; ok && !bytes.Equal(root, b.Root) {
-				report("%s block %d: its root is %x, the last check verified its units against %x", b.Emission, b.Block, b.Root, root)
-			}
-			delete(roots, blockID{b.Emission, b.Block})
-		}
-		for b := range roots {
-			report("%s block %d, whose units the last check verified, is gone", b.emission, b.block)
-		}
-	}
-	if mark == nil {
-		err = store.SoldUnits(ctx, func(g lottery.Game) error {
-			r := readers[g.Emission]
-			if r == nil {
-				report("game %d was sold from emission %s, which does not exist", g.ID, g.Emission)
-				return nil
-			}
-			rec, err := r.Unit(ctx, g.Block, g.Unit)
-			if errors.Is(err, emission.ErrCorrupt) || errors.Is(err, emission.ErrNotFound) || damaged(err) {
-				report("game %d: its unit (%s block %d unit %d) cannot be read: %v", g.ID, g.Emission, g.Block, g.Unit, err)
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			if rec.Prize != g.Prize {
-				report("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize, g.Emission, g.Block, g.Unit, rec.Prize)
-			}
-			return nil
-		})
-	}
-	if dropped > 0 {
-		problems = append(problems, fmt.Sprintf("and %d more problems of the units and the games", dropped))
-	}
-	if len(problems) > 0 {
-		next = nil
-	}
-	return problems, next, err
-}
-
-// blockID names a block.
-type blockID struct {
-	emission string
-	block    int
-}
-
 // damaged tells an error of a store that cannot be read (a damaged file, an I/O error).
 func damaged(err error) bool { return fault.CodeOf(err) == fault.Unavailable }
 
-// cause is what a store said behind its fault.
-func cause(err error) error {
-	if c := errors.Unwrap(err); c != nil {
-		return c
-	}
-	return err
-}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"starcolor/internal/app"
 	filltool "starcolor/internal/fill"
@@ -75,8 +78,43 @@ func testSinceLast(t *testing.T, db string) {
 		t.Fatalf("the full check says\n%s\n--since-last said\n%s", full.stdout, since.stdout)
 	}
 
-	// A won game below the watermark, its prize and its player's balance rewritten together.
+	// A server checks at start since the mark the command recorded, and records its own, which
+	// the command then starts from.
+	fill(3)
+	srv := startServer(t, db, "--journal-key", keyFile)
+	logged := waitLog(t, srv, "store checked since the last check")
+	if !strings.Contains(logged, `"games_above":3000,"games":1500,`) || !strings.Contains(logged, `"marked":true`) {
+		t.Errorf("the server's check since the command's mark: %s", logged)
+	}
+	srv.kill()
+	if r := check("--since-last"); r.code != 0 || !strings.Contains(r.stdout, "compared with 0 games") ||
+		!strings.Contains(r.stdout, "since the last check: games above 4500") {
+		t.Fatalf("--since-last after the server's check: %+v", r)
+	}
+
+	// The mark in the database, a byte of it changed: refused, its MAC is the key's no more.
 	raw := storetest.OpenRaw(t, db)
+	var mark []byte
+	if err := raw.DB.QueryRow(`SELECT mark FROM ledger_mark`).Scan(&mark); err != nil {
+		t.Fatal(err)
+	}
+	changed := bytes.Clone(mark)
+	changed[len(changed)-1] ^= 1
+	setMark := `UPDATE ledger_mark SET mark = ?`
+	if app.IsPostgres(db) {
+		setMark = `UPDATE ledger_mark SET mark = $1`
+	}
+	if _, err := raw.DB.Exec(setMark, changed); err != nil {
+		t.Fatal(err)
+	}
+	if r := check("--since-last"); r.code != 1 || !strings.Contains(r.stderr, "MAC") {
+		t.Fatalf("--since-last from a changed mark: %+v", r)
+	}
+	if _, err := raw.DB.Exec(setMark, mark); err != nil {
+		t.Fatal(err)
+	}
+
+	// A won game below the watermark, its prize and its player's balance rewritten together.
 	var id, account int64
 	if err := raw.DB.QueryRow(`SELECT g.id, p.account_id FROM games g JOIN players p ON p.id = g.player_id WHERE g.prize > 0 ORDER BY g.id LIMIT 1`).Scan(&id, &account); err != nil {
 		t.Fatal(err)
@@ -93,6 +131,22 @@ func testSinceLast(t *testing.T, db string) {
 	if r := check("--since-last"); r.code != 1 || !strings.Contains(r.stdout, "was updated after the last check") {
 		t.Fatalf("--since-last after a game was rewritten: %+v", r)
 	}
+	// A server's check at start finds it too. That check since cannot run: the one above raised
+	// the watermark, and recorded no mark. It checks whole, says what it found, and moves no
+	// money.
+	srv = startServer(t, db, "--journal-key", keyFile)
+	waitLog(t, srv, "the store is damaged")
+	if !strings.Contains(srv.logs.String(), "checking the store whole: the check since the last cannot run") {
+		t.Errorf("the server did not say why it checked whole:\n%s", srv.logs)
+	}
+	if st, body := get(t, srv.url+"/healthz"); st != 503 || !strings.Contains(body, fmt.Sprintf("game %d paid", id)) {
+		t.Errorf("/healthz after the server's check: %d %s", st, body)
+	}
+	p := newPlayer(t, srv.url, "since")
+	if st, raw, _ := p.call("POST", "/api/v1/deposits", `{"amount":1000}`, "after-rewrite"); st != 503 || !strings.Contains(string(raw), "damaged") {
+		t.Errorf("a deposit on rewritten books: %d %s", st, raw)
+	}
+	srv.kill()
 	drop := `DROP TRIGGER ledger_games_update`
 	if app.IsPostgres(db) {
 		drop += ` ON games`
@@ -105,5 +159,23 @@ func testSinceLast(t *testing.T, db string) {
 	}
 	if r := check(); r.code != 1 || !strings.Contains(r.stdout, "prize") {
 		t.Fatalf("the full check after the rewrite: %+v", r)
+	}
+}
+
+// waitLog waits, a minute at most, for a server's log to have a line holding text, and returns
+// that line.
+func waitLog(t *testing.T, srv *server, text string) string {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		for _, line := range strings.Split(srv.logs.String(), "\n") {
+			if strings.Contains(line, text) {
+				return line
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the server's log after a minute:\n%s", text, srv.logs)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -83,6 +83,7 @@ type App struct {
 	// Journal builds the journal's tree and signs its checkpoints (RunJournal), and answers its
 	// calls and the games' proofs.
 	Journal *journal.Log
+	key     *journal.Key // the journal's: the store's check keeps its mark with it
 	log     *slog.Logger
 	now     func() time.Time
 	holder  string
@@ -112,7 +113,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 	if err := CheckJournalKey(ctx, store, cfg.Journal); err != nil {
 		return nil, err
 	}
-	a := &App{Store: store, log: cfg.Log, now: cfg.Now, holder: newHolder()}
+	a := &App{Store: store, key: cfg.Journal, log: cfg.Log, now: cfg.Now, holder: NewHolder()}
 	a.Journal = journal.NewLog(store, cfg.Journal)
 	a.Game = game.New(store, cfg.Game, cfg.Now, cfg.Log)
 	a.Game.WithJournal(a.Journal)
@@ -207,8 +208,8 @@ func (a *App) Metrics() http.Handler {
 	return mux
 }
 
-// newHolder names this process in the store's leases: its host, its pid and a random part.
-func newHolder() string {
+// NewHolder names this process in the store's leases: its host, its pid and a random part.
+func NewHolder() string {
 	host, _ := os.Hostname()
 	var b [4]byte
 	rand.Read(b[:])

@@ -2,7 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
+
+	"starcolor/internal/journal"
+	"starcolor/internal/ledgercheck"
+	"starcolor/internal/lottery"
 )
 
 // The work done in the background: sweeps that finish abandoned games, delete ended sessions and
@@ -10,7 +16,9 @@ import (
 // tree and checkpoints. Any number of servers may share a store, and each runs these loops. A
 // sweep is done by one of them each time, the one that takes its lease in the store, so that
 // each piece of work is done once; the journal's work, by the one that holds its lock. The
-// store check is each server's own: it checks the units that server reads and sells.
+// store check is each server's own, at its start and daily: it learns what is wrong with the
+// units it sells. The checks take turns (ledgercheck's lease), and each starts from the mark of
+// the one before, so that each reads only what is new.
 
 // How often each sweep runs, and how long the server that takes it keeps its lease (a little
 // less than its period, so that the next round is anyone's again).
@@ -19,12 +27,12 @@ const (
 	keySweepEvery = time.Hour // keys are kept 48 hours (game.KeepKeys) where 24 are promised
 )
 
-// storeCheckEvery is how often the whole store is checked against the emissions' commitments,
-// beside the checks of every page as it is read; the first check runs at start.
+// storeCheckEvery is how often the store is checked (checkLedger), beside the checks of every
+// page of units as it is read; the first check runs at start.
 const storeCheckEvery = 24 * time.Hour
 
-// storePause is the rest after each page the background check reads. The check reads about a
-// page a millisecond (a block in about 5 s), and leaves the machine to the sales.
+// storePause is the rest after each page of units the background check verifies. It verifies
+// about a page a millisecond (a block in about 5 s), and leaves the machine to the sales.
 const storePause = time.Millisecond
 
 // Background runs the sweeps and the store check until ctx ends.
@@ -83,22 +91,10 @@ func (a *App) sweep(ctx context.Context, name string, every time.Duration, run f
 	}
 }
 
-// checkStore checks the store at start, then every storeCheckEvery (game.Service.CheckStore):
-// what it finds is logged as an error, counted in the metrics, and said by /healthz.
+// checkStore checks the store at start, then every storeCheckEvery (checkLedger).
 func (a *App) checkStore(ctx context.Context) {
 	for {
-		start := time.Now()
-		pages, err := a.Game.CheckStore(ctx, storePause)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			a.log.Error("checking the store", "err", err)
-		case len(a.Game.Problems()) > 0:
-			a.log.Error("the store is damaged", "pages", pages, "problems", a.Game.Problems())
-		default:
-			a.log.Info("store checked: every unit matches its commitment, the file is sound", "pages", pages, "took", time.Since(start).Round(time.Millisecond).String())
-		}
+		a.checkLedger(ctx)
 		select {
 		case <-ctx.Done():
 			return
@@ -106,6 +102,81 @@ func (a *App) checkStore(ctx context.Context) {
 		}
 	}
 }
+
+// storeBusyWait is how long a server waits before it tries again to check the store while
+// another check holds it (a server's, or `ledger check`).
+const storeBusyWait = 10 * time.Second
+
+// checkLedger runs the check of `starcolor ledger check` (ledgercheck): the books, the units
+// and the journal, since the mark the last check recorded, and records the next. With no mark,
+// or a schema changed since it (a migration, a trigger dropped), the check is a full one, which
+// also proves the database file's structure. Its units are verified through this server's
+// readers, one page at a time with a rest after each, so that sales keep the machine.
+//
+// What it finds is logged as an error, counted in the metrics and said by /healthz. Units that
+// do not match their commitment are refused at their price; anything else found wrong stops
+// the money (game.Service.DamageFound).
+func (a *App) checkLedger(ctx context.Context) {
+	start := time.Now()
+	o := ledgercheck.Options{
+		Compare: journal.CompareOptions{Verifier: a.key.Verifier, AccountKey: &a.key.AccountKey},
+		Own:     a.key, SinceLast: true, Holder: a.holder,
+		Workers: 1, Pause: storePause, Reader: a.Game.UnitReader, OnCorrupt: a.Game.CorruptFound, OnDamage: a.Game.DamageFound,
+		Now: a.now,
+	}
+	var r *ledgercheck.Report
+	var err error
+	for {
+		o.Compare.Now = a.now()
+		r, err = ledgercheck.Run(ctx, a.Store, o)
+		switch {
+		case o.SinceLast && (errors.Is(err, ledgercheck.ErrNone) || errors.Is(err, lottery.ErrSchemaChanged)):
+			a.log.Warn("checking the store whole: the check since the last cannot run", "why", err.Error())
+			o.SinceLast = false
+			continue
+		case errors.Is(err, ledgercheck.ErrBusy):
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(storeBusyWait):
+			}
+			continue
+		}
+		break
+	}
+	switch {
+	case ctx.Err() != nil:
+		return
+	case err != nil:
+		a.log.Error("checking the store", "err", err)
+		return
+	}
+	for i, p := range r.Damage {
+		if i == maxDamageTold {
+			a.Game.DamageFound(fmt.Sprintf("and %d more problems (see starcolor ledger check)", len(r.Damage)-i))
+			break
+		}
+		a.Game.DamageFound(p)
+	}
+	took := time.Since(start).Round(time.Millisecond).String()
+	switch {
+	case len(r.Problems) > 0:
+		a.log.Error("the store is damaged", "problems", len(r.Problems), "took", took)
+	case r.Since != nil:
+		a.log.Info("store checked since the last check: the books balance, are those the journal recorded, and every unit matches its commitment",
+			"games_above", r.Since.Watermark.Games, "games", r.Journal.Games, "entries", r.Journal.Entries, "took", took, "marked", r.Marked != nil)
+	default:
+		a.log.Info("store checked whole: the books balance, are those the journal recorded, every unit matches its commitment, the file is sound",
+			"games", r.Books.Games, "entries", r.Journal.Entries, "took", took, "marked", r.Marked != nil)
+	}
+	if r.Unmarked != "" {
+		a.log.Warn("store check: no mark recorded", "why", r.Unmarked)
+	}
+}
+
+// maxDamageTold is how many of the problems a check found are each recorded (and said by
+// /healthz); the rest are counted.
+const maxDamageTold = 10
 
 // dropUnusedRollbacks forgets, every second, the rollbacks this server held ahead of sales that
 // did not come (game.Service.DropUnusedRollbacks). Each server does its own: only it knows that

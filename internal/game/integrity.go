@@ -3,9 +3,7 @@ package game
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -94,73 +92,15 @@ func (s *Service) CorruptUnits() int {
 	return s.integ.corrupt
 }
 
-// CheckStore checks the whole store, beside the server's work: first the database file's
-// structure (Store.CheckFile: SQLite's quick_check, a read of the whole file), then every page of units of every
-// emission against its commitment (the pages of open blocks first, one page at a time with a
-// rest after each, so that sales keep the machine). What it finds is recorded as the reads'
-// findings are; it returns how many pages it checked.
-func (s *Service) CheckStore(ctx context.Context, pause time.Duration) (int, error) {
-	damage, err := s.db.CheckFile(ctx)
-	if err != nil {
-		if fault.CodeOf(err) != fault.Unavailable {
-			return 0, err
-		}
-		damage = []string{err.Error()} // the check itself could not read the file
-	}
-	if len(damage) > 0 {
-		s.found("the database file is damaged: "+summary(damage), false, errors.New(strings.Join(damage, "\n")))
-	}
-	es, err := s.db.Emissions(ctx)
-	if err != nil {
-		return 0, err
-	}
-	// Open blocks first: their units are the ones about to be sold.
-	slices.SortStableFunc(es, func(a, b *emission.Emission) int {
-		return boolOrder(a.Sold() < a.Units(), b.Sold() < b.Units())
-	})
-	pages := 0
-	for _, e := range es {
-		r, err := s.units.reader(ctx, e.ID)
-		if err != nil {
-			return pages, err
-		}
-		corrupt, err := r.Verify(ctx, 1, pause)
-		for _, c := range corrupt {
-			s.onCorrupt(c)
-		}
-		if err != nil {
-			return pages, fmt.Errorf("emission %s: %w", e.ID, err)
-		}
-		for _, b := range e.Blocks {
-			pages += (b.Units + emission.PageUnits - 1) / emission.PageUnits
-		}
-	}
-	return pages, nil
+// UnitReader is this server's reader of an emission's units: what the store's check finds
+// corrupt through it is never sold nor paid, as what the sales find.
+func (s *Service) UnitReader(ctx context.Context, e *emission.Emission) (*emission.Reader, error) {
+	return s.units.reader(ctx, e.ID)
 }
 
-// summary is the first lines of what SQLite's check says, with how many more there are.
-func summary(report []string) string {
-	var lines []string
-	for _, r := range report {
-		for _, l := range strings.Split(r, "\n") {
-			if l != "" && !strings.HasPrefix(l, "***") {
-				lines = append(lines, l)
-			}
-		}
-	}
-	if len(lines) > 3 {
-		return fmt.Sprintf("%s; and %d more (see starcolor ledger check)", strings.Join(lines[:3], "; "), len(lines)-3)
-	}
-	return strings.Join(lines, "; ")
-}
+// CorruptFound records units that the store's check found not to match their commitment.
+func (s *Service) CorruptFound(c *emission.Corrupt) { s.onCorrupt(c) }
 
-// boolOrder puts true before false.
-func boolOrder(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return -1
-	}
-	return 1
-}
+// DamageFound records what the store's check found wrong with the books, the journal or the
+// database file: from then on no money moves (damagedStore).
+func (s *Service) DamageFound(problem string) { s.found(problem, false, errors.New(problem)) }

@@ -1,6 +1,6 @@
-// Package ledgermark keeps what `ledger check` proved, for `ledger check --since-last` to start
-// from (lottery.Watermark): a file beside the database, authenticated with a key derived from the
-// journal's, so that whoever can rewrite the database cannot write a mark that hides it.
+// Package ledgermark is what `ledger check` proved, for the next check to start from
+// (lottery.Watermark): kept in the database (Store.LedgerMark), authenticated with a key derived
+// from the journal's, so that whoever can rewrite the database cannot write a mark that hides it.
 package ledgermark
 
 import (
@@ -12,8 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
@@ -27,65 +25,28 @@ type Mark struct {
 	Journal   *journal.Mark
 }
 
-// header is the first line of a mark's file; the second is the MAC of the rest, in hex.
+// header is the first line of a mark; the second is the MAC of the rest, in hex.
 const header = "starcolor ledger mark 1\n"
 
 // macInfo names the MAC's key, derived from the journal's account key (HKDF-SHA256).
 const macInfo = "starcolor ledger mark"
 
-// ErrNone is a mark's file that is not there: no check recorded one yet.
+// ErrNone is a database whose checks recorded no mark yet.
 var ErrNone = errors.New("no check recorded a mark yet: run a full `starcolor ledger check` first")
 
-// Path is the mark's file of a database: beside a SQLite file; for PostgreSQL, beside the
-// journal's key file (starcolor-ledger.mark), since the check that writes it needs the key.
-func Path(db, keyFile string, postgres bool) string {
-	if postgres {
-		return filepath.Join(filepath.Dir(keyFile), "starcolor-ledger.mark")
-	}
-	return db + ".ledger-mark"
-}
-
-// Save writes m to path, whole or not at all (a temporary file renamed over it).
-func Save(path string, key *journal.AccountKey, m *Mark) error {
+// Encode is m's bytes as the database keeps them (Store.KeepLedgerMark): the header, the MAC of
+// the body in hex, and the body.
+func Encode(key *journal.AccountKey, m *Mark) ([]byte, error) {
 	var body bytes.Buffer
 	if err := gob.NewEncoder(&body).Encode(m); err != nil {
-		return err
+		return nil, err
 	}
 	mac, err := sum(key, body.Bytes())
 	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = fmt.Fprintf(tmp, "%s%x\n", header, mac)
-	if err == nil {
-		_, err = tmp.Write(body.Bytes())
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// Load reads the mark at path, refusing one whose MAC is not the key's.
-func Load(path string, key *journal.AccountKey) (*Mark, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, ErrNone
-	}
-	if err != nil {
 		return nil, err
 	}
-	return Parse(b, key)
+	out := fmt.Appendf(nil, "%s%x\n", header, mac)
+	return append(out, body.Bytes()...), nil
 }
 
 // Parse reads a mark's bytes.

@@ -2,9 +2,11 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"starcolor/internal/lottery"
 )
@@ -60,6 +62,39 @@ func (s *DB) LedgerSchema(ctx context.Context) (string, error) {
 	var stamp string
 	err := s.read.QueryRow(ctx, s.d.schemaStamp()).Scan(&stamp)
 	return stamp, s.fault(err)
+}
+
+// LedgerMark is the mark the last check recorded (migration 0040), as it was signed; nil when
+// none was.
+func (s *DB) LedgerMark(ctx context.Context) ([]byte, error) {
+	var mark []byte
+	err := s.read.QueryRow(ctx, `SELECT mark FROM ledger_mark WHERE id = 1`).Scan(&mark)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return mark, s.fault(err)
+}
+
+// KeepLedgerMark records a check's mark in place of the last one, in the write that reads the
+// schema's stamp: a check that raised the watermark since (and so wrote the triggers again)
+// has made this one's stale, and it is not kept (lottery.ErrSchemaChanged).
+func (s *DB) KeepLedgerMark(ctx context.Context, schema string, mark []byte, at time.Time) error {
+	err := s.write(ctx, func(q Querier) error {
+		var stamp string
+		if err := q.QueryRow(ctx, s.d.schemaStamp()).Scan(&stamp); err != nil {
+			return err
+		}
+		if stamp != schema {
+			return lottery.ErrSchemaChanged
+		}
+		_, err := q.Exec(ctx, `INSERT INTO ledger_mark (id, mark, made_ms) VALUES (1, $1, $2)
+			ON CONFLICT (id) DO UPDATE SET mark = excluded.mark, made_ms = excluded.made_ms`, mark, at.UnixMilli())
+		return err
+	})
+	if errors.Is(err, lottery.ErrSchemaChanged) {
+		return err
+	}
+	return s.fault(err)
 }
 
 // ledgerChange is a row of ledger_changes.

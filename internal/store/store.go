@@ -366,6 +366,12 @@ type Reports interface {
 	// CheckBooks is CheckLedger since a mark (nil: the whole history), and the mark of what it
 	// proved at w when it found nothing wrong (lottery.BooksMark).
 	CheckBooks(ctx context.Context, old lottery.Watermark, mark *lottery.BooksMark, w lottery.Watermark) (*lottery.LedgerCheck, *lottery.BooksMark, error)
+	// LedgerMark is the mark the last check recorded, as it was signed (nil: none yet).
+	LedgerMark(ctx context.Context) ([]byte, error)
+	// KeepLedgerMark records a check's mark, made at a time, in place of the last one, if the
+	// schema is still the one it names (lottery.ErrSchemaChanged: another check raised the
+	// watermark since, or the schema changed; the mark is not kept).
+	KeepLedgerMark(ctx context.Context, schema string, mark []byte, at time.Time) error
 }
 
 // Register is the list of excluded persons (the register of the regulation's self-exclusion).

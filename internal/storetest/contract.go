@@ -145,6 +145,7 @@ func Run(t *testing.T, h Harness) {
 		{"LedgerCatchesTampering", testLedgerCatchesTampering},
 		{"LedgerSince", testLedgerSince},
 		{"LedgerSinceWindows", testLedgerSinceWindows},
+		{"LedgerMarkKept", testLedgerMarkKept},
 		{"JournalSince", testJournalSince},
 		{"LedgerSinceUnderSales", testLedgerSinceUnderSales},
 		{"Emissions", testEmissions},

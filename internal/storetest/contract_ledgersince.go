@@ -260,3 +260,39 @@ func testLedgerSinceWindows(t *testing.T, h Harness) {
 		t.Fatalf("a window changed by hand: %v %q", err, c.Problems)
 	}
 }
+
+// The mark of the last check is kept in the database, one for every server and command:
+//   - none at first;
+//   - a check's mark is kept if the schema is still the one its watermark names;
+//   - once another check raised the watermark since (and so wrote the triggers again), it is
+//     stale: refused (lottery.ErrSchemaChanged), and the one kept stays.
+func testLedgerMarkKept(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	if m, err := f.s.LedgerMark(f.ctx); err != nil || m != nil {
+		t.Fatalf("a new database's mark: %q %v, want none", m, err)
+	}
+	at := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	w1, err := f.s.RaiseLedgerMark(f.ctx, lottery.Watermark{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.KeepLedgerMark(f.ctx, w1.Schema, []byte("first"), at); err != nil {
+		t.Fatal(err)
+	}
+	w2, err := f.s.RaiseLedgerMark(f.ctx, w1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.KeepLedgerMark(f.ctx, w1.Schema, []byte("stale"), at); !errors.Is(err, lottery.ErrSchemaChanged) {
+		t.Fatalf("a mark kept after another check raised the watermark: %v, want ErrSchemaChanged", err)
+	}
+	if m, err := f.s.LedgerMark(f.ctx); err != nil || string(m) != "first" {
+		t.Fatalf("the mark kept: %q %v, want the first", m, err)
+	}
+	if err := f.s.KeepLedgerMark(f.ctx, w2.Schema, []byte("second"), at); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := f.s.LedgerMark(f.ctx); err != nil || string(m) != "second" {
+		t.Fatalf("the mark kept: %q %v, want the second", m, err)
+	}
+}
