@@ -2,11 +2,14 @@
 # bench-growth.sh: what grows with the history, measured at each size of a database filled with
 # real sales (docs/PERFORMANCE.md, « A year of sales »).
 #
-#   scripts/bench-growth.sh [-s sqlite|pg] [-r REV] [-n PAIRS] [-d SECONDS] [-l NEW] SIZE...
+#   scripts/bench-growth.sh [-s sqlite|pg] [-r REV] [-n PAIRS] [-d SECONDS] [-l NEW] [-k] SIZE...
 #
 # For each SIZE (games, as 100000 or 1e6), with REV's build (default HEAD):
 #
-#  1. fills a fresh database with SIZE sales (starcolor-loadtest fill): its games/s;
+#  1. fills a fresh database with SIZE sales (starcolor-loadtest fill): its games/s. With -k, a
+#     database of that size already in the work directory (gSIZE.db, or starcolor_gSIZE on
+#     PostgreSQL, with its journal.key and gSIZE.heavy, its heaviest player) is kept as it is,
+#     and its fill not timed;
 #  2. says where its bytes go (starcolor-loadtest size): a game's bytes of sales, of the journal,
 #     in all;
 #  3. runs starcolor ledger check on it: its time, games/s and peak resident memory;
@@ -24,9 +27,10 @@
 # bytes a game. The ports 18090–18099 and 19090–19091 must be free. Check `uptime` first.
 set -euo pipefail
 
-store=sqlite rev=HEAD pairs=2 secs=10 new=0
-while getopts "s:r:n:d:l:" o; do
+store=sqlite rev=HEAD pairs=2 secs=10 new=0 keep=
+while getopts "s:r:n:d:l:k" o; do
 	case $o in
+	k) keep=1 ;;
 	l) new=$(printf '%.0f' "$OPTARG") ;;
 	s) store=$OPTARG ;;
 	r) rev=$OPTARG ;;
@@ -51,17 +55,25 @@ mkdir -p "$work"
 bench_build "$repo" "$id" "$work/$id"
 export STARCOLOR_JOURNAL_KEY=$work/journal.key
 
-# database NAME: a fresh database's --db (a file, or a PostgreSQL database made again).
-database() {
+# dburl NAME: a database's --db (a file, or a PostgreSQL database's URL).
+dburl() {
 	if [ "$store" = sqlite ]; then
-		rm -f "$work/$1".db*
 		echo "$work/$1.db"
 		return
 	fi
 	local base=${STARCOLOR_BENCH_PG%%\?*} query=
 	[ "$base" != "$STARCOLOR_BENCH_PG" ] && query=?${STARCOLOR_BENCH_PG#*\?}
-	PGOPTIONS=--client-min-messages=warning psql -q "$STARCOLOR_BENCH_PG" -c "DROP DATABASE IF EXISTS starcolor_$1" -c "CREATE DATABASE starcolor_$1" >/dev/null
 	echo "${base%/*}/starcolor_$1$query"
+}
+
+# database NAME: a fresh database's --db (a file, or a PostgreSQL database made again).
+database() {
+	if [ "$store" = sqlite ]; then
+		rm -f "$work/$1".db*
+	else
+		PGOPTIONS=--client-min-messages=warning psql -q "$STARCOLOR_BENCH_PG" -c "DROP DATABASE IF EXISTS starcolor_$1" -c "CREATE DATABASE starcolor_$1" >/dev/null
+	fi
+	dburl "$1"
 }
 
 # play DB: 64 players for SECONDS on DB's servers; prints "plays/s p99".
@@ -116,10 +128,16 @@ empty=$(database empty)
 pagetimes=()
 for size in "$@"; do
 	n=$(printf '%.0f' "$size")
-	db=$(database "g$n")
-	"$bin/starcolor-loadtest" fill --db "$db" --games "$n" --heavy "${HEAVY:-4}" >"$work/fill.out" 2>/dev/null
-	rate=$(grep -oP '[0-9]+(?= games/s)' "$work/fill.out")
-	heavy=$(grep -oP 'heavy players: \K[0-9]+' "$work/fill.out")
+	if [ -n "$keep" ]; then
+		db=$(dburl "g$n")
+		rate=- heavy=$(cat "$work/g$n.heavy")
+	else
+		db=$(database "g$n")
+		"$bin/starcolor-loadtest" fill --db "$db" --games "$n" --heavy "${HEAVY:-4}" >"$work/fill.out" 2>/dev/null
+		rate=$(grep -oP '[0-9]+(?= games/s)' "$work/fill.out")
+		heavy=$(grep -oP 'heavy players: \K[0-9]+' "$work/fill.out")
+		echo "$heavy" >"$work/g$n.heavy"
+	fi
 	sizes=$("$bin/starcolor-loadtest" size --db "$db")
 	per() { echo "$sizes" | awk -v p="$1" 'NF == 3 && $1 == p {print $3}'; }
 	/usr/bin/time -f "%e %M" -o "$work/time.out" "$bin/starcolor" ledger check --db "$db" >"$work/check.out" 2>&1 ||
