@@ -254,4 +254,3 @@ func keyPath(db, keyFile string) string {
 
 // damaged tells an error of a store that cannot be read (a damaged file, an I/O error).
 func damaged(err error) bool { return fault.CodeOf(err) == fault.Unavailable }
-

@@ -111,7 +111,8 @@ const storeBusyWait = 10 * time.Second
 // and the journal, since the mark the last check recorded, and records the next. With no mark,
 // or a schema changed since it (a migration, a trigger dropped), the check is a full one, which
 // also proves the database file's structure. Its units are verified through this server's
-// readers, one page at a time with a rest after each, so that sales keep the machine.
+// readers, one page at a time with a rest after each, so that sales keep the machine. A mark
+// rewritten (its MAC another's) is a reason for a full check too.
 //
 // What it finds is logged as an error, counted in the metrics and said by /healthz. Units that
 // do not match their commitment are refused at their price; anything else found wrong stops
@@ -130,7 +131,7 @@ func (a *App) checkLedger(ctx context.Context) {
 		o.Compare.Now = a.now()
 		r, err = ledgercheck.Run(ctx, a.Store, o)
 		switch {
-		case o.SinceLast && (errors.Is(err, ledgercheck.ErrNone) || errors.Is(err, lottery.ErrSchemaChanged)):
+		case o.SinceLast && (errors.Is(err, ledgercheck.ErrNone) || errors.Is(err, ledgercheck.ErrBadMark) || errors.Is(err, lottery.ErrSchemaChanged)):
 			a.log.Warn("checking the store whole: the check since the last cannot run", "why", err.Error())
 			o.SinceLast = false
 			continue

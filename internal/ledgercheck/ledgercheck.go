@@ -102,6 +102,10 @@ type Report struct {
 // ErrNone: a check since the last one, and no mark recorded (ledgermark.ErrNone).
 var ErrNone = ledgermark.ErrNone
 
+// ErrBadMark: the mark kept in the database is not one a check recorded with this key (its MAC
+// is another's: rewritten, or made with another key).
+var ErrBadMark = errors.New("the mark kept in the database is not one a check recorded with this journal's key")
+
 // ErrBusy: another check with a mark is running on the database (the lease "ledger-check").
 var ErrBusy = errors.New("another ledger check is running on this database")
 
@@ -113,9 +117,9 @@ const (
 	leaseRenew = 5 * time.Second
 )
 
-// Run runs one check. Its errors are those of a check that could not run (ErrNone, ErrBusy,
-// lottery.ErrSchemaChanged since a mark, a store that cannot be read at all); what it finds
-// wrong is in the report.
+// Run runs one check. Its errors are those of a check that could not run (ErrNone, ErrBadMark,
+// ErrBusy, lottery.ErrSchemaChanged since a mark, a store that cannot be read at all); what it
+// finds wrong is in the report.
 func Run(ctx context.Context, s Store, o Options) (*Report, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -162,7 +166,7 @@ func Run(ctx context.Context, s Store, o Options) (*Report, error) {
 			return nil, ErrNone
 		}
 		if since, err = ledgermark.Parse(b, &o.Own.AccountKey); err != nil {
-			return nil, fmt.Errorf("the mark kept in the database: %w", err)
+			return nil, fmt.Errorf("%w: %v", ErrBadMark, err)
 		}
 	}
 	return run(ctx, s, o, since)
