@@ -108,7 +108,7 @@ from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 		// they are compared too. Only with the journal's own key file: an auditor's account
 		// key, mistyped, would seal them wrong for good. A server running beside does the same
 		// under the same lock.
-		if err := store.WithLock(ctx, "journal", func() error { return journal.NewLog(store, own).Integrate(ctx) }); err != nil && !damaged(err) {
+		if err := store.WithLock(ctx, "journal", func() error { return journal.NewLog(store, own).Integrate(ctx) }); err != nil && !fault.Is(err, fault.Unavailable) {
 			return err
 		}
 	}
@@ -251,6 +251,3 @@ func keyPath(db, keyFile string) string {
 	}
 	return keyFile
 }
-
-// damaged tells an error of a store that cannot be read (a damaged file, an I/O error).
-func damaged(err error) bool { return fault.CodeOf(err) == fault.Unavailable }

@@ -299,7 +299,7 @@ func run(ctx context.Context, s Store, o Options, since *ledgermark.Mark) (*Repo
 }
 
 // damaged tells an error of a store that cannot be read (a damaged file, an I/O error).
-func damaged(err error) bool { return fault.CodeOf(err) == fault.Unavailable }
+func damaged(err error) bool { return fault.Is(err, fault.Unavailable) }
 
 // cause is what a store said behind its fault.
 func cause(err error) error {
