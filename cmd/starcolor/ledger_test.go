@@ -80,7 +80,7 @@ func TestLedgerCheckAgainstJournal(t *testing.T) {
 		var args []any
 		switch {
 		case strings.HasPrefix(q, "INSERT"):
-			args = []any{alice.AccountID, sqlstore.TextTime(now)}
+			args = []any{alice.AccountID, sqlstore.SQLite.SaleTime(now)}
 		case strings.Contains(q, "players"):
 			args = []any{xavier.ID}
 		case strings.Contains(q, "id = ?"):

@@ -8,8 +8,10 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -201,11 +203,28 @@ func (d *DB) WriteStats() lottery.WriteStats {
 }
 
 // migrate brings the schema up to date with the history (sqlstore.History), each step in a
-// transaction of its own, before the writer starts.
+// transaction of its own, before the writer starts. The steps run on one connection with foreign
+// keys unchecked, as SQLite asks of a step that makes a table again (0041): its rows are copied as
+// they are, as the writer wrote them (it checks no reference either), and `ledger check` reports
+// a reference that was broken already.
 func (d *DB) migrate(ctx context.Context) error {
-	return sqlstore.Migrate(ctx, sqlstore.SQLite, sqlstore.History, func(ctx context.Context, fn func(sqlstore.Querier) error) error {
-		return sqlstore.InStdTx(ctx, d.db, fn)
+	conn, err := d.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	err = sqlstore.Migrate(ctx, sqlstore.SQLite, sqlstore.History, func(ctx context.Context, fn func(sqlstore.Querier) error) error {
+		return sqlstore.InStdTx(ctx, conn, fn)
 	})
+	if _, on := conn.ExecContext(context.Background(), `PRAGMA foreign_keys = ON`); on != nil {
+		// The pool's other connections check them: this one is not given back to it.
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+		err = cmp.Or(err, on)
+	}
+	return err
 }
 
 // queryRow runs a hot read through a statement prepared once (per connection, by database/sql):

@@ -74,7 +74,7 @@ func (t *tx) transfer(tr lottery.Transfer) (int64, error) {
 		reason = tr.Reason
 	}
 	res, err := t.exec(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		tr.From, tr.To, tr.Amount, tr.Kind, game, reason, storedTime(tr.CreatedAt))
+		tr.From, tr.To, tr.Amount, tr.Kind, game, reason, saleTime(tr.CreatedAt))
 	if err != nil {
 		return 0, err
 	}

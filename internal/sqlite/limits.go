@@ -57,12 +57,7 @@ func forward(q rowsQuerier, playerID int64, w *lottery.Window, now time.Time) er
 		var page []lottery.StakeAt
 		err := q(func(r *sql.Rows) error {
 			var s lottery.StakeAt
-			var at string
-			if err := r.Scan(&s.GameID, &s.Amount, &at); err != nil {
-				return err
-			}
-			var err error
-			s.At, err = time.Parse(time.RFC3339Nano, at)
+			err := r.Scan(&s.GameID, &s.Amount, sqlstore.ScanTime(&s.At))
 			page = append(page, s)
 			return err
 		}, `SELECT id, stake, created_at FROM games WHERE player_id = ? AND id > ? ORDER BY id LIMIT 256`, playerID, after)

@@ -18,8 +18,11 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	fromGames := func(prefix int, where string, args ...any) []lottery.Sales {
-		rows, err := f.d.db.Query(fmt.Sprintf(`SELECT substr(created_at, 1, %d), stake, count(*), sum(stake), sum(prize), sum(prize > 0), max(prize)
-			FROM games %s GROUP BY 1, 2 ORDER BY 1, 2`, prefix, where), args...)
+		// The games' times as text (they are unix nanoseconds, migration 0041), cut to the period.
+		rows, err := f.d.db.Query(fmt.Sprintf(`WITH g AS (SELECT strftime('%%Y-%%m-%%dT%%H:%%M:%%S', created_at / 1000000000, 'unixepoch') AS created_at,
+				stake, prize FROM games)
+			SELECT substr(created_at, 1, %d), stake, count(*), sum(stake), sum(prize), sum(prize > 0), max(prize)
+			FROM g %s GROUP BY 1, 2 ORDER BY 1, 2`, prefix, where), args...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,6 +126,22 @@ func (f *salesFixture) reopenBefore(t *testing.T, undo ...string) *DB {
 	return d
 }
 
+// beforeSaleTimes takes the games' and the transfers' times back to text, as they were before
+// migration 0041, for a test of an earlier step: reopenBefore runs the step on the rows it read,
+// then 0041 again.
+var beforeSaleTimes = func() []string {
+	var out []string
+	for _, table := range []string{"games", "transfers"} {
+		out = append(out, `ALTER TABLE `+table+` ADD COLUMN created_text TEXT NOT NULL DEFAULT ''`,
+			`DROP TRIGGER IF EXISTS transfers_append_only`,
+			`UPDATE `+table+` SET created_text = strftime('%Y-%m-%dT%H:%M:%S', created_at / 1000000000, 'unixepoch') || printf('.%09dZ', created_at % 1000000000)`,
+			`ALTER TABLE `+table+` DROP COLUMN created_at`,
+			`ALTER TABLE `+table+` RENAME COLUMN created_text TO created_at`)
+	}
+	return append(out, `CREATE TRIGGER transfers_append_only BEFORE UPDATE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are never changed'); END`,
+		`DELETE FROM schema_migrations WHERE version = 41`)
+}()
+
 // A database with sales from before the kept totals (migration 0004), the games' transfer ids
 // (0005), the hours' top prizes (0036) and the players' totals (0037) gets them all from its
 // games and transfers.
@@ -136,11 +155,11 @@ func TestSalesMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := f.reopenBefore(t, `DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
+	d := f.reopenBefore(t, append(beforeSaleTimes, `DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
 		`ALTER TABLE blocks DROP COLUMN winners_sold`, `ALTER TABLE games DROP COLUMN stake_transfer`,
 		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `ALTER TABLE accounts DROP COLUMN games_played`,
 		`ALTER TABLE accounts DROP COLUMN games_won`, `ALTER TABLE accounts DROP COLUMN prizes_won`,
-		`DELETE FROM schema_migrations WHERE version IN (4, 5, 36, 37)`)
+		`DELETE FROM schema_migrations WHERE version IN (4, 5, 36, 37)`)...)
 	f.checkTotals(t, f.now.Add(-24*time.Hour)) // and the ledger, which checks the games' transfer ids and the players' totals
 	var want lottery.PlayerTotals
 	if err := d.db.QueryRow(`SELECT count(*), sum(prize > 0), sum(stake), sum(prize) FROM games WHERE player_id = ?`, p.ID).
@@ -182,9 +201,9 @@ func BenchmarkSalesReports(b *testing.B) {
 		INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at)
 		SELECT i + 1, 1 + i %% 64, 'S', CASE WHEN i < 400000 THEN 2 + i / 1000 ELSE 1 END, CASE WHEN i < 400000 THEN i %% 1000 ELSE i - 400000 END,
 		  100, 'auto', CASE WHEN i %% 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
-		  strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', %d + i * 2.592, 'unixepoch'), 0 FROM n`, start.Unix()),
+		  CAST((%d + i * 2.592) * 1000000000 AS INTEGER), 0 FROM n`, start.Unix()),
 		`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners)
-		  SELECT substr(created_at, 1, 13), stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY 1, 2`,
+		  SELECT strftime('%Y-%m-%dT%H', created_at / 1000000000, 'unixepoch'), stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY 1, 2`,
 		`UPDATE blocks SET (prizes_sold, winners_sold) = (SELECT coalesce(sum(g.prize), 0), coalesce(sum(g.prize > 0), 0)
 		  FROM games g WHERE g.emission_id = blocks.emission_id AND g.block = blocks.block)`,
 	} {
@@ -215,10 +234,10 @@ func BenchmarkSalesReports(b *testing.B) {
 				sql  string
 				args []any
 			}{
-				{`SELECT substr(created_at, 1, 13) AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games
-				  WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-47 * time.Hour).Format(hourLayout)}},
-				{`SELECT substr(created_at, 1, 10) AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games
-				  WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-29 * 24 * time.Hour).Format("2006-01-02")}},
+				{`SELECT strftime('%Y-%m-%dT%H', created_at / 1000000000, 'unixepoch') AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+				  FROM games WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-47 * time.Hour).Truncate(time.Hour).UnixNano()}},
+				{`SELECT strftime('%Y-%m-%d', created_at / 1000000000, 'unixepoch') AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0)
+				  FROM games WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-29 * 24 * time.Hour).Truncate(24 * time.Hour).UnixNano()}},
 				{`SELECT stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY stake`, nil},
 				{`SELECT b.block, (SELECT sum(g.prize) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block),
 				  (SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block AND g.prize > 0)
@@ -267,11 +286,11 @@ func (f *salesFixture) scanTransfers(t *testing.T, account int64, limit int) []l
 	var out []lottery.Transfer
 	for rows.Next() {
 		var tr lottery.Transfer
-		var created string
+		var created int64 // unix nanoseconds (migration 0041)
 		if err := rows.Scan(&tr.ID, &tr.From, &tr.To, &tr.Amount, &tr.Kind, &tr.GameID, &created); err != nil {
 			t.Fatal(err)
 		}
-		tr.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+		tr.CreatedAt = time.Unix(0, created).UTC()
 		out = append(out, tr)
 	}
 	return out
@@ -296,7 +315,7 @@ func BenchmarkPlayerTransfers(b *testing.B) {
 		`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
 		INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
 		SELECT i + 1, 100 + i % 64, 'S', i / 1000, i % 1000, 100, 'auto', CASE WHEN i % 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
-		  '2026-11-30T12:00:00Z', 0, 10 + 2 * i FROM n`,
+		  unixepoch('2026-11-30T12:00:00Z') * 1000000000, 0, 10 + 2 * i FROM n`,
 		`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
 		  SELECT stake_transfer, 100 + player_id, 2, 100, 'stake', id, created_at FROM games`,
 		`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)

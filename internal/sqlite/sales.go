@@ -195,7 +195,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	args := make([]any, 0, 14*len(rows.Games))
 	for _, g := range rows.Games {
 		args = append(args, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, g.Color, g.Status,
-			g.BalanceAfter, storedTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer)
+			g.BalanceAfter, saleTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer)
 	}
 	if err := t.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
 		``, 14, args, exec); err != nil {
@@ -207,7 +207,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		if tr.GameID != 0 {
 			game = tr.GameID
 		}
-		args = append(args, tr.From, tr.To, tr.Amount, tr.Kind, game, storedTime(tr.CreatedAt))
+		args = append(args, tr.From, tr.To, tr.Amount, tr.Kind, game, saleTime(tr.CreatedAt))
 	}
 	var lastTransfer int64
 	if err := t.chunks(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, ``, 6, args,

@@ -259,7 +259,7 @@ func rawSaleRows(b *testing.B, whole bool) {
 	b.ResetTimer()
 	for id := 1; id <= b.N; {
 		var g, st, pr, k, bal []any
-		created := time.Now().UTC().Format(time.RFC3339Nano)
+		created := saleTime(time.Now())
 		for i := range batch {
 			p := ps[(id+i)%players]
 			g = append(g, id+i, p.ID, "R", (id+i)/1000, (id+i)%1000, 100, "auto", 0, 1, "finished", 1000, created, 0, id+i)

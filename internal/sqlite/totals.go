@@ -13,13 +13,17 @@ import (
 // block's sold count that a batch makes anyway), and each hour's sales at each price, here.
 // `ledger check` proves both equal to the games.
 
-// hourLayout formats a UTC time as the hours of sales_hourly: the first 13 characters of the
-// games' created_at.
+// hourLayout formats a UTC time as the hours of sales_hourly: the hour of the games' created_at,
+// as RFC 3339 text cut after the hour.
 const hourLayout = "2006-01-02T15"
 
 // storedTime is a time as the store keeps it (sqlstore.TextTime: RFC 3339 in UTC, to the
 // nanosecond, at a fixed width so that times sort as text).
 func storedTime(t time.Time) string { return sqlstore.TextTime(t) }
+
+// saleTime is a time of the games and the transfers as the store keeps it: unix nanoseconds
+// (sqlstore.Dialect.SaleTime).
+func saleTime(t time.Time) int64 { return t.UnixNano() }
 
 // addHours adds a batch's sales to sales_hourly: usually one line, for the current hour.
 func (t *tx) addHours(hours map[lottery.HourKey]*lottery.Sales) error {

@@ -212,7 +212,7 @@ func payBalance(ctx context.Context, q Querier, d Dialect, playerID int64, sessi
 			why = reason
 		}
 		if err := q.QueryRow(ctx, `INSERT INTO transfers (from_account, to_account, amount, kind, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-			w.From, w.To, w.Amount, w.Kind, why, d.Time(now)).Scan(&w.ID); err != nil {
+			w.From, w.To, w.Amount, w.Kind, why, d.SaleTime(now)).Scan(&w.ID); err != nil {
 			return out, err
 		}
 		out.Withdrawal = w

@@ -71,14 +71,15 @@ func New(c Config) *DB {
 
 // TextLayout is how SQLite keeps a time a person reads: RFC 3339 in UTC, to the nanosecond, at
 // a fixed width, so that times sort as text in the order of time (time.RFC3339Nano reads it
-// back).
+// back). The games' and the transfers' times are integers instead (Dialect.SaleTime).
 const TextLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
 // TextTime is a time as SQLite keeps it (TextLayout).
 func TextTime(t time.Time) string { return t.UTC().Format(TextLayout) }
 
-// ScanTime is a destination for a time of either dialect (SQLite's text, PostgreSQL's
-// timestamptz), read in UTC; NULL is the zero time.
+// ScanTime is a destination for a time of either dialect (SQLite's text, or unix nanoseconds
+// for the games and transfers (SaleTime); PostgreSQL's timestamptz), read in UTC; NULL is the
+// zero time.
 func ScanTime(t *time.Time) sql.Scanner { return timeDest{t} }
 
 type timeDest struct{ t *time.Time }
@@ -89,6 +90,8 @@ func (d timeDest) Scan(src any) (err error) {
 		*d.t = time.Time{}
 	case time.Time:
 		*d.t = v.UTC()
+	case int64:
+		*d.t = time.Unix(0, v).UTC()
 	case string:
 		*d.t, err = time.Parse(time.RFC3339Nano, v)
 	case []byte:

@@ -72,7 +72,7 @@ func (d Dialect) columnsOf(l lottery.Limit) (amount, raise sql.NullInt64, raiseA
 func (d Dialect) deposited(ctx context.Context, q Querier, account int64, now time.Time) (int64, error) {
 	var sum int64
 	err := q.QueryRow(ctx, `SELECT CAST(coalesce(sum(amount), 0) AS BIGINT) FROM transfers WHERE to_account = $1 AND kind IN ('deposit', 'withdrawal')
-		AND kind = 'deposit' AND created_at > $2 AND created_at <= $3`, account, d.Time(now.Add(-lottery.Week)), d.Time(now)).Scan(&sum)
+		AND kind = 'deposit' AND created_at > $2 AND created_at <= $3`, account, d.SaleTime(now.Add(-lottery.Week)), d.SaleTime(now)).Scan(&sum)
 	return sum, err
 }
 

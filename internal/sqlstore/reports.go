@@ -21,8 +21,8 @@ func (s *DB) SalesOver(ctx context.Context, p lottery.Period, since time.Time) (
 	return s.SalesBetween(ctx, p, since, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
-// hourLayout is how SQLite keeps the hours of sales_hourly: the first 13 characters of the
-// games' created_at (SQLite's sales.go writes them).
+// hourLayout is how SQLite keeps the hours of sales_hourly: the hour of the games' created_at,
+// as RFC 3339 text cut after the hour (SQLite's sales.go writes them).
 const hourLayout = "2006-01-02T15"
 
 type layoutDest struct {
@@ -216,7 +216,7 @@ func (s *DB) UnfinishedPrizes(ctx context.Context, from, until time.Time) ([]lot
 	var out []lottery.Sales
 	err := each(s.read.Query(ctx, `SELECT created_at, stake, prize FROM games
 		WHERE status <> 'finished' AND prize > 0 AND created_at >= $1 AND created_at < $2 ORDER BY created_at`,
-		s.d.Time(from), s.d.Time(until)))(func(r Rows) error {
+		s.d.SaleTime(from), s.d.SaleTime(until)))(func(r Rows) error {
 		sl := lottery.Sales{Units: 1}
 		err := r.Scan(ScanTime(&sl.Period), &sl.Price, &sl.Prizes)
 		sl.Stakes = sl.Price

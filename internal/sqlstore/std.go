@@ -43,8 +43,14 @@ type stdRows struct{ *sql.Rows }
 
 func (r stdRows) Close() { r.Rows.Close() }
 
+// TxBeginner is what InStdTx begins a transaction on: a pool (*sql.DB) or one of its
+// connections (*sql.Conn).
+type TxBeginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
 // InStdTx runs fn in a transaction of db, committed if fn returns nil.
-func InStdTx(ctx context.Context, db *sql.DB, fn func(Querier) error) error {
+func InStdTx(ctx context.Context, db TxBeginner, fn func(Querier) error) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -135,6 +135,14 @@ func (sc *journalScene) at(t time.Time) any {
 	return sqlstore.TextTime(t)
 }
 
+// saleAt is a time as the games' and the transfers' columns take it (Dialect.SaleTime).
+func (sc *journalScene) saleAt(t time.Time) any {
+	if sc.postgres() {
+		return sqlstore.PostgreSQL.SaleTime(t)
+	}
+	return sqlstore.SQLite.SaleTime(t)
+}
+
 // On books that the store wrote, the comparison finds nothing: every entry is its rows', the
 // checkpoint signs the entries, and journal_accounts holds the account of each limits, exclusion
 // and closure entry, and of no other.
@@ -220,7 +228,7 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 				{sc.seq["last"], fmt.Sprintf("the database has no transfer %d, the game's stake it names", g.StakeTransfer)}}
 		}},
 		{"a deposit added", func(t *testing.T, sc *journalScene) []named {
-			sc.exec(t, `INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES (1, ?, 5000, 'deposit', ?)`, sc.alice.AccountID, sc.at(sc.now))
+			sc.exec(t, `INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES (1, ?, 5000, 'deposit', ?)`, sc.alice.AccountID, sc.saleAt(sc.now))
 			sc.exec(t, `UPDATE accounts SET balance = balance + 5000 WHERE id = ?`, sc.alice.AccountID)
 			sc.exec(t, `UPDATE accounts SET balance = balance - 5000 WHERE id = 1`)
 			id := sc.lastTransfer(t)
