@@ -21,10 +21,13 @@ const (
 // Game is a game as stored: the unit sold, its stake and prize, and the player's moves. The
 // reveal itself is not stored: it is replayed from the unit, the colour and the clicks.
 type Game struct {
-	ID           int64
-	PlayerID     int64
-	Emission     string
-	Block, Unit  int
+	ID          int64
+	PlayerID    int64
+	Emission    string
+	Block, Unit int
+	// BlockNumber is the block's number in the store (Cursor.Number), which the game's row names
+	// it by; the stores write it and read Emission and Block back through it.
+	BlockNumber  int64
 	Stake        int64
 	Mode         string // Manual or Auto
 	Prize        int64

@@ -76,6 +76,7 @@ type Sale struct {
 type Cursor struct {
 	Emission    string
 	Block       int
+	Number      int64 // the block's number in the store: what its games' rows name it by
 	Sold, Units int
 	Written     int
 	Prizes      int64
@@ -270,7 +271,7 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 		if at.Before(st.Window.Last) {
 			at = st.Window.Last
 		}
-		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, Unit: c.Sold, Stake: r.Price,
+		*g = Game{PlayerID: r.PlayerID, Emission: c.Emission, Block: c.Block, BlockNumber: c.Number, Unit: c.Sold, Stake: r.Price,
 			Mode: r.Mode, Color: r.Color, Status: r.Status, CreatedAt: at, UpdatedAt: s.Time.Unix()}
 		u, err := r.Prizes.Unit(ctx, g.Emission, g.Block, g.Unit)
 		if err != nil {

@@ -314,7 +314,7 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 	b.Queue(openBlocks, priceList).Query(func(rows pgx.Rows) error {
 		var price int64
 		var c lottery.Cursor
-		_, err := pgx.ForEachRow(rows, []any{&price, &c.Emission, &c.Block, &c.Sold, &c.Units}, func() error {
+		_, err := pgx.ForEachRow(rows, []any{&price, &c.Emission, &c.Block, &c.Number, &c.Sold, &c.Units}, func() error {
 			c.Written = c.Sold
 			cc := c
 			stock.cursors[price] = &cc
@@ -413,8 +413,8 @@ func (s *saleStock) TransferID() int64 {
 
 // openBlocks locks and reads, for each price given in order, the block its sales sell from: the
 // first block with units left of its oldest open emission.
-const openBlocks = `SELECT p.price, b.emission_id, b.block, b.sold, b.units FROM unnest($1::bigint[]) p(price)
-	CROSS JOIN LATERAL (SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+const openBlocks = `SELECT p.price, b.emission_id, b.block, b.number, b.sold, b.units FROM unnest($1::bigint[]) p(price)
+	CROSS JOIN LATERAL (SELECT b.emission_id, b.block, b.number, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
 		WHERE e.price = p.price AND b.sold < b.units AND b.selling ORDER BY e.created_at, e.id, b.block LIMIT 1 FOR NO KEY UPDATE OF b) b
 	ORDER BY p.price`
 
@@ -437,7 +437,7 @@ func nextCursor(ctx context.Context, tx querier, cursors map[int64]*lottery.Curs
 	// does not go on to the next. A statement of its own sees the blocks as they are now.
 	found := &lottery.Cursor{}
 	var p int64
-	err := tx.QueryRow(ctx, openBlocks, []int64{price}).Scan(&p, &found.Emission, &found.Block, &found.Sold, &found.Units)
+	err := tx.QueryRow(ctx, openBlocks, []int64{price}).Scan(&p, &found.Emission, &found.Block, &found.Number, &found.Sold, &found.Units)
 	if errors.Is(err, pgx.ErrNoRows) {
 		cursors[price] = &lottery.Cursor{}
 		return nil, lottery.ErrSoldOut
@@ -598,20 +598,20 @@ const (
 // queueGames queues the insert of the batch's games.
 func queueGames(b *pgx.Batch, rows *lottery.Rows) {
 	n := len(rows.Games)
-	id, player, em := make([]int64, n), make([]int64, n), make([]string, n)
-	block, unit, color := make([]int32, n), make([]int32, n), make([]int16, n)
+	id, player, block := make([]int64, n), make([]int64, n), make([]int64, n)
+	unit, color := make([]int32, n), make([]int16, n)
 	stake, prize, balance, updated, stakeTr := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	mode, status := make([]string, n), make([]string, n)
 	created := make([]time.Time, n)
 	for i, g := range rows.Games {
-		id[i], player[i], em[i], block[i], unit[i] = g.ID, g.PlayerID, g.Emission, int32(g.Block), int32(g.Unit)
+		id[i], player[i], block[i], unit[i] = g.ID, g.PlayerID, g.BlockNumber, int32(g.Unit)
 		stake[i], mode[i], prize[i], color[i], status[i] = g.Stake, g.Mode, g.Prize, int16(g.Color), g.Status
 		balance[i], created[i], updated[i], stakeTr[i] = g.BalanceAfter, g.CreatedAt, g.UpdatedAt, g.StakeTransfer
 	}
-	b.Queue(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
-		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::bigint[],
-			$9::smallint[], $10::text[], $11::bigint[], $12::timestamptz[], $13::bigint[], $14::bigint[])`,
-		id, player, em, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
+	b.Queue(`INSERT INTO games (id, player_id, block_number, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
+		SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::bigint[], $6::text[], $7::bigint[],
+			$8::smallint[], $9::text[], $10::bigint[], $11::timestamptz[], $12::bigint[], $13::bigint[])`,
+		id, player, block, unit, stake, mode, prize, color, status, balance, created, updated, stakeTr)
 }
 
 // queueJournal queues the insert of the batch's entries into the journal's queue: one row, its

@@ -53,7 +53,7 @@ func TestPlaySessionMigration(t *testing.T) {
 			staked, won = staked+g.Stake, won+g.Prize
 		}
 	}
-	d := f.reopenBefore(t, append(beforeSaleTimes, `CREATE INDEX games_by_player_time ON games(player_id, created_at, stake, prize)`,
+	d := f.reopenBefore(t, append(beforeSaleRows, `CREATE INDEX games_by_player_time ON games(player_id, created_at, stake, prize)`,
 		`ALTER TABLE sessions DROP COLUMN games_at_open`, `ALTER TABLE sessions DROP COLUMN staked_at_open`,
 		`ALTER TABLE sessions DROP COLUMN won_at_open`, `DELETE FROM schema_migrations WHERE version = 39`)...)
 	ps, err := d.PlaySession(ctx, p.ID, opened.Add(-time.Hour), opened.Add(-time.Hour))

@@ -85,7 +85,8 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 	}
 	for _, b := range open {
 		var want lottery.BlockSales
-		if err := f.d.db.QueryRow(`SELECT count(*), coalesce(sum(prize), 0), coalesce(sum(prize > 0), 0) FROM games WHERE emission_id = ? AND block = ?`,
+		if err := f.d.db.QueryRow(`SELECT count(*), coalesce(sum(prize), 0), coalesce(sum(prize > 0), 0) FROM games
+			WHERE block_number = (SELECT number FROM blocks WHERE emission_id = ? AND block = ?)`,
 			b.Emission, b.Block).Scan(&want.Sold, &want.Prizes, &want.Winners); err != nil {
 			t.Fatal(err)
 		}
@@ -108,11 +109,17 @@ func (f *salesFixture) checkTotals(t *testing.T, since time.Time) {
 // migrations run on what the sales wrote before them.
 func (f *salesFixture) reopenBefore(t *testing.T, undo ...string) *DB {
 	t.Helper()
-	for _, q := range undo {
-		if _, err := f.d.db.Exec(q); err != nil {
+	// One connection, its foreign keys unchecked, as the migrations run (a table made again).
+	conn, err := f.d.db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range append([]string{`PRAGMA foreign_keys = OFF`}, undo...) {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
+	conn.Close()
 	path := f.d.Path
 	if err := f.d.Close(); err != nil {
 		t.Fatal(err)
@@ -126,21 +133,30 @@ func (f *salesFixture) reopenBefore(t *testing.T, undo ...string) *DB {
 	return d
 }
 
-// beforeSaleTimes takes the games' and the transfers' times back to text, as they were before
-// migration 0041, for a test of an earlier step: reopenBefore runs the step on the rows it read,
-// then 0041 again.
-var beforeSaleTimes = func() []string {
-	var out []string
-	for _, table := range []string{"games", "transfers"} {
-		out = append(out, `ALTER TABLE `+table+` ADD COLUMN created_text TEXT NOT NULL DEFAULT ''`,
-			`DROP TRIGGER IF EXISTS transfers_append_only`,
-			`UPDATE `+table+` SET created_text = strftime('%Y-%m-%dT%H:%M:%S', created_at / 1000000000, 'unixepoch') || printf('.%09dZ', created_at % 1000000000)`,
-			`ALTER TABLE `+table+` DROP COLUMN created_at`,
-			`ALTER TABLE `+table+` RENAME COLUMN created_text TO created_at`)
-	}
-	return append(out, `CREATE TRIGGER transfers_append_only BEFORE UPDATE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are never changed'); END`,
-		`DELETE FROM schema_migrations WHERE version = 41`)
-}()
+// beforeSaleRows takes the games and the transfers back to the rows of before migrations 0041
+// and 0042 (times as text, the games naming their block by emission and index), for a test of
+// an earlier step: reopenBefore runs the step on the rows it read, then 0041 and 0042 again.
+var beforeSaleRows = []string{
+	`CREATE TABLE games_before (id INTEGER PRIMARY KEY, player_id INTEGER NOT NULL REFERENCES players(id), emission_id TEXT NOT NULL,
+		block INTEGER NOT NULL, unit INTEGER NOT NULL, stake INTEGER NOT NULL, mode TEXT NOT NULL, prize INTEGER NOT NULL,
+		clicks BLOB NOT NULL DEFAULT x'', status TEXT NOT NULL, balance_after INTEGER NOT NULL, created_at TEXT NOT NULL,
+		updated_at INTEGER NOT NULL, color INTEGER NOT NULL DEFAULT -1, stake_transfer INTEGER NOT NULL DEFAULT 0,
+		UNIQUE (emission_id, block, unit), FOREIGN KEY (emission_id, block) REFERENCES blocks(emission_id, block))`,
+	`INSERT INTO games_before SELECT g.id, g.player_id, b.emission_id, b.block, g.unit, g.stake, g.mode, g.prize, g.clicks, g.status, g.balance_after,
+		strftime('%Y-%m-%dT%H:%M:%S', g.created_at / 1000000000, 'unixepoch') || printf('.%09dZ', g.created_at % 1000000000),
+		g.updated_at, g.color, g.stake_transfer FROM games g JOIN blocks b ON b.number = g.block_number`,
+	`DROP TABLE games`,
+	`ALTER TABLE games_before RENAME TO games`,
+	`CREATE INDEX games_by_player ON games(player_id, id)`,
+	`CREATE INDEX games_unfinished ON games(updated_at) WHERE status <> 'finished'`,
+	`ALTER TABLE transfers ADD COLUMN created_text TEXT NOT NULL DEFAULT ''`,
+	`DROP TRIGGER transfers_append_only`,
+	`UPDATE transfers SET created_text = strftime('%Y-%m-%dT%H:%M:%S', created_at / 1000000000, 'unixepoch') || printf('.%09dZ', created_at % 1000000000)`,
+	`ALTER TABLE transfers DROP COLUMN created_at`,
+	`ALTER TABLE transfers RENAME COLUMN created_text TO created_at`,
+	`CREATE TRIGGER transfers_append_only BEFORE UPDATE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are never changed'); END`,
+	`DELETE FROM schema_migrations WHERE version IN (41, 42)`,
+}
 
 // A database with sales from before the kept totals (migration 0004), the games' transfer ids
 // (0005), the hours' top prizes (0036) and the players' totals (0037) gets them all from its
@@ -155,7 +171,7 @@ func TestSalesMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := f.reopenBefore(t, append(beforeSaleTimes, `DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
+	d := f.reopenBefore(t, append(beforeSaleRows, `DROP TABLE sales_hourly`, `ALTER TABLE blocks DROP COLUMN prizes_sold`,
 		`ALTER TABLE blocks DROP COLUMN winners_sold`, `ALTER TABLE games DROP COLUMN stake_transfer`,
 		`DROP INDEX transfers_money_out`, `DROP INDEX transfers_money_in`, `ALTER TABLE accounts DROP COLUMN games_played`,
 		`ALTER TABLE accounts DROP COLUMN games_won`, `ALTER TABLE accounts DROP COLUMN prizes_won`,
@@ -198,14 +214,15 @@ func BenchmarkSalesReports(b *testing.B) {
 		`UPDATE blocks SET sold = units WHERE emission_id = 'S'`, // its units are among the 400,000 below
 		`INSERT INTO blocks (emission_id, block, units, root, sold) VALUES ('S', 1, 1000000, zeroblob(32), 600000)`,
 		fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
-		INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at)
-		SELECT i + 1, 1 + i %% 64, 'S', CASE WHEN i < 400000 THEN 2 + i / 1000 ELSE 1 END, CASE WHEN i < 400000 THEN i %% 1000 ELSE i - 400000 END,
+		INSERT INTO games (id, player_id, block_number, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at)
+		SELECT i + 1, 1 + i %% 64, CASE WHEN i < 400000 THEN 1000 + i / 1000 ELSE (SELECT number FROM blocks WHERE emission_id = 'S' AND block = 1) END,
+		  CASE WHEN i < 400000 THEN i %% 1000 ELSE i - 400000 END,
 		  100, 'auto', CASE WHEN i %% 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
 		  CAST((%d + i * 2.592) * 1000000000 AS INTEGER), 0 FROM n`, start.Unix()),
 		`INSERT INTO sales_hourly (hour, price, units, stakes, prizes, winners)
 		  SELECT strftime('%Y-%m-%dT%H', created_at / 1000000000, 'unixepoch'), stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY 1, 2`,
 		`UPDATE blocks SET (prizes_sold, winners_sold) = (SELECT coalesce(sum(g.prize), 0), coalesce(sum(g.prize > 0), 0)
-		  FROM games g WHERE g.emission_id = blocks.emission_id AND g.block = blocks.block)`,
+		  FROM games g WHERE g.block_number = blocks.number)`,
 	} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			b.Fatalf("%.60s: %v", q, err)
@@ -239,8 +256,8 @@ func BenchmarkSalesReports(b *testing.B) {
 				{`SELECT strftime('%Y-%m-%d', created_at / 1000000000, 'unixepoch') AS period, stake, count(*), sum(stake), sum(prize), sum(prize > 0)
 				  FROM games WHERE created_at >= ? GROUP BY period, stake`, []any{end.Add(-29 * 24 * time.Hour).Truncate(24 * time.Hour).UnixNano()}},
 				{`SELECT stake, count(*), sum(stake), sum(prize), sum(prize > 0) FROM games GROUP BY stake`, nil},
-				{`SELECT b.block, (SELECT sum(g.prize) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block),
-				  (SELECT count(*) FROM games g WHERE g.emission_id = b.emission_id AND g.block = b.block AND g.prize > 0)
+				{`SELECT b.block, (SELECT sum(g.prize) FROM games g WHERE g.block_number = b.number),
+				  (SELECT count(*) FROM games g WHERE g.block_number = b.number AND g.prize > 0)
 				  FROM blocks b WHERE b.sold < b.units`, nil},
 			} {
 				rows, err := d.db.QueryContext(ctx, q.sql, q.args...)
@@ -313,8 +330,8 @@ func BenchmarkPlayerTransfers(b *testing.B) {
 	}
 	for _, q := range []string{`PRAGMA foreign_keys = OFF`,
 		`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
-		INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
-		SELECT i + 1, 100 + i % 64, 'S', i / 1000, i % 1000, 100, 'auto', CASE WHEN i % 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
+		INSERT INTO games (id, player_id, block_number, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer)
+		SELECT i + 1, 100 + i % 64, i / 1000, i % 1000, 100, 'auto', CASE WHEN i % 4 = 0 THEN 200 ELSE 0 END, 0, 'finished', 0,
 		  unixepoch('2026-11-30T12:00:00Z') * 1000000000, 0, 10 + 2 * i FROM n`,
 		`INSERT INTO transfers (id, from_account, to_account, amount, kind, game_id, created_at)
 		  SELECT stake_transfer, 100 + player_id, 2, 100, 'stake', id, created_at FROM games`,

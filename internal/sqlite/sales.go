@@ -192,13 +192,13 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 		_, err := t.exec(query, args...)
 		return err
 	}
-	args := make([]any, 0, 14*len(rows.Games))
+	args := make([]any, 0, 13*len(rows.Games))
 	for _, g := range rows.Games {
-		args = append(args, g.ID, g.PlayerID, g.Emission, g.Block, g.Unit, g.Stake, g.Mode, g.Prize, g.Color, g.Status,
+		args = append(args, g.ID, g.PlayerID, g.BlockNumber, g.Unit, g.Stake, g.Mode, g.Prize, g.Color, g.Status,
 			g.BalanceAfter, saleTime(g.CreatedAt), g.UpdatedAt, g.StakeTransfer)
 	}
-	if err := t.chunks(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
-		``, 14, args, exec); err != nil {
+	if err := t.chunks(`INSERT INTO games (id, player_id, block_number, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `,
+		``, 13, args, exec); err != nil {
 		return fmt.Errorf("write games: %w", err)
 	}
 	args = args[:0]
@@ -337,8 +337,8 @@ func (w *writer) cursor(t *tx, price int64) (*lottery.Cursor, error) {
 		delete(w.sales.cursors, price)
 	}
 	c = &lottery.Cursor{}
-	err := t.queryRow(`SELECT b.emission_id, b.block, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
-		WHERE e.price = ? AND b.sold < b.units AND b.selling ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.Emission, &c.Block, &c.Sold, &c.Units)
+	err := t.queryRow(`SELECT b.emission_id, b.block, b.number, b.sold, b.units FROM blocks b JOIN emissions e ON e.id = b.emission_id
+		WHERE e.price = ? AND b.sold < b.units AND b.selling ORDER BY e.created_at, e.id, b.block LIMIT 1`, price).Scan(&c.Emission, &c.Block, &c.Number, &c.Sold, &c.Units)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, lottery.ErrSoldOut
 	}

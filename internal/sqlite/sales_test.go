@@ -244,7 +244,7 @@ func rawSaleRows(b *testing.B, whole bool) {
 		}
 		return s
 	}
-	games := rows(`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `, 14, batch, ``)
+	games := rows(`INSERT INTO games (id, player_id, block_number, unit, stake, mode, prize, color, status, balance_after, created_at, updated_at, stake_transfer) VALUES `, 13, batch, ``)
 	stakes := rows(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, 6, batch, ``)
 	prizes := rows(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, 6, batch/4, ``)
 	keys := rows(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, 6, batch, ``)
@@ -262,7 +262,7 @@ func rawSaleRows(b *testing.B, whole bool) {
 		created := saleTime(time.Now())
 		for i := range batch {
 			p := ps[(id+i)%players]
-			g = append(g, id+i, p.ID, "R", (id+i)/1000, (id+i)%1000, 100, "auto", 0, 1, "finished", 1000, created, 0, id+i)
+			g = append(g, id+i, p.ID, (id+i)/1000, (id+i)%1000, 100, "auto", 0, 1, "finished", 1000, created, 0, id+i)
 			st = append(st, p.AccountID, lottery.PrizeFundAccount, 100, "stake", id+i, created)
 			if i%4 == 0 {
 				pr = append(pr, lottery.PrizeFundAccount, p.AccountID, 200, "prize", id+i, created)

@@ -264,7 +264,7 @@ func (d Dialect) checks() []check {
 			 SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT SELECT * FROM games_by_hour) x) +
 			        (SELECT count(*) FROM (SELECT * FROM games_by_hour EXCEPT SELECT * FROM kept) y)`},
 		{What: "rows referring to rows that do not exist (games, transfers, keys)", SQL: `SELECT (SELECT count(*) FROM games g WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = g.player_id)
-			           OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.emission_id = g.emission_id AND b.block = g.block)) +
+			           OR NOT EXISTS (SELECT 1 FROM blocks b WHERE b.number = g.block_number)) +
 			        (SELECT count(*) FROM transfers t WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.from_account)
 			           OR NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = t.to_account)
 			           OR (t.game_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = t.game_id))) +

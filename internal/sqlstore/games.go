@@ -10,8 +10,13 @@ import (
 	"starcolor/internal/lottery"
 )
 
-// GameColumns are the columns ScanGame reads.
-const GameColumns = `id, player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at, stake_transfer`
+// GameColumns are the columns ScanGame reads, of GamesFrom.
+const GameColumns = `g.id, g.player_id, b.emission_id, b.block, g.block_number, g.unit, g.stake, g.mode, g.prize, g.color, g.clicks, g.status,
+	g.balance_after, g.created_at, g.updated_at, g.stake_transfer`
+
+// GamesFrom is the games g with their blocks b: a game names its block by its number (migration
+// 0042), and is read with the block's emission and index.
+const GamesFrom = `games g JOIN blocks b ON b.number = g.block_number`
 
 // ErrNoGame is a game not found.
 var ErrNoGame = fault.Errorf(fault.NotFound, "no such game")
@@ -19,7 +24,7 @@ var ErrNoGame = fault.Errorf(fault.NotFound, "no such game")
 // ScanGame reads a game's GameColumns; none is ErrNoGame.
 func ScanGame(row Row) (lottery.Game, error) {
 	var g lottery.Game
-	err := row.Scan(&g.ID, &g.PlayerID, &g.Emission, &g.Block, &g.Unit, &g.Stake, &g.Mode, &g.Prize, &g.Color, &g.Clicks, &g.Status,
+	err := row.Scan(&g.ID, &g.PlayerID, &g.Emission, &g.Block, &g.BlockNumber, &g.Unit, &g.Stake, &g.Mode, &g.Prize, &g.Color, &g.Clicks, &g.Status,
 		&g.BalanceAfter, ScanTime(&g.CreatedAt), &g.UpdatedAt, &g.StakeTransfer)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, ErrNoGame
@@ -37,13 +42,13 @@ func clicks(c []byte) []byte {
 
 // Game reads a game of a player; another player's game is not found.
 func (s *DB) Game(ctx context.Context, playerID, id int64) (lottery.Game, error) {
-	g, err := ScanGame(s.read.QueryRow(ctx, `SELECT `+GameColumns+` FROM games WHERE id = $1 AND player_id = $2`, id, playerID))
+	g, err := ScanGame(s.read.QueryRow(ctx, `SELECT `+GameColumns+` FROM `+GamesFrom+` WHERE g.id = $1 AND g.player_id = $2`, id, playerID))
 	return g, s.fault(err)
 }
 
 // GameByID reads a game, whoever's it is (the back office finds games by their number).
 func (s *DB) GameByID(ctx context.Context, id int64) (lottery.Game, error) {
-	g, err := ScanGame(s.read.QueryRow(ctx, `SELECT `+GameColumns+` FROM games WHERE id = $1`, id))
+	g, err := ScanGame(s.read.QueryRow(ctx, `SELECT `+GameColumns+` FROM `+GamesFrom+` WHERE g.id = $1`, id))
 	return g, s.fault(err)
 }
 
@@ -57,13 +62,13 @@ func (s *DB) Games(ctx context.Context, playerID int64, limit int, before int64)
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	return s.games(ctx, `SELECT `+GameColumns+` FROM games WHERE id IN (
-		SELECT id FROM games WHERE player_id = $1 AND id < $2 ORDER BY player_id DESC, id DESC LIMIT $3) ORDER BY id DESC`, playerID, before, limit)
+	return s.games(ctx, `SELECT `+GameColumns+` FROM `+GamesFrom+` WHERE g.id IN (
+		SELECT id FROM games WHERE player_id = $1 AND id < $2 ORDER BY player_id DESC, id DESC LIMIT $3) ORDER BY g.id DESC`, playerID, before, limit)
 }
 
 // Abandoned lists games left unfinished since before a time, oldest first.
 func (s *DB) Abandoned(ctx context.Context, before time.Time, limit int) ([]lottery.Game, error) {
-	return s.games(ctx, `SELECT `+GameColumns+` FROM games WHERE status <> 'finished' AND updated_at < $1 ORDER BY updated_at LIMIT $2`, before.Unix(), limit)
+	return s.games(ctx, `SELECT `+GameColumns+` FROM `+GamesFrom+` WHERE g.status <> 'finished' AND g.updated_at < $1 ORDER BY g.updated_at LIMIT $2`, before.Unix(), limit)
 }
 
 func (s *DB) games(ctx context.Context, query string, args ...any) ([]lottery.Game, error) {
@@ -166,12 +171,14 @@ func (s *DB) OpenEmissionPrices(ctx context.Context) (map[int64]bool, error) {
 	return out, nil
 }
 
-// SoldUnits hands fn every game's unit and prize, in the order of the emissions' units (the
-// order of their unique index: no sort). It streams: ledger check reads 10^8 games through it.
+// SoldUnits hands fn every game's unit and prize, block after block in the order they were made,
+// each block's units in order (the order of their unique index: no sort). It streams: ledger
+// check reads 10^8 games through it.
 func (s *DB) SoldUnits(ctx context.Context, fn func(lottery.Game) error) error {
 	var g lottery.Game
-	return s.fault(each(s.read.Query(ctx, `SELECT id, emission_id, block, unit, prize FROM games ORDER BY emission_id, block, unit`))(func(r Rows) error {
-		if err := r.Scan(&g.ID, &g.Emission, &g.Block, &g.Unit, &g.Prize); err != nil {
+	return s.fault(each(s.read.Query(ctx, `SELECT g.id, b.emission_id, b.block, g.block_number, g.unit, g.prize FROM `+GamesFrom+`
+		ORDER BY g.block_number, g.unit`))(func(r Rows) error {
+		if err := r.Scan(&g.ID, &g.Emission, &g.Block, &g.BlockNumber, &g.Unit, &g.Prize); err != nil {
 			return err
 		}
 		return fn(g)

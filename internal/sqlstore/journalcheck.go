@@ -479,9 +479,11 @@ type gameRow struct {
 // gamesOf reads the games of ids, by id.
 func (c *comparison) gamesOf(ctx context.Context, ids []int64) (map[int64]*gameRow, error) {
 	out := make(map[int64]*gameRow, len(ids))
-	err := c.inRanges(ctx, ids, `SELECT g.id, g.emission_id, g.block, g.unit, g.stake, g.mode, g.prize, g.stake_transfer, g.created_at,
-			coalesce(p.account_id, 0)
-		FROM games g LEFT JOIN players p ON p.id = g.player_id WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
+	// A game whose block is gone is compared all the same, as of no block: its entry differs.
+	err := c.inRanges(ctx, ids, `SELECT g.id, coalesce(b.emission_id, ''), coalesce(b.block, -1), g.unit, g.stake, g.mode, g.prize, g.stake_transfer,
+			g.created_at, coalesce(p.account_id, 0)
+		FROM games g LEFT JOIN blocks b ON b.number = g.block_number LEFT JOIN players p ON p.id = g.player_id
+		WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
 		var g gameRow
 		err := r.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
 			ScanTime(&g.g.CreatedAt), &g.account)

@@ -91,12 +91,12 @@ var checks = append(append(rowChecks("{games} g"+gameJoins, gameRules), rowCheck
 			 WHERE h.emission_id = b.emission_id ORDER BY h.id DESC LIMIT 1), 'on_sale') = 'on_sale')`},
 		{What: "closed accounts holding money", Scope: whole, SQL: `SELECT count(*) FROM players p JOIN accounts a ON a.id = p.account_id WHERE p.closed_at IS NOT NULL AND a.balance <> 0`},
 		{What: "blocks whose sold count differs from their games, or whose games are not their first units", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
-			   SELECT emission_id, block, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY emission_id, block) g
-			   ON g.emission_id = b.emission_id AND g.block = b.block
+			   SELECT block_number, count(*) AS n, max(unit) + 1 AS top FROM games GROUP BY block_number) g
+			   ON g.block_number = b.number
 			 WHERE b.sold <> coalesce(g.n, 0) OR b.sold <> coalesce(g.top, 0)`},
 		{What: "blocks whose totals of prizes and winners sold differ from their games", SQL: `SELECT count(*) FROM blocks b LEFT JOIN (
-			   SELECT emission_id, block, sum(prize) AS prizes, count(*) FILTER (WHERE prize > 0) AS winners FROM games GROUP BY emission_id, block) g
-			   ON g.emission_id = b.emission_id AND g.block = b.block
+			   SELECT block_number, sum(prize) AS prizes, count(*) FILTER (WHERE prize > 0) AS winners FROM games GROUP BY block_number) g
+			   ON g.block_number = b.number
 			 WHERE b.prizes_sold <> coalesce(g.prizes, 0) OR b.winners_sold <> coalesce(g.winners, 0)`},
 		// The weekly stake limit is checked against the window each account keeps (lottery.Window).
 		// It must hold all the player's stakes. Those that have left the week are the stakes of

@@ -150,7 +150,7 @@ func late(ctx context.Context, q Querier, after int64) (*lateRows, int64, error)
 // markTriggers are the statements that write the triggers of a watermark. A game's columns
 // that a play changes (color, clicks, status, updated_at) are not watched: the rest never change.
 func (d Dialect) markTriggers(w lottery.Watermark) []string {
-	const fixed = `id, player_id, emission_id, block, unit, stake, mode, prize, balance_after, created_at, stake_transfer`
+	const fixed = `id, player_id, block_number, unit, stake, mode, prize, balance_after, created_at, stake_transfer`
 	triggers := []struct {
 		name, event, table, row, op string
 		through                     int64

@@ -81,9 +81,9 @@ type played struct{ n, staked, won, prizes int64 }
 // since, the rows above the watermark that a mark leaves out. It counts the rows that break
 // each row's rules beside.
 type sums struct {
-	accounts map[int64]int64   // account → money in, less money out
-	players  map[int64]played  // player → their games
-	blocks   map[blockKey]sold // block → its games
+	accounts map[int64]int64  // account → money in, less money out
+	players  map[int64]played // player → their games
+	blocks   map[int64]sold   // block's number → its games
 	hours    map[hourKey]hourSold
 	games    played // all of them
 	moves    int64  // transfers
@@ -132,7 +132,7 @@ func brokenMask(rules []rowRule) string {
 // moved is the part above the watermark of the stake windows that moved (windowsMoved), whose
 // new games' stakes the pass sums (sums.windowed); nil for none.
 func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, moved map[int64]idRange) (*sums, error) {
-	out := &sums{accounts: map[int64]int64{}, players: map[int64]played{}, blocks: map[blockKey]sold{}, hours: map[hourKey]hourSold{},
+	out := &sums{accounts: map[int64]int64{}, players: map[int64]played{}, blocks: map[int64]sold{}, hours: map[hourKey]hourSold{},
 		broken: make([]int64, len(passRules)), windowed: map[int64]int64{}}
 	count := func(mask int64, first int) {
 		for i := first; mask != 0; i, mask = i+1, mask>>1 {
@@ -154,14 +154,13 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, mov
 	}); err != nil {
 		return nil, err
 	}
-	err := each(q.Query(ctx, `SELECT g.id, g.player_id, g.emission_id, g.block, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
+	err := each(q.Query(ctx, `SELECT g.id, g.player_id, g.block_number, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
 		brokenMask(passGameRules)+` FROM `+games+` g`+gameJoins))(func(r Rows) error {
 		var (
-			id, player, unit, stake, prize, mask int64
-			b                                    blockKey
-			hour                                 string
+			id, player, b, unit, stake, prize, mask int64
+			hour                                    string
 		)
-		if err := r.Scan(&id, &player, &b.emission, &b.block, &unit, &stake, &prize, &hour, &mask); err != nil {
+		if err := r.Scan(&id, &player, &b, &unit, &stake, &prize, &hour, &mask); err != nil {
 			return err
 		}
 		won := int64(0)
@@ -421,15 +420,15 @@ func blocksSince(ctx context.Context, q Querier, mark *lottery.BooksMark, added 
 	for _, b := range mark.Blocks {
 		marks[blockKey{b.Emission, b.Block}] = b
 	}
-	seen := map[blockKey]bool{}
-	err := each(q.Query(ctx, `SELECT emission_id, block, sold, prizes_sold, winners_sold FROM blocks`))(func(r Rows) error {
+	seen, seenNumber := map[blockKey]bool{}, map[int64]bool{}
+	err := each(q.Query(ctx, `SELECT number, emission_id, block, sold, prizes_sold, winners_sold FROM blocks`))(func(r Rows) error {
 		var k blockKey
-		var sold, prizes, winners int64
-		if err := r.Scan(&k.emission, &k.block, &sold, &prizes, &winners); err != nil {
+		var number, sold, prizes, winners int64
+		if err := r.Scan(&number, &k.emission, &k.block, &sold, &prizes, &winners); err != nil {
 			return err
 		}
-		seen[k] = true
-		m, n := marks[k], added.blocks[k]
+		seen[k], seenNumber[number] = true, true
+		m, n := marks[k], added.blocks[number]
 		if sold != m.Sold+n.n || sold < m.Top || n.top > sold {
 			problem("blocks whose sold count differs from their games, or whose games are not their first units: %s block %d sold %d, its games make %d (%d new, the largest unit %d)",
 				k.emission, k.block, sold, m.Sold+n.n, n.n, n.top-1)
@@ -445,9 +444,9 @@ func blocksSince(ctx context.Context, q Querier, mark *lottery.BooksMark, added 
 			problem("%s block %d, which the last check proved, is gone", k.emission, k.block)
 		}
 	}
-	for k := range added.blocks {
-		if !seen[k] {
-			problem("new games of %s block %d, which does not exist", k.emission, k.block)
+	for number := range added.blocks {
+		if !seenNumber[number] {
+			problem("new games of block number %d, which does not exist", number)
 		}
 	}
 	return err
@@ -523,12 +522,13 @@ func (s *DB) booksMark(ctx context.Context, q Querier, w lottery.Watermark, chan
 	}); err != nil {
 		return nil, err
 	}
-	if err := each(q.Query(ctx, `SELECT emission_id, block, sold, prizes_sold, winners_sold FROM blocks`))(func(r Rows) error {
+	if err := each(q.Query(ctx, `SELECT number, emission_id, block, sold, prizes_sold, winners_sold FROM blocks`))(func(r Rows) error {
 		var b lottery.BlockMark
-		if err := r.Scan(&b.Emission, &b.Block, &b.Sold, &b.Prizes, &b.Winners); err != nil {
+		var number int64
+		if err := r.Scan(&number, &b.Emission, &b.Block, &b.Sold, &b.Prizes, &b.Winners); err != nil {
 			return err
 		}
-		t := tail.blocks[blockKey{b.Emission, b.Block}]
+		t := tail.blocks[number]
 		b.Top = b.Sold
 		b.Sold, b.Prizes, b.Winners = b.Sold-t.n, b.Prizes-t.prizes, b.Winners-t.winners
 		m.Blocks = append(m.Blocks, b)

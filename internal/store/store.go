@@ -203,8 +203,8 @@ type Games interface {
 	SaveMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error
 	// Abandoned lists games left unfinished since before a time, oldest first.
 	Abandoned(ctx context.Context, before time.Time, limit int) ([]lottery.Game, error)
-	// SoldUnits hands fn every game's unit and prize, in the order of the emissions' units,
-	// streaming; an error of fn stops it and is returned.
+	// SoldUnits hands fn every game's unit and prize, block after block, each block's units in
+	// order, streaming; an error of fn stops it and is returned.
 	SoldUnits(ctx context.Context, fn func(lottery.Game) error) error
 }
 

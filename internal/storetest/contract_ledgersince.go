@@ -96,8 +96,8 @@ func testLedgerSince(t *testing.T, h Harness) {
 			"deposits or withdrawals not between the bank and a player"},
 		{"a new game of a block that does not exist", func() string {
 			g := sell(1, "e")
-			return fmt.Sprintf(`UPDATE games SET block = 99 WHERE id = %d`, g.ID)
-		}, "block 99, which does not exist"},
+			return fmt.Sprintf(`UPDATE games SET block_number = 999999 WHERE id = %d`, g.ID)
+		}, "block number 999999, which does not exist"},
 		{"a game below the watermark changed", fixed(fmt.Sprintf(`UPDATE games SET prize = prize + 100 WHERE id = %d`, won.ID)), fmt.Sprintf("game %d was updated after the last check", won.ID)},
 		{"a balance changed", fixed(fmt.Sprintf(`UPDATE accounts SET balance = balance + 100 WHERE id = %d`, a.AccountID)), "transfers add up to"},
 		{"a block's count changed", fixed(`UPDATE blocks SET sold = sold + 1 WHERE emission_id = 'S' AND block = 0`), "sold count differs"},

@@ -172,7 +172,7 @@ func testSuspendRacingSales(t *testing.T, h Harness) {
 	if n := wrong.Load(); n > 0 {
 		t.Fatalf("%d sales begun after the suspension sold from the suspended emission", n)
 	}
-	if fromT := raw.Int(t, `SELECT count(*) FROM games WHERE emission_id = 'T'`); fromT == 0 {
+	if fromT := raw.Int(t, `SELECT count(*) FROM games g JOIN blocks b ON b.number = g.block_number WHERE b.emission_id = 'T'`); fromT == 0 {
 		t.Fatal("no sale went to the next emission after the suspension")
 	}
 	f.ledgerOK(t)

@@ -141,6 +141,8 @@ var legacyRows = map[sqlstore.Dialect][]string{
 			VALUES (1, 'exclue', 'exclue', 'x', 3, '2025-11-30T09:00:00.000000000Z', 1893553445)`,
 		`INSERT INTO players (id, username, name_key, password_hash, account_id, created_at, closed_at, closed_by)
 			VALUES (2, 'close', 'close', 'x', 4, '2025-11-30T09:00:00.000000000Z', 1764493200, 'player')`,
+		`INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES ('E', 100, 'd', '{}', 'x', '2025-11-30T08:00:00.000000000Z')`,
+		`INSERT INTO blocks (emission_id, block, units, root, sold) VALUES ('E', 0, 1000, x'00', 2)`,
 		`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at, stake_transfer)
 			VALUES (7, 1, 'E', 0, 0, 100, 'manual', 0, NULL, x'', 'choose_color', 0, '2025-11-30T09:00:00.000000000Z', 1764493200, NULL),
 			       (8, 1, 'E', 0, 1, 100, 'manual', 0, 3, x'0102', 'playing', 0, '2025-11-30T09:00:01.000000000Z', 1764493201, 11)`,
@@ -156,6 +158,8 @@ var legacyRows = map[sqlstore.Dialect][]string{
 			VALUES (1, 'exclue', 'exclue', 'x', 3, '2025-11-30T09:00:00Z', '2030-01-02T03:04:05Z')`,
 		`INSERT INTO players (id, username, name_key, password_hash, account_id, created_at, closed_at, closed_by) OVERRIDING SYSTEM VALUE
 			VALUES (2, 'close', 'close', 'x', 4, '2025-11-30T09:00:00Z', '2025-11-30T09:00:00Z', 'player')`,
+		`INSERT INTO emissions (id, price, definition, game_table, seed_sha256, created_at) VALUES ('E', 100, 'd', '{}', 'x', '2025-11-30T08:00:00Z')`,
+		`INSERT INTO blocks (emission_id, block, units, root, sold) VALUES ('E', 0, 1000, '\x00', 2)`,
 		`INSERT INTO games (id, player_id, emission_id, block, unit, stake, mode, prize, color, clicks, status, balance_after, created_at, updated_at, stake_transfer)
 			VALUES (7, 1, 'E', 0, 0, 100, 'manual', 0, -1, '\x', 'choose_color', 0, '2025-11-30T09:00:00Z', 1764493200, 0),
 			       (8, 1, 'E', 0, 1, 100, 'manual', 0, 3, '\x0102', 'playing', 0, '2025-11-30T09:00:01Z', 1764493201, 11)`,
@@ -252,10 +256,12 @@ func testLegacyDatabase(t *testing.T, m Migrations) {
 	if p, err := s.PlayerByID(ctx, 2); err != nil || !p.ClosedAt.Equal(time.Date(2025, 11, 30, 9, 0, 0, 0, time.UTC)) || p.ClosedBy != lottery.ClosedByPlayer {
 		t.Errorf("the closed player: %+v, %v; want closed by the player at 2025-11-30T09:00:00Z", p, err)
 	}
-	if g, err := s.GameByID(ctx, 7); err != nil || g.Color != -1 || g.StakeTransfer != 0 || g.Status != "choose_color" {
-		t.Errorf("a game whose colour was not chosen: %+v, %v; want colour -1, stake transfer 0", g, err)
+	if g, err := s.GameByID(ctx, 7); err != nil || g.Color != -1 || g.StakeTransfer != 0 || g.Status != "choose_color" || g.Emission != "E" ||
+		g.Block != 0 || g.Unit != 0 || !g.CreatedAt.Equal(time.Date(2025, 11, 30, 9, 0, 0, 0, time.UTC)) {
+		t.Errorf("a game whose colour was not chosen: %+v, %v; want colour -1, stake transfer 0, unit 0 of E block 0, at 09:00", g, err)
 	}
-	if g, err := s.GameByID(ctx, 8); err != nil || g.Color != 3 || g.StakeTransfer != 11 || string(g.Clicks) != "\x01\x02" {
+	if g, err := s.GameByID(ctx, 8); err != nil || g.Color != 3 || g.StakeTransfer != 11 || string(g.Clicks) != "\x01\x02" ||
+		g.Unit != 1 || !g.CreatedAt.Equal(time.Date(2025, 11, 30, 9, 0, 1, 0, time.UTC)) {
 		t.Errorf("a game being played: %+v, %v; want colour 3, stake transfer 11, clicks 1 2", g, err)
 	}
 	at := func(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
