@@ -3,20 +3,22 @@
 -- again in the unique index of the units sold. About 60 bytes a sale.
 --
 -- The blocks are made again with the number as their rowid, in the order they were made, and the
--- pair (emission_id, block) unique, which the units' and the trees' references need. The games
+-- pair (emission_id, block) unique, which the units' and the trees' references need. A number is
+-- never given twice (AUTOINCREMENT) and a block is never deleted, as on PostgreSQL (an identity,
+-- a trigger): a game's number names one block for ever. The games
 -- are made again as 0041 made them, the block's number in place of the pair:
 -- 1. the watermark's triggers of `ledger check` go (0041 says why);
 -- 2. the new tables are filled from the old; a game whose block does not exist fails the step on
 --    NOT NULL, with nothing changed (`ledger check` reports such a game before);
 -- 3. the old tables go and the new take their names: the games' reference to blocks_new, and
 --    the transfers' to games, follow;
--- 4. the indexes and the trigger are made again, the number immutable with the rest.
+-- 4. the indexes and the triggers are made again, the number immutable with the rest.
 DROP TRIGGER IF EXISTS ledger_games_insert;
 DROP TRIGGER IF EXISTS ledger_games_update;
 DROP TRIGGER IF EXISTS ledger_games_delete;
 
 CREATE TABLE blocks_new (
-	number       INTEGER PRIMARY KEY, -- what the games name the block by
+	number       INTEGER PRIMARY KEY AUTOINCREMENT, -- what the games name the block by
 	emission_id  TEXT NOT NULL REFERENCES emissions(id),
 	block        INTEGER NOT NULL CHECK (block >= 0),
 	units        INTEGER NOT NULL CHECK (units > 0),
@@ -60,5 +62,7 @@ ALTER TABLE games_new RENAME TO games;
 
 CREATE TRIGGER blocks_commitment_immutable BEFORE UPDATE OF number, emission_id, block, units, root ON blocks
 BEGIN SELECT RAISE(ABORT, 'a block commitment is immutable'); END;
+CREATE TRIGGER blocks_kept BEFORE DELETE ON blocks
+BEGIN SELECT RAISE(ABORT, 'a block is never deleted'); END;
 CREATE INDEX games_by_player ON games(player_id, id);
 CREATE INDEX games_unfinished ON games(updated_at) WHERE status <> 'finished';
