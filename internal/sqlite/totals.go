@@ -21,9 +21,9 @@ const hourLayout = "2006-01-02T15"
 // nanosecond, at a fixed width so that times sort as text).
 func storedTime(t time.Time) string { return sqlstore.TextTime(t) }
 
-// saleTime is a time of the games and the transfers as the store keeps it: unix nanoseconds
-// (sqlstore.Dialect.SaleTime).
-func saleTime(t time.Time) int64 { return t.UnixNano() }
+// saleTime is a time of the games and the transfers as the store keeps it
+// (sqlstore.Dialect.SaleTime: unix nanoseconds).
+func saleTime(t time.Time) any { return sqlstore.SQLite.SaleTime(t) }
 
 // addHours adds a batch's sales to sales_hourly: usually one line, for the current hour.
 func (t *tx) addHours(hours map[lottery.HourKey]*lottery.Sales) error {
