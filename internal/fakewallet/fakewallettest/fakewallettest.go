@@ -81,21 +81,38 @@ func Start(t testing.TB, secret []byte, flags ...string) *Wallet {
 	if err := os.WriteFile(w.SecretFile, append(secret, '\n'), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logs, err := os.Create(w.logs)
+	w.start(t, "127.0.0.1:0", flags)
+	return w
+}
+
+// Restart kills the wallet, as a crash would, and starts it again on the same file and address
+// with flags in place of those it had: a wallet that comes back, its faults gone or changed.
+func (w *Wallet) Restart(t testing.TB, flags ...string) {
+	t.Helper()
+	w.Cmd.Process.Kill()
+	w.Cmd.Wait()
+	w.start(t, strings.TrimPrefix(w.URL, "http://"), flags)
+}
+
+// start starts the wallet's process on addr, and waits until it serves.
+func (w *Wallet) start(t testing.TB, addr string, flags []string) {
+	t.Helper()
+	logs, err := os.OpenFile(w.logs, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer logs.Close() // the process has its own descriptor
-	w.Cmd = exec.Command(Binary(t), append([]string{"--addr", "127.0.0.1:0", "--secret-file", w.SecretFile, "--db", w.DB}, flags...)...)
-	w.Cmd.Stderr = logs
-	out, err := w.Cmd.StdoutPipe()
+	cmd := exec.Command(Binary(t), append([]string{"--addr", addr, "--secret-file", w.SecretFile, "--db", w.DB}, flags...)...)
+	cmd.Stderr = logs
+	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { w.Cmd.Process.Kill(); w.Cmd.Wait() })
+	w.Cmd = cmd
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	ready := make(chan string, 1)
 	go func() {
 		lines := bufio.NewScanner(out)
@@ -110,7 +127,6 @@ func Start(t testing.TB, secret []byte, flags ...string) *Wallet {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("the fake wallet did not start: %s", w.Logs())
 	}
-	return w
 }
 
 // Result is what a run of the command printed, and its exit code.
