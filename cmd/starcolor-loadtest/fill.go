@@ -11,7 +11,6 @@ import (
 	"starcolor/internal/cmdline"
 	"starcolor/internal/fill"
 	"starcolor/internal/game"
-	"starcolor/internal/journal"
 )
 
 // runFill is starcolor-loadtest fill: a year of sales made in a database, without a server.
@@ -53,11 +52,7 @@ abandoned game. A SQLite file must not be served meanwhile; on PostgreSQL, serve
 		}
 		defer release()
 	}
-	key, err := journal.OpenKey(*keyFile, "", true)
-	if err != nil {
-		return err
-	}
-	store, err := app.OpenStore(ctx, *db, &key.AccountKey)
+	store, key, _, err := app.OpenKeyed(ctx, *db, *keyFile, "", app.OpenStore)
 	if err != nil {
 		return err
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 
 	"starcolor/internal/app"
-	"starcolor/internal/journal"
 )
 
 // The journal's key file, as the stores need it: the account key of the journal's entries
 // (docs/spec/API.md 1.2), derived from the file's signer key (journal.Key). The servers and the
-// commands of one database find the same file, and the first to open the database makes it.
+// commands of one database find the same file. The first to open the database makes it; a
+// database whose journal has entries must be given its own.
 
 // journalKeyEnv names the variable that gives the commands the journal's key file, as serve's
 // --journal-key does.
@@ -25,11 +25,8 @@ func openStore(ctx context.Context, db string) (app.Store, error) {
 }
 
 // openStoreKeyed opens the store a --db names, its journal's account key read from keyFile, which
-// is made first if there is none (journal.OpenKey).
+// is made first for a database whose journal is empty (app.OpenKeyed).
 func openStoreKeyed(ctx context.Context, db, keyFile string) (app.Store, error) {
-	k, err := journal.OpenKey(keyFile, "", true)
-	if err != nil {
-		return nil, err
-	}
-	return app.OpenCommandStore(ctx, db, &k.AccountKey)
+	s, _, _, err := app.OpenKeyed(ctx, db, keyFile, "", app.OpenCommandStore)
+	return s, err
 }

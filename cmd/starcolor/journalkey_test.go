@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,4 +59,48 @@ func TestJournalKeyOfTheStore(t *testing.T) {
 	if err != nil || len(got) != 1 || string(got[0]) != string(want) {
 		t.Fatalf("the entry of a limit: %q, %v; want, under the key file's account key:\n%s", got, err, want)
 	}
+}
+
+// A command given no key file for a database whose journal has entries makes none: a new key
+// would not be the journal's, and the file left would be found first by every command after.
+func TestJournalKeyNotMadeForAJournal(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "k.db")
+	t.Setenv(journalKeyEnv, "")
+	ctx := context.Background()
+	store, err := openStore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := store.CreatePlayer(ctx, "keyed", "x", nil, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := int64(100_00)
+	if _, err := store.SetLimits(ctx, p.ID, lottery.LimitsChange{Deposit: &limit}, "player", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Sequence(t, store)
+	store.Close()
+
+	kept := filepath.Join(dir, "kept.key")
+	if err := os.Rename(db+".journal-key", kept); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := openStore(ctx, db); err == nil || !strings.Contains(err.Error(), "there is no key file at "+db+".journal-key") {
+		if s != nil {
+			s.Close()
+		}
+		t.Fatalf("a journal with entries opened without its key file: %v", err)
+	}
+	if _, err := os.Lstat(db + ".journal-key"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a key file was made for a journal that has entries: %v", err)
+	}
+	// Given its key file, it opens.
+	t.Setenv(journalKeyEnv, kept)
+	s, err := openStore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -150,11 +149,7 @@ but what never changes.`, stderr)
 	if *journalKey == "" {
 		*journalKey = journalKeyPath(*db)
 	}
-	key, err := openJournalKey(*journalKey, *journalName, log)
-	if err != nil {
-		return err
-	}
-	store, err := app.OpenStore(ctx, *db, &key.AccountKey)
+	store, key, err := openJournalKey(ctx, *db, *journalKey, *journalName, log)
 	if err != nil {
 		return err
 	}
@@ -297,22 +292,21 @@ but what never changes.`, stderr)
 	return nil
 }
 
-// openJournalKey reads the journal's key file, making it when absent (journal.OpenKey), and logs
-// its verifier key: the key a witness of the journal checks its checkpoints with.
-func openJournalKey(path, name string, log *slog.Logger) (*journal.Key, error) {
-	_, err := os.Lstat(path)
-	absent := errors.Is(err, fs.ErrNotExist)
-	key, err := journal.OpenKey(path, name, true)
+// openJournalKey opens the store with the journal's key file, making it for a new database
+// (app.OpenKeyed), and logs its verifier key: the key a witness of the journal checks its
+// checkpoints with.
+func openJournalKey(ctx context.Context, db, path, name string, log *slog.Logger) (app.Store, *journal.Key, error) {
+	store, key, made, err := app.OpenKeyed(ctx, db, path, name, app.OpenStore)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if absent {
+	if made {
 		log.Warn("the journal's key was made: keep its file with the database's backups, for a journal signed with another key cannot go on",
 			"journal_key", path, "verifier", key.VerifierKey)
 	} else {
 		log.Info("the journal's key", "journal_key", path, "verifier", key.VerifierKey)
 	}
-	return key, nil
+	return store, key, nil
 }
 
 // defaultMetricsAddr is where serve puts its metrics unless told: on loopback, for a Prometheus

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,9 +47,8 @@ func signedJournal(t *testing.T) (db string, key *journal.Key) {
 }
 
 // serve refuses, before it writes anything, a journal key that is not the journal's, naming
-// both keys; the key it was given is made first when absent (mode 0600, named by
-// --journal-name, its verifier key logged). A key of another name than --journal-name, or that
-// others may read, is refused too.
+// both keys. It makes no key for a journal that has entries. A key of another name than
+// --journal-name, or that others may read, is refused too.
 func TestServeJournalKey(t *testing.T) {
 	db, key := signedJournal(t)
 	emissions := func() int {
@@ -66,18 +67,24 @@ func TestServeJournalKey(t *testing.T) {
 		return cli(append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0", "--metrics-addr", "off"}, args...)...)
 	}
 
+	// No key file for a signed journal: none is made, and the server does not start.
 	other := filepath.Join(t.TempDir(), "other.key")
 	r := serve("--journal-key", other, "--journal-name", "witness-test")
-	made, err := journal.LoadKey(other)
+	if r.code != 1 || !strings.Contains(r.stderr, "there is no key file at "+other) || !strings.Contains(r.stderr, key.VerifierKey) {
+		t.Errorf("serve with no key file for a signed journal: exit %d, %s; want 1, the file and the journal's key named", r.code, r.stderr)
+	}
+	if _, err := os.Lstat(other); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("serve made a key for a journal signed with another: %v", err)
+	}
+	// Another key: refused before any write.
+	made, err := journal.CreateKey(other, "witness-test")
 	if err != nil {
-		t.Fatalf("serve did not make the key it was given: %v", err)
+		t.Fatal(err)
 	}
-	if st, _ := os.Stat(other); st.Mode().Perm() != 0o600 || made.Origin != "witness-test" {
-		t.Errorf("the key made: mode %v, name %q", st.Mode().Perm(), made.Origin)
-	}
+	r = serve("--journal-key", other, "--journal-name", "witness-test")
 	if r.code != 1 || !strings.Contains(r.stderr, journal.ErrOtherKey.Error()) || !strings.Contains(r.stderr, key.VerifierKey) ||
-		!strings.Contains(r.stderr, made.VerifierKey) || !strings.Contains(r.stderr, "the journal's key was made") {
-		t.Errorf("serve with another key: exit %d, %s; want 1, the key made and logged, both keys named", r.code, r.stderr)
+		!strings.Contains(r.stderr, made.VerifierKey) {
+		t.Errorf("serve with another key: exit %d, %s; want 1, both keys named", r.code, r.stderr)
 	}
 	if n := emissions(); n != 1 {
 		t.Errorf("serve with another key created emissions: %d", n)
@@ -109,8 +116,13 @@ func TestServeSignsTheJournal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no key beside the database: %v", err)
 	}
-	if key.Origin != "starcolor-test" || !strings.Contains(srv.logs.String(), key.VerifierKey) {
-		t.Fatalf("the key %q, not logged: %s", key.Origin, srv.logs)
+	if key.Origin != "starcolor-test" || !strings.Contains(srv.logs.String(), key.VerifierKey) || !strings.Contains(srv.logs.String(), "the journal's key was made") {
+		t.Fatalf("the key %q, not logged as made: %s", key.Origin, srv.logs)
+	}
+	if st, err := os.Stat(db + ".journal-key"); err != nil {
+		t.Fatal(err)
+	} else if st.Mode().Perm() != 0o600 {
+		t.Fatalf("the key file made has mode %v, want 0600", st.Mode().Perm())
 	}
 	get := func(url string) (int, string) {
 		res, err := http.Get(url)

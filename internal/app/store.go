@@ -2,6 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -51,4 +54,69 @@ func JournalKeyPath(db string) string {
 		return "starcolor-journal.key"
 	}
 	return db + ".journal-key"
+}
+
+// Opener opens the store a --db names with the journal's account key: OpenStore, or
+// OpenCommandStore.
+type Opener func(ctx context.Context, db string, key *journal.AccountKey) (Store, error)
+
+// OpenKeyed reads a database's journal key file at path and opens its store with the key. A key
+// file is made only for a database whose journal is empty. A new key for a journal with entries
+// would reference their accounts under another key, and sign nothing (CheckJournalKey). The
+// file left beside the database would then be found first by every command.
+//
+//  1. The key file is read. If there is one, the store is opened with it.
+//  2. Else a new key is made in memory and the store opened with it.
+//  3. A journal with entries, or signed for a key, is refused. Nothing is written.
+//  4. Else the key file is written. If another process wrote one meanwhile, the store is opened
+//     again with theirs.
+//
+// name, when not "", is the name the key must have. made tells whether the key file was made.
+func OpenKeyed(ctx context.Context, db, path, name string, open Opener) (s Store, key *journal.Key, made bool, err error) {
+	key, err = journal.LoadKey(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return openNewKey(ctx, db, path, name, open)
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if name != "" && key.Origin != name {
+		return nil, nil, false, fmt.Errorf("journal: the key file %s holds the key %q, not %q", path, key.Origin, name)
+	}
+	s, err = open(ctx, db, &key.AccountKey)
+	return s, key, false, err
+}
+
+// openNewKey is OpenKeyed's steps 2 to 4.
+func openNewKey(ctx context.Context, db, path, name string, open Opener) (Store, *journal.Key, bool, error) {
+	key, text, err := journal.GenerateKey(name)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	s, err := open(ctx, db, &key.AccountKey)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	st, err := s.JournalState(ctx)
+	if err == nil && (st.Size > 0 || st.Verifier != "") {
+		signed := "signed for " + st.Verifier
+		if st.Verifier == "" {
+			signed = "not signed yet"
+		}
+		err = fmt.Errorf("journal: there is no key file at %s, and this database's journal holds %d entries (%s): "+
+			"give its key file (--journal-key, or $%s); a new key would not be its key", path, st.Size, signed, JournalKeyEnv)
+	}
+	if err == nil {
+		err = journal.WriteKey(path, text)
+		if errors.Is(err, fs.ErrExist) {
+			// Another server or command made it meanwhile: theirs is the key.
+			s.Close()
+			return OpenKeyed(ctx, db, path, name, open)
+		}
+	}
+	if err != nil {
+		s.Close()
+		return nil, nil, false, err
+	}
+	return s, key, true, nil
 }

@@ -142,12 +142,22 @@ func ParseKey(data []byte) (*Key, error) {
 	return k, nil
 }
 
-// CreateKey makes a new key file at path, with a new Ed25519 key named name
-// ("starcolor-journal-" and 8 random hex digits when name is ""). It never replaces a file: the
-// key is written whole to a temporary file of mode 0600 made with O_EXCL, then linked to path,
-// which fails if path exists. So a server that reads path reads a whole key, and of two servers
-// creating it at once one makes it and the other gets fs.ErrExist.
+// CreateKey makes a new key file at path, with a new key named name (GenerateKey), and
+// returns it (WriteKey).
 func CreateKey(path, name string) (*Key, error) {
+	k, text, err := GenerateKey(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteKey(path, text); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// GenerateKey makes a new Ed25519 key named name ("starcolor-journal-" and 8 random hex digits
+// when name is ""), and the text of its key file, not written yet.
+func GenerateKey(name string) (*Key, []byte, error) {
 	if name == "" {
 		var b [4]byte
 		rand.Read(b[:])
@@ -155,25 +165,33 @@ func CreateKey(path, name string) (*Key, error) {
 	}
 	skey, vkey, err := note.GenerateKey(rand.Reader, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	text := skey + "\n" + vkey + "\n"
-	k, err := ParseKey([]byte(text))
+	text := []byte(skey + "\n" + vkey + "\n")
+	k, err := ParseKey(text)
 	if err != nil {
 		// GenerateKey takes any name; the note format does not.
-		return nil, fmt.Errorf("journal: the key name %q: a name has no space and no '+'", name)
+		return nil, nil, fmt.Errorf("journal: the key name %q: a name has no space and no '+'", name)
 	}
+	return k, text, nil
+}
+
+// WriteKey writes a key file's text at path. It never replaces a file: the text is written
+// whole to a temporary file of mode 0600 made with O_EXCL, then linked to path, which fails if
+// path exists. So a server that reads path reads a whole key, and of two servers creating it at
+// once one makes it and the other gets fs.ErrExist.
+func WriteKey(path string, text []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("journal: the key file: %w", err)
+		return fmt.Errorf("journal: the key file: %w", err)
 	}
 	defer os.Remove(tmp.Name())
 	// CreateTemp makes the file with O_EXCL and mode 0600; Chmod makes sure of the mode
 	// whatever the platform.
 	err = tmp.Chmod(0o600)
 	if err == nil {
-		_, err = tmp.WriteString(text)
+		_, err = tmp.Write(text)
 	}
 	if err == nil {
 		err = tmp.Sync()
@@ -182,10 +200,10 @@ func CreateKey(path, name string) (*Key, error) {
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("journal: the key file: %w", err)
+		return fmt.Errorf("journal: the key file: %w", err)
 	}
 	if err := os.Link(tmp.Name(), path); err != nil {
-		return nil, fmt.Errorf("journal: the key file: %w", err)
+		return fmt.Errorf("journal: the key file: %w", err)
 	}
 	if d, err := os.Open(dir); err == nil {
 		// The new name is durable once its folder is synced: a key lost at a crash would leave
@@ -193,5 +211,5 @@ func CreateKey(path, name string) (*Key, error) {
 		d.Sync()
 		d.Close()
 	}
-	return k, nil
+	return nil
 }
