@@ -495,9 +495,11 @@ func (s *DB) booksMark(ctx context.Context, q Querier, w lottery.Watermark, chan
 		return nil, err
 	}
 	// A stake window past the watermark is brought back to it: its games above are in the tail.
+	// They are read by the primary key: by the index of the games by player, whose order saves
+	// the grouping's sort, SQLite read the index whole, every game ever sold.
 	beyond := map[int64]int64{}
-	if err := each(q.Query(ctx, `SELECT g.player_id, CAST(sum(g.stake) AS BIGINT) FROM games g JOIN players p ON p.id = g.player_id
-			JOIN accounts a ON a.id = p.account_id WHERE g.id > $1 AND g.id <= a.staked_through_id GROUP BY g.player_id`, w.Games))(func(r Rows) error {
+	if err := each(q.Query(ctx, `SELECT g.player_id, CAST(sum(g.stake) AS BIGINT) FROM `+s.d.newRows("games", w.Games, nil)+` g
+			JOIN players p ON p.id = g.player_id JOIN accounts a ON a.id = p.account_id WHERE g.id <= a.staked_through_id GROUP BY g.player_id`))(func(r Rows) error {
 		var p, n int64
 		err := r.Scan(&p, &n)
 		beyond[p] = n

@@ -290,6 +290,16 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			return []named{{seq, fmt.Sprintf("the game's prize is %d, the entry says %d", g.Prize, g.Prize+500)},
 				{-1, "the latest checkpoint signs"}}
 		}},
+		{"a game's proof moved to another entry's row", func(t *testing.T, sc *journalScene) []named {
+			// journal.game says which entry proves a game's sale. Moved to a row that records
+			// no sale, each of the two rows is named; the game, still sold by its entry, is not.
+			g := sc.won
+			sc.dropTriggers(t, "journal")
+			sc.exec(t, `UPDATE journal SET game = NULL WHERE seq = ?`, sc.seq["won"])
+			sc.exec(t, `UPDATE journal SET game = ? WHERE seq = ?`, g.ID, sc.seq["limit"])
+			return []named{{sc.seq["won"], fmt.Sprintf("its row names game none for the game's proof (journal.game), not game %d", g.ID)},
+				{sc.seq["limit"], fmt.Sprintf("its row names game %d for the game's proof (journal.game), but it records no sale", g.ID)}}
+		}},
 		{"a block's root changed", func(t *testing.T, sc *journalScene) []named {
 			e, err := sc.s.Emission(sc.ctx, "S")
 			if err != nil {
