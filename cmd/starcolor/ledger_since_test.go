@@ -186,3 +186,45 @@ func waitLog(t *testing.T, srv *server, text string) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A lease of the check written by hand, for longer than any check holds it, is named: the
+// command fails at once and the server says so in its log, where both waited in silence.
+func TestLedgerCheckLeaseHeldByHand(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "lease.db")
+	keyFile := filepath.Join(t.TempDir(), "journal.key")
+	key, err := journal.OpenKey(keyFile, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := app.OpenStore(ctx, db, &key.AccountKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(ctx, store, app.Config{Game: game.DefaultConfig, Definition: gamedeftest.Mini(t), Journal: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := filltool.Run(ctx, a, filltool.Config{Games: 200, Players: 5, Heavy: 1, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	raw := storetest.OpenRaw(t, db)
+	if err := raw.Exec(`INSERT INTO leases (name, holder, until_ms) VALUES ('ledger-check', 'dba', ?)`, time.Now().Add(24*time.Hour).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	check := func() result { return cli("ledger", "check", "--db", db, "--journal-key", keyFile) }
+	if r := check(); r.code != 1 || !strings.Contains(r.stderr, `"ledger-check" is held by dba until`) || !strings.Contains(r.stderr, "written by hand") {
+		t.Fatalf("ledger check under a lease held by hand: %+v", r)
+	}
+	srv := startServer(t, db, "--journal-key", keyFile)
+	if line := waitLog(t, srv, "held for longer than any check holds it"); !strings.Contains(line, `"holder":"dba"`) {
+		t.Errorf("the server's log of the lease held by hand: %s", line)
+	}
+	srv.kill()
+	if err := raw.Exec(`DELETE FROM leases WHERE name = 'ledger-check'`); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(); r.code != 0 {
+		t.Fatalf("ledger check once the lease is gone: %+v", r)
+	}
+}

@@ -127,15 +127,24 @@ func (a *App) checkLedger(ctx context.Context) {
 	}
 	var r *ledgercheck.Report
 	var err error
+	var told time.Time // the end of the stuck lease last told
 	for {
 		o.Compare.Now = a.now()
 		r, err = ledgercheck.Run(ctx, a.Store, o)
+		var busy *ledgercheck.Busy
 		switch {
 		case o.SinceLast && (errors.Is(err, ledgercheck.ErrNone) || errors.Is(err, ledgercheck.ErrBadMark) || errors.Is(err, lottery.ErrSchemaChanged)):
 			a.log.Warn("checking the store whole: the check since the last cannot run", "why", err.Error())
 			o.SinceLast = false
 			continue
 		case errors.Is(err, ledgercheck.ErrBusy):
+			if errors.As(err, &busy) && busy.Stuck(a.now()) && !busy.Until.Equal(told) {
+				// No check holds a lease that long: every check waits, the servers' and
+				// `ledger check`'s, until it ends.
+				told = busy.Until
+				a.log.Error("the store is not checked: its check's lease is held for longer than any check holds it (written by hand?)",
+					"lease", "ledger-check", "holder", busy.Holder, "until", busy.Until, "fix", "DELETE FROM leases WHERE name = 'ledger-check'")
+			}
 			select {
 			case <-ctx.Done():
 				return

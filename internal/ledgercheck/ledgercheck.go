@@ -47,6 +47,7 @@ type Store interface {
 	KeepLedgerMark(ctx context.Context, schema string, mark []byte, at time.Time) error
 	TryLease(ctx context.Context, name, holder string, now, until time.Time) (bool, error)
 	ReleaseLease(ctx context.Context, name, holder string) error
+	Lease(ctx context.Context, name string) (holder string, until time.Time, ok bool, err error)
 }
 
 // Options are one check's keys and manners.
@@ -107,7 +108,25 @@ var ErrNone = ledgermark.ErrNone
 var ErrBadMark = errors.New("the mark kept in the database is not one a check recorded with this journal's key")
 
 // ErrBusy: another check with a mark is running on the database (the lease "ledger-check").
+// Run's error is then a *Busy, which names the lease's holder.
 var ErrBusy = errors.New("another ledger check is running on this database")
+
+// Busy is ErrBusy with the lease that holds the check back.
+type Busy struct {
+	Holder string    // the server or command that holds it (app.NewHolder: host, pid, a random part)
+	Until  time.Time // when it lapses unless renewed
+}
+
+func (b *Busy) Error() string {
+	return fmt.Sprintf("%v (the lease %q is held by %s until %s)", ErrBusy, leaseName, b.Holder, b.Until.Format(time.RFC3339))
+}
+
+func (b *Busy) Is(target error) bool { return target == ErrBusy }
+
+// Stuck says whether the lease ends later than any check sets it: a check renews it leaseFor
+// ahead. Such a lease was written by hand (a database administrator's row), and holds every
+// check back until it ends, or for ever.
+func (b *Busy) Stuck(now time.Time) bool { return b.Until.After(now.Add(2 * leaseFor)) }
 
 // The lease a check holds while it runs, renewed each leaseRenew and given back as it ends: a
 // check whose process died (kill -9) holds the others back leaseFor at most.
@@ -133,7 +152,14 @@ func Run(ctx context.Context, s Store, o Options) (*Report, error) {
 		return nil, err
 	}
 	if !got {
-		return nil, ErrBusy
+		holder, until, ok, err := s.Lease(ctx, leaseName)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, ErrBusy // given up meanwhile: the next try takes it
+		}
+		return nil, &Busy{Holder: holder, Until: until}
 	}
 	held, stop := context.WithCancel(ctx)
 	renewed := make(chan struct{})

@@ -66,6 +66,20 @@ func (s *DB) TryLease(ctx context.Context, name, holder string, now, until time.
 	return err == nil && n == 1, err
 }
 
+// Lease reads who holds the lease called name, and until when; ok is false if nobody ever took
+// it, or the last holder gave it up.
+func (s *DB) Lease(ctx context.Context, name string) (holder string, until time.Time, ok bool, err error) {
+	var ms int64
+	err = s.read.QueryRow(ctx, `SELECT holder, until_ms FROM leases WHERE name = $1`, name).Scan(&holder, &ms)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, false, nil
+	}
+	if err != nil {
+		return "", time.Time{}, false, s.fault(err)
+	}
+	return holder, time.UnixMilli(ms).UTC(), true, nil
+}
+
 // ReleaseLease gives up a lease holder holds.
 func (s *DB) ReleaseLease(ctx context.Context, name, holder string) error {
 	_, err := s.once.Exec(ctx, `DELETE FROM leases WHERE name = $1 AND holder = $2`, name, holder)

@@ -327,6 +327,8 @@ type Jobs interface {
 	TryLease(ctx context.Context, name, holder string, now, until time.Time) (bool, error)
 	// ReleaseLease gives up a lease holder holds.
 	ReleaseLease(ctx context.Context, name, holder string) error
+	// Lease reads who holds the lease called name, and until when (ok false: nobody, ever).
+	Lease(ctx context.Context, name string) (holder string, until time.Time, ok bool, err error)
 	// WithLock runs fn while no other section of the same name runs, on any server of the
 	// store.
 	WithLock(ctx context.Context, name string, fn func() error) error
