@@ -36,26 +36,8 @@ func TestLedgerCheckSinceLast(t *testing.T) {
 }
 
 func testSinceLast(t *testing.T, db string) {
-	ctx := context.Background()
-	keyFile := filepath.Join(t.TempDir(), "journal.key")
-	key, err := journal.OpenKey(keyFile, "", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := app.OpenStore(ctx, db, &key.AccountKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(ctx, store, app.Config{Game: game.DefaultConfig, Definition: gamedeftest.Mini(t), Journal: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fill := func(seed uint64) {
-		t.Helper()
-		if _, err := filltool.Run(ctx, a, filltool.Config{Games: 1500, Players: 20, Heavy: 2, Seed: seed}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	keyFile, fillN := fillable(t, db)
+	fill := func(seed uint64) { t.Helper(); fillN(1500, 20, seed) }
 	check := func(args ...string) result {
 		return cli(append([]string{"ledger", "check", "--db", db, "--journal-key", keyFile}, args...)...)
 	}
@@ -169,6 +151,32 @@ func testSinceLast(t *testing.T, db string) {
 	}
 }
 
+// fillable opens the database db names (the Mini definition) under a journal key file of its
+// own, and returns the file and a fill: games more for players, two of them heavy, by the fill
+// tool.
+func fillable(t *testing.T, db string) (keyFile string, fill func(games, players int, seed uint64)) {
+	ctx := context.Background()
+	keyFile = filepath.Join(t.TempDir(), "journal.key")
+	key, err := journal.OpenKey(keyFile, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := app.OpenStore(ctx, db, &key.AccountKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(ctx, store, app.Config{Game: game.DefaultConfig, Definition: gamedeftest.Mini(t), Journal: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keyFile, func(games, players int, seed uint64) {
+		t.Helper()
+		if _, err := filltool.Run(ctx, a, filltool.Config{Games: int64(games), Players: players, Heavy: 2, Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // waitLog waits, a minute at most, for a server's log to have a line holding text, and returns
 // that line.
 func waitLog(t *testing.T, srv *server, text string) string {
@@ -190,24 +198,9 @@ func waitLog(t *testing.T, srv *server, text string) string {
 // A lease of the check written by hand, for longer than any check holds it, is named: the
 // command fails at once and the server says so in its log, where both waited in silence.
 func TestLedgerCheckLeaseHeldByHand(t *testing.T) {
-	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "lease.db")
-	keyFile := filepath.Join(t.TempDir(), "journal.key")
-	key, err := journal.OpenKey(keyFile, "", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := app.OpenStore(ctx, db, &key.AccountKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(ctx, store, app.Config{Game: game.DefaultConfig, Definition: gamedeftest.Mini(t), Journal: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := filltool.Run(ctx, a, filltool.Config{Games: 200, Players: 5, Heavy: 1, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
+	keyFile, fill := fillable(t, db)
+	fill(200, 5, 1)
 	raw := storetest.OpenRaw(t, db)
 	if err := raw.Exec(`INSERT INTO leases (name, holder, until_ms) VALUES ('ledger-check', 'dba', ?)`, time.Now().Add(24*time.Hour).UnixMilli()); err != nil {
 		t.Fatal(err)
