@@ -67,7 +67,8 @@ type Opener func(ctx context.Context, db string, key *journal.AccountKey) (Store
 //
 //  1. The key file is read. If there is one, the store is opened with it.
 //  2. Else a new key is made in memory and the store opened with it.
-//  3. A journal with entries, or signed for a key, is refused. Nothing is written.
+//  3. A journal with entries, appended or queued, or signed for a key, is refused. Nothing is
+//     written.
 //  4. Else the key file is written. If another process wrote one meanwhile, the store is opened
 //     again with theirs.
 //
@@ -98,13 +99,13 @@ func openNewKey(ctx context.Context, db, path, name string, open Opener) (Store,
 		return nil, nil, false, err
 	}
 	st, err := s.JournalState(ctx)
-	if err == nil && (st.Size > 0 || st.Verifier != "") {
+	if err == nil && (st.Size > 0 || st.Queued > 0 || st.Verifier != "") {
 		signed := "signed for " + st.Verifier
 		if st.Verifier == "" {
 			signed = "not signed yet"
 		}
-		err = fmt.Errorf("journal: there is no key file at %s, and this database's journal holds %d entries (%s): "+
-			"give its key file (--journal-key, or $%s); a new key would not be its key", path, st.Size, signed, JournalKeyEnv)
+		err = fmt.Errorf("journal: there is no key file at %s, and this database's journal holds %d entries and %d queued (%s): "+
+			"give its key file (--journal-key, or $%s); a new key would not be its key", path, st.Size, st.Queued, signed, JournalKeyEnv)
 	}
 	if err == nil {
 		err = journal.WriteKey(path, text)

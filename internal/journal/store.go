@@ -18,6 +18,9 @@ type State struct {
 	// server has signed one. A server started with another key refuses to sign: one journal
 	// has one key.
 	Verifier string
+	// Queued is how many entries are written and not appended yet: PostgreSQL's writes queue
+	// theirs for a server's sequencer (SQLite's writer appends its own).
+	Queued int64
 }
 
 // Checkpoint is a signed tree head as kept.

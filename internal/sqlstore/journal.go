@@ -425,7 +425,8 @@ func SaleEvents(rows *lottery.Rows) []Dated {
 // JournalState reads where the journal stands.
 func (s *DB) JournalState(ctx context.Context) (journal.State, error) {
 	var st journal.State
-	err := s.read.QueryRow(ctx, `SELECT size, hashed, verifier FROM journal_state`).Scan(&st.Size, &st.Hashed, &st.Verifier)
+	err := s.read.QueryRow(ctx, `SELECT size, hashed, verifier, (SELECT count(*) FROM journal_queue) FROM journal_state`).
+		Scan(&st.Size, &st.Hashed, &st.Verifier, &st.Queued)
 	return st, s.fault(err)
 }
 
