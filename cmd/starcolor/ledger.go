@@ -137,7 +137,7 @@ func runCheck(ctx context.Context, store app.Store, o ledgercheck.Options, stder
 		var busy *ledgercheck.Busy
 		if errors.As(err, &busy) && busy.Stuck(time.Now()) {
 			return nil, fmt.Errorf("%w: no check holds its lease that long. Was it written by hand? "+
-				"Once no check runs, DELETE FROM leases WHERE name = 'ledger-check'", err)
+				"Once no check runs, %s", err, ledgercheck.FreeLease)
 		}
 		if !told {
 			fmt.Fprintf(stderr, "another ledger check is running on this database (a server's daily one?): waiting for it to end (%v)\n", err)

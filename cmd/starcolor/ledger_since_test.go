@@ -14,6 +14,7 @@ import (
 	"starcolor/internal/game"
 	"starcolor/internal/gamedef/gamedeftest"
 	"starcolor/internal/journal"
+	"starcolor/internal/ledgercheck"
 	"starcolor/internal/storetest"
 )
 
@@ -206,7 +207,8 @@ func TestLedgerCheckLeaseHeldByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	check := func() result { return cli("ledger", "check", "--db", db, "--journal-key", keyFile) }
-	if r := check(); r.code != 1 || !strings.Contains(r.stderr, `"ledger-check" is held by dba until`) || !strings.Contains(r.stderr, "written by hand") {
+	if r := check(); r.code != 1 || !strings.Contains(r.stderr, `"ledger-check" is held by dba until`) || !strings.Contains(r.stderr, "written by hand") ||
+		!strings.Contains(r.stderr, ledgercheck.FreeLease) {
 		t.Fatalf("ledger check under a lease held by hand: %+v", r)
 	}
 	srv := startServer(t, db, "--journal-key", keyFile)
@@ -214,7 +216,8 @@ func TestLedgerCheckLeaseHeldByHand(t *testing.T) {
 		t.Errorf("the server's log of the lease held by hand: %s", line)
 	}
 	srv.kill()
-	if err := raw.Exec(`DELETE FROM leases WHERE name = 'ledger-check'`); err != nil {
+	// The statement the command named frees it.
+	if err := raw.Exec(ledgercheck.FreeLease); err != nil {
 		t.Fatal(err)
 	}
 	if r := check(); r.code != 0 {

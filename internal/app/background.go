@@ -143,7 +143,7 @@ func (a *App) checkLedger(ctx context.Context) {
 				// `ledger check`'s, until it ends.
 				told = busy.Until
 				a.log.Error("the store is not checked: its check's lease is held for longer than any check holds it (written by hand?)",
-					"lease", "ledger-check", "holder", busy.Holder, "until", busy.Until, "fix", "DELETE FROM leases WHERE name = 'ledger-check'")
+					"lease", "ledger-check", "holder", busy.Holder, "until", busy.Until, "fix", ledgercheck.FreeLease)
 			}
 			select {
 			case <-ctx.Done():

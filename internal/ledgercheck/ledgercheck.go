@@ -128,6 +128,9 @@ func (b *Busy) Is(target error) bool { return target == ErrBusy }
 // check back until it ends, or for ever.
 func (b *Busy) Stuck(now time.Time) bool { return b.Until.After(now.Add(2 * leaseFor)) }
 
+// FreeLease is the statement that frees a stuck lease, to run once no check runs.
+const FreeLease = `DELETE FROM leases WHERE name = '` + leaseName + `'`
+
 // The lease a check holds while it runs, renewed each leaseRenew and given back as it ends: a
 // check whose process died (kill -9) holds the others back leaseFor at most.
 const (
