@@ -12,10 +12,11 @@ import (
 )
 
 // The check of the books since the last one (`ledger check --since-last`, lottery.BooksMark).
-// What a full check groups over every game and transfer (the balances, the players' totals and
-// stake windows, the blocks' and hours' totals) it proves as the mark's sums plus the new rows';
+// What must hold over every game and transfer (the balances, the players' totals and stake
+// windows, the blocks' and hours' totals) it proves as the mark's sums plus the new rows';
 // what it checks of each row on its own it checks of the new rows; what does not grow with the
-// games (the accounts, the blocks, the sessions) it reads whole.
+// games (the accounts, the blocks, the sessions) it reads whole. A full check is a check since
+// an empty mark: every row is new.
 
 // CheckBooks proves the books as CheckLedger does, in one snapshot: all of them when mark is nil,
 // else the games and transfers above old's watermark and those recorded late since mark. When it
@@ -28,24 +29,10 @@ func (s *DB) CheckBooks(ctx context.Context, old lottery.Watermark, mark *lotter
 	)
 	err := s.snapshot(ctx, func(q Querier) error {
 		c, next = &lottery.LedgerCheck{}, nil
-		changes := int64(0)
-		if mark == nil {
-			if err := s.checkLedger(ctx, q, c); err != nil {
-				return err
-			}
-			if err := q.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM ledger_changes`).Scan(&changes); err != nil {
-				return err
-			}
-		} else {
-			var err error
-			if changes, err = s.checkSince(ctx, q, old, mark, c); err != nil {
-				return err
-			}
+		changes, err := s.checkSince(ctx, q, old, mark, c)
+		if err != nil || len(c.Problems) > 0 {
+			return err
 		}
-		if len(c.Problems) > 0 {
-			return nil
-		}
-		var err error
 		next, err = s.booksMark(ctx, q, w, changes, c)
 		return err
 	})
@@ -219,9 +206,19 @@ func (u *sums) problems(problem func(string, ...any)) {
 }
 
 // checkSince proves the books from a mark: the rows above old's watermark and those recorded
-// late since the mark. It returns the last change it read.
+// late since the mark. With no mark it proves them all: the mark is empty, every row is new, and
+// the changes recorded so far were made to rows it reads as they stand. It returns the last
+// change it read.
 func (s *DB) checkSince(ctx context.Context, q Querier, old lottery.Watermark, mark *lottery.BooksMark, c *lottery.LedgerCheck) (int64, error) {
 	problem := func(format string, args ...any) { c.Problems = append(c.Problems, fmt.Sprintf(format, args...)) }
+	full := mark == nil
+	if full {
+		var last int64
+		if err := q.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM ledger_changes`).Scan(&last); err != nil {
+			return 0, err
+		}
+		old, mark = lottery.Watermark{}, &lottery.BooksMark{Changes: last}
+	}
 	late, last, err := late(ctx, q, mark.Changes)
 	if err != nil {
 		return 0, err
@@ -237,18 +234,11 @@ func (s *DB) checkSince(ctx context.Context, q Querier, old lottery.Watermark, m
 	if total != 0 {
 		problem("the accounts sum to %d cents, not 0: money was created or lost", total)
 	}
-	var cs []check
-	for _, ch := range checks {
-		switch ch.Scope {
-		case whole:
-			cs = append(cs, ch)
-		case history, rows:
-			// Proved on the sums and in the pass over the new rows (sumsOf).
-		}
+	cs := checks
+	if full {
+		cs = append(cs[:len(cs):len(cs)], s.d.refChecks()...)
 	}
-	cs = append(cs, check{What: "idempotency keys of players that do not exist", SQL: `SELECT count(*) FROM idempotency i
-		WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.id = i.player_id)`})
-	if err := runChecks(ctx, q, cs, games, transfers, problem); err != nil {
+	if err := runChecks(ctx, q, cs, problem); err != nil {
 		return 0, err
 	}
 	moved, err := windowsMoved(ctx, q, old, mark)
@@ -382,7 +372,7 @@ func (s *DB) accountsSince(ctx context.Context, q Querier, old lottery.Watermark
 		problem("account %d, which the last check proved, is gone", m.ID)
 	}
 	if n := len(added.accounts) - moved; n > 0 {
-		problem("new transfers to or from accounts that do not exist: %d accounts", n)
+		problem("transfers to or from accounts that do not exist: %d accounts", n)
 	}
 	// A stake window holds the stakes of its player's games through an id. The mark's window
 	// held those through its id; the games between the two ids, and the games recorded late
@@ -446,7 +436,7 @@ func blocksSince(ctx context.Context, q Querier, mark *lottery.BooksMark, added 
 	}
 	for number := range added.blocks {
 		if !seenNumber[number] {
-			problem("new games of block number %d, which does not exist", number)
+			problem("games of block number %d, which does not exist", number)
 		}
 	}
 	return err
