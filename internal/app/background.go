@@ -27,6 +27,10 @@ const (
 	keySweepEvery = time.Hour // keys are kept 48 hours (game.KeepKeys) where 24 are promised
 )
 
+// windowsSweep is how many players' stake windows a sweep moves forward at most: those of
+// players who stopped, each a week after their last sale (Store.MoveStakeWindows).
+const windowsSweep = 10_000
+
 // storeCheckEvery is how often the store is checked (checkLedger), beside the checks of every
 // page of units as it is read; the first check runs at start.
 const storeCheckEvery = 24 * time.Hour
@@ -57,6 +61,13 @@ func (a *App) Background(ctx context.Context) {
 			}
 			if err := a.Admin.Sweep(ctx); err != nil && ctx.Err() == nil {
 				a.log.Error("deleting ended operator sessions", "err", err)
+			}
+		})
+		a.sweep(ctx, "stake-windows", sweepEvery, func() {
+			if n, err := a.Store.MoveStakeWindows(ctx, a.now(), windowsSweep); err != nil && ctx.Err() == nil {
+				a.log.Error("moving stale stake windows forward", "err", err)
+			} else if n > 0 {
+				a.log.Info("stale stake windows moved forward", "players", n)
 			}
 		})
 		a.sweep(ctx, "old-keys", keySweepEvery, func() {

@@ -400,6 +400,10 @@ type Limits interface {
 	// It is one write, so a sale or a deposit is checked against the limits before it or after
 	// it.
 	SetLimits(ctx context.Context, playerID int64, c lottery.LimitsChange, by string, now time.Time) (lottery.Limits, error)
+	// MoveStakeWindows brings forward, as a sale would, the stake windows that a stake has left
+	// since they last moved, of at most n players, and says how many it moved: Limits then reads
+	// the games of one sweep's span, not those since the player's last sale.
+	MoveStakeWindows(ctx context.Context, now time.Time, n int) (int, error)
 	// LimitChanges lists the changes of a player's limits, the latest first.
 	LimitChanges(ctx context.Context, playerID int64) ([]lottery.LimitChange, error)
 	// PlaySession reads a player's play session. It began at the opening of their earliest
