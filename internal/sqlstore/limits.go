@@ -190,20 +190,16 @@ const windowsWrite = 100
 //     after a window's last expired one do not change, so a window still at it moves the same.
 func (s *DB) MoveStakeWindows(ctx context.Context, now time.Time, n int) (int, error) {
 	type due struct {
-		account int64
-		was, w  lottery.Window
+		player, account int64
+		was, w          lottery.Window
 	}
 	var dues []due
-	var players []int64
 	err := each(s.read.Query(ctx, `SELECT p.id, a.id, a.staked_expired, a.staked_through_id, a.staked_next FROM players p JOIN accounts a ON a.id = p.account_id
 		WHERE a.staked_next <= $1 ORDER BY a.id LIMIT $2`, s.d.Time(now.Add(-lottery.Week)), n))(func(r Rows) error {
 		var d due
-		var player int64
-		if err := r.Scan(&player, &d.account, &d.was.Expired, &d.was.ThroughID, ScanTime(&d.was.Next)); err != nil {
-			return err
-		}
-		dues, players = append(dues, d), append(players, player)
-		return nil
+		err := r.Scan(&d.player, &d.account, &d.was.Expired, &d.was.ThroughID, ScanTime(&d.was.Next))
+		dues = append(dues, d)
+		return err
 	})
 	if err != nil {
 		return 0, s.fault(err)
@@ -211,7 +207,7 @@ func (s *DB) MoveStakeWindows(ctx context.Context, now time.Time, n int) (int, e
 	for i := range dues {
 		d := &dues[i]
 		d.w = d.was
-		if err := forward(ctx, s.read, players[i], &d.w, now); err != nil {
+		if err := forward(ctx, s.read, d.player, &d.w, now); err != nil {
 			return 0, s.fault(err)
 		}
 	}
