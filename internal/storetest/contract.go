@@ -130,6 +130,7 @@ func Run(t *testing.T, h Harness) {
 		{"PlaySession", testPlaySession},
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
+		{"SweepRacesSales", testSweepRacesSales},
 		{"Register", testRegister},
 		{"LookalikesOfExcluded", testLookalikesOfExcluded},
 		{"LookalikesOfListed", testLookalikesOfListed},

@@ -240,3 +240,73 @@ func (f *fixture) transfers(t testing.TB, p lottery.Player) []lottery.Transfer {
 		before = page[len(page)-1].ID
 	}
 }
+
+// Sweeps of stale windows (MoveStakeWindows) racing the sales of the same players, on two servers
+// where there can be two: a sweep writes a window only as it read it. A sale that moved the window
+// between the sweep's reading and its write, and counted its own stake from then on, keeps what
+// it wrote; else the sale's stake would never leave the week. Each round, every window is due
+// (the players' last sales are more than a week old), and the sweeps read them all before they
+// write: the sales commit meanwhile. The sales start a little later each round, so that some
+// sweeps write first and some after.
+func testSweepRacesSales(t *testing.T, h Harness) {
+	servers, raw := h.servers(t, 2)
+	f := fixtureOn(t, servers[0], raw)
+	players := make([]lottery.Player, 40)
+	for i := range players {
+		players[i] = f.player(t, fmt.Sprint("swept", i), 100_000)
+	}
+	staked := func(now time.Time) {
+		t.Helper()
+		for _, p := range players {
+			l, err := f.s.Limits(f.ctx, p.ID, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int64
+			for _, tr := range f.transfers(t, p) {
+				if tr.Kind == lottery.Stake && tr.CreatedAt.After(now.Add(-lottery.Week)) && !tr.CreatedAt.After(now) {
+					n += tr.Amount
+				}
+			}
+			if l.Staked != n {
+				t.Fatalf("%s at %s: the limits say staked %d, the ledger %d", p.Username, now.Format(time.RFC3339), l.Staked, n)
+			}
+		}
+	}
+	now, swept := f.now, 0
+	for round := range 8 {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for i := range 2 {
+			wg.Go(func() {
+				n, err := servers[i].MoveStakeWindows(f.ctx, now, len(players))
+				if err != nil {
+					t.Errorf("round %d: a sweep: %v", round, err)
+				}
+				mu.Lock()
+				swept += n
+				mu.Unlock()
+			})
+		}
+		time.Sleep(time.Duration(round%4) * 3 * time.Millisecond)
+		for i, p := range players {
+			wg.Go(func() {
+				if _, err := servers[i%2].Sell(f.ctx, f.sale(p, fmt.Sprint("r", round)), now); err != nil {
+					t.Errorf("round %d, a sale of %s: %v", round, p.Username, err)
+				}
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			t.FailNow()
+		}
+		staked(now)
+		now = now.Add(lottery.Week + time.Hour)
+		staked(now)
+	}
+	if swept == 0 {
+		t.Fatal("no sweep moved a window: the test did not test much")
+	}
+	t.Logf("%d windows swept", swept)
+	f.ledgerOK(t)
+}
