@@ -165,15 +165,6 @@ func testRollingSumsEqualLedger(t *testing.T, h Harness) {
 	f := newFixture(t, h)
 	r := rand.New(rand.NewPCG(12, 7))
 	players := []lottery.Player{f.player(t, "ana", 0), f.player(t, "bea", 0), f.player(t, "cyd", 0)}
-	ledger := func(p lottery.Player, kind string, now time.Time) int64 {
-		var n int64
-		for _, tr := range f.transfers(t, p) {
-			if tr.Kind == kind && tr.CreatedAt.After(now.Add(-lottery.Week)) && !tr.CreatedAt.After(now) {
-				n += tr.Amount
-			}
-		}
-		return n
-	}
 	now := f.now
 	sold, swept := 0, 0
 	for step := range 120 {
@@ -212,7 +203,7 @@ func testRollingSumsEqualLedger(t *testing.T, h Harness) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, s := ledger(q, lottery.Deposit, now), ledger(q, lottery.Stake, now); l.Deposited != d || l.Staked != s {
+			if d, s := f.week(t, q, lottery.Deposit, now), f.week(t, q, lottery.Stake, now); l.Deposited != d || l.Staked != s {
 				t.Fatalf("step %d, %s: the limits say deposited %d, staked %d; the ledger %d, %d", step, q.Username, l.Deposited, l.Staked, d, s)
 			}
 		}
@@ -221,6 +212,19 @@ func testRollingSumsEqualLedger(t *testing.T, h Harness) {
 		t.Fatalf("only %d sales and %d windows swept: the test did not test much", sold, swept)
 	}
 	f.ledgerOK(t)
+}
+
+// week is the sum of a player's transfers of a kind in the week up to now, as the ledger lists
+// them: what the limits' sums must equal.
+func (f *fixture) week(t testing.TB, p lottery.Player, kind string, now time.Time) int64 {
+	t.Helper()
+	var n int64
+	for _, tr := range f.transfers(t, p) {
+		if tr.Kind == kind && tr.CreatedAt.After(now.Add(-lottery.Week)) && !tr.CreatedAt.After(now) {
+			n += tr.Amount
+		}
+	}
+	return n
 }
 
 // transfers are all of a player's transfers, as the store lists them.
@@ -262,13 +266,7 @@ func testSweepRacesSales(t *testing.T, h Harness) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var n int64
-			for _, tr := range f.transfers(t, p) {
-				if tr.Kind == lottery.Stake && tr.CreatedAt.After(now.Add(-lottery.Week)) && !tr.CreatedAt.After(now) {
-					n += tr.Amount
-				}
-			}
-			if l.Staked != n {
+			if n := f.week(t, p, lottery.Stake, now); l.Staked != n {
 				t.Fatalf("%s at %s: the limits say staked %d, the ledger %d", p.Username, now.Format(time.RFC3339), l.Staked, n)
 			}
 		}
