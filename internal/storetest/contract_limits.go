@@ -250,8 +250,8 @@ func (f *fixture) transfers(t testing.TB, p lottery.Player) []lottery.Transfer {
 // between the sweep's reading and its write, and counted its own stake from then on, keeps what
 // it wrote; else the sale's stake would never leave the week. Each round, every window is due
 // (the players' last sales are more than a week old), and the sweeps read them all before they
-// write: the sales commit meanwhile. The sales start a little later each round, so that some
-// sweeps write first and some after.
+// write: the sales commit meanwhile. The sales start 0, 3 or 6 ms after the sweeps, and every
+// fourth round once they are done, so that some sweeps write first and some after.
 func testSweepRacesSales(t *testing.T, h Harness) {
 	servers, raw := h.servers(t, 2)
 	f := fixtureOn(t, servers[0], raw)
@@ -286,7 +286,11 @@ func testSweepRacesSales(t *testing.T, h Harness) {
 				mu.Unlock()
 			})
 		}
-		time.Sleep(time.Duration(round%4) * 3 * time.Millisecond)
+		if round%4 == 3 {
+			wg.Wait() // the sweeps write first, however slow the machine
+		} else {
+			time.Sleep(time.Duration(round%4) * 3 * time.Millisecond)
+		}
 		for i, p := range players {
 			wg.Go(func() {
 				if _, err := servers[i%2].Sell(f.ctx, f.sale(p, fmt.Sprint("r", round)), now); err != nil {
