@@ -198,20 +198,27 @@ func testRollingSumsEqualLedger(t *testing.T, h Harness) {
 			}
 			swept += moved[0] + moved[1]
 		}
-		for _, q := range players {
-			l, err := f.s.Limits(f.ctx, q.ID, now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d, s := f.week(t, q, lottery.Deposit, now), f.week(t, q, lottery.Stake, now); l.Deposited != d || l.Staked != s {
-				t.Fatalf("step %d, %s: the limits say deposited %d, staked %d; the ledger %d, %d", step, q.Username, l.Deposited, l.Staked, d, s)
-			}
-		}
+		f.limitsAreLedger(t, fmt.Sprint("step ", step), players, now)
 	}
 	if sold < 50 || swept < 5 {
 		t.Fatalf("only %d sales and %d windows swept: the test did not test much", sold, swept)
 	}
 	f.ledgerOK(t)
+}
+
+// limitsAreLedger checks that each player's limits, at now, sum the deposits and the stakes of
+// the week as the ledger lists them.
+func (f *fixture) limitsAreLedger(t testing.TB, at string, players []lottery.Player, now time.Time) {
+	t.Helper()
+	for _, p := range players {
+		l, err := f.s.Limits(f.ctx, p.ID, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, s := f.week(t, p, lottery.Deposit, now), f.week(t, p, lottery.Stake, now); l.Deposited != d || l.Staked != s {
+			t.Fatalf("%s, %s: the limits say deposited %d, staked %d; the ledger %d, %d", at, p.Username, l.Deposited, l.Staked, d, s)
+		}
+	}
 }
 
 // week is the sum of a player's transfers of a kind in the week up to now, as the ledger lists
@@ -259,18 +266,6 @@ func testSweepRacesSales(t *testing.T, h Harness) {
 	for i := range players {
 		players[i] = f.player(t, fmt.Sprint("swept", i), 100_000)
 	}
-	staked := func(now time.Time) {
-		t.Helper()
-		for _, p := range players {
-			l, err := f.s.Limits(f.ctx, p.ID, now)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := f.week(t, p, lottery.Stake, now); l.Staked != n {
-				t.Fatalf("%s at %s: the limits say staked %d, the ledger %d", p.Username, now.Format(time.RFC3339), l.Staked, n)
-			}
-		}
-	}
 	now, swept := f.now, 0
 	for round := range 8 {
 		var wg sync.WaitGroup
@@ -302,9 +297,9 @@ func testSweepRacesSales(t *testing.T, h Harness) {
 		if t.Failed() {
 			t.FailNow()
 		}
-		staked(now)
+		f.limitsAreLedger(t, fmt.Sprint("round ", round), players, now)
 		now = now.Add(lottery.Week + time.Hour)
-		staked(now)
+		f.limitsAreLedger(t, fmt.Sprint("a week after round ", round), players, now)
 	}
 	if swept == 0 {
 		t.Fatal("no sweep moved a window: the test did not test much")
