@@ -175,6 +175,9 @@ func printCheck(stdout io.Writer, r *ledgercheck.Report, noAccountKey, noJournal
 	if noAccountKey {
 		fmt.Fprintln(stdout, "journal: the account references were not compared (--account-key)")
 	}
+	if j.Unkeyed > 0 {
+		fmt.Fprintf(stdout, "journal: %d sales, kept as their entries' leaf hashes, were not compared with their games: the hashes cover the account references (--account-key)\n", j.Unkeyed)
+	}
 	if len(r.Problems) > 0 {
 		for _, p := range r.Problems {
 			fmt.Fprintln(stdout, "PROBLEM:", p)

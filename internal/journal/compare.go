@@ -203,6 +203,9 @@ type Comparison struct {
 	// yet (the tree is being rebuilt, after migration 0028): the tiles' root was not compared
 	// with the checkpoint's, the entries' was.
 	Unhashed int64
+	// Unkeyed is how many sales kept as their leaf hash were not compared with their rows: the
+	// leaf hashes the entry's account reference, which needs the account key.
+	Unkeyed int64
 	// Problems are the first MaxProblems differences found.
 	Problems []Difference
 	// Dropped is how many more were found.

@@ -108,6 +108,15 @@ func (s *memStore) JournalEntries(ctx context.Context, start, end int64) ([][]by
 	return out, nil
 }
 
+func (s *memStore) JournalLeaves(ctx context.Context, start, end int64) ([]tlog.Hash, error) {
+	entries, err := s.JournalEntries(ctx, start, end)
+	out := make([]tlog.Hash, len(entries))
+	for i, e := range entries {
+		out[i] = Leaf(e)
+	}
+	return out, err
+}
+
 func (s *memStore) JournalTiles(ctx context.Context, tiles []tlog.Tile) ([][]byte, error) {
 	defer s.lock()()
 	out := make([][]byte, len(tiles))

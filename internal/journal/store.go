@@ -41,6 +41,9 @@ type Store interface {
 	JournalState(ctx context.Context) (State, error)
 	// JournalEntries reads the entries from start to end-1, each its exact bytes.
 	JournalEntries(ctx context.Context, start, end int64) ([][]byte, error)
+	// JournalLeaves reads the leaf hashes (Leaf) of the entries from start to end-1: what the
+	// tree is built of. A store may keep an entry as its leaf alone, and rebuild its bytes.
+	JournalLeaves(ctx context.Context, start, end int64) ([]tlog.Hash, error)
 	// JournalTiles reads stored tiles of the tree (tiles.go), by their level and number: for
 	// each, its stored hashes from the first, at least t.W of them.
 	JournalTiles(ctx context.Context, tiles []tlog.Tile) ([][]byte, error)

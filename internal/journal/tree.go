@@ -83,12 +83,12 @@ func (l *Log) Integrate(ctx context.Context) error {
 
 // integrate stores the hashes of entries from to to-1.
 func (l *Log) integrate(ctx context.Context, from, to int64) error {
-	entries, err := l.store.JournalEntries(ctx, from, to)
+	leaves, err := l.store.JournalLeaves(ctx, from, to)
 	if err != nil {
 		return err
 	}
-	if int64(len(entries)) != to-from {
-		return fmt.Errorf("journal: read %d entries from %d, want %d", len(entries), from, to-from)
+	if int64(len(leaves)) != to-from {
+		return fmt.Errorf("journal: read %d leaves from %d, want %d", len(leaves), from, to-from)
 	}
 	// The chunk's hashes are consecutive stored hashes from base on; tlog.StoredHashes reads
 	// those of the entries before it in the chunk from memory, and the older ones, the tree's
@@ -125,8 +125,8 @@ func (l *Log) integrate(ctx context.Context, from, to int64) error {
 		}
 		return out, nil
 	})
-	for i, e := range entries {
-		h, err := tlog.StoredHashes(from+int64(i), e, r)
+	for i, leaf := range leaves {
+		h, err := tlog.StoredHashesForRecordHash(from+int64(i), leaf, r)
 		if err != nil {
 			return err
 		}

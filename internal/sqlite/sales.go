@@ -282,7 +282,7 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err != nil {
 		return err
 	}
-	if err := t.chunks(`INSERT INTO `+sqlstore.JournalColumns+` VALUES `, ``, 3, sealed.Rows, exec); err != nil {
+	if err := t.chunks(`INSERT INTO `+sqlstore.JournalColumns+` VALUES `, ``, sqlstore.JournalWidth, sealed.Rows, exec); err != nil {
 		return fmt.Errorf("write the journal: %w", err)
 	}
 	return nil

@@ -99,7 +99,7 @@ func QueueValue(events []Dated) []byte {
 
 // Sealed are entries sealed at their seqs, as the journal's rows.
 type Sealed struct {
-	// Rows are the entries' rows, three values a row (JournalColumns).
+	// Rows are the entries' rows, four values a row (JournalColumns).
 	Rows []any
 	// Accounts are the accounts of the restrictions among them, two values a row (seq,
 	// account: journal_accounts).
@@ -107,21 +107,34 @@ type Sealed struct {
 }
 
 // JournalColumns are the columns of an entry's row, in the order of Sealed.Rows.
-const JournalColumns = `journal (seq, entry, game)`
+const JournalColumns = `journal (seq, entry, leaf, game)`
 
-// seal seals entries at the seqs from first on, under the store's account key.
+// JournalWidth is how many values a row of JournalColumns takes.
+const JournalWidth = 4
+
+// journalCols are JournalColumns' names, for a bulk load (copier).
+var journalCols = []string{"seq", "entry", "leaf", "game"}
+
+// seal seals entries at the seqs from first on, under the store's account key. A sale's row
+// keeps its leaf hash in place of its bytes (migration 0043): they are rebuilt from its game's
+// rows when read (journalrebuild.go).
 func (s *DB) seal(first int64, entries []pending) (Sealed, error) {
 	if s.key == nil {
 		return Sealed{}, errNoKey
 	}
-	out := Sealed{Rows: make([]any, 0, 3*len(entries))}
+	out := Sealed{Rows: make([]any, 0, JournalWidth*len(entries))}
 	for i, p := range entries {
 		seq := first + int64(i)
 		e, err := journal.Seal(p.entry, uint64(seq), p.account, s.key)
 		if err != nil {
 			return Sealed{}, fmt.Errorf("the journal's entry %d (queued as %d): %w", seq, p.id, err)
 		}
-		out.Rows = append(out.Rows, seq, e, p.game)
+		if p.kind == journal.KindSale {
+			leaf := journal.Leaf(e)
+			out.Rows = append(out.Rows, seq, nil, leaf[:], p.game)
+		} else {
+			out.Rows = append(out.Rows, seq, e, nil, p.game)
+		}
 		if restricts(p.kind) {
 			out.Accounts = append(out.Accounts, seq, p.account)
 		}
@@ -177,7 +190,7 @@ func insertSealed(ctx context.Context, q Querier, sealed Sealed) error {
 			table string
 			cols  []string
 			args  []any
-		}{{"journal", []string{"seq", "entry", "game"}, sealed.Rows}, {"journal_accounts", []string{"seq", "account"}, sealed.Accounts}} {
+		}{{"journal", journalCols, sealed.Rows}, {"journal_accounts", []string{"seq", "account"}, sealed.Accounts}} {
 			rows := make([][]any, 0, len(t.args)/len(t.cols))
 			for a := t.args; len(a) > 0; a = a[len(t.cols):] {
 				rows = append(rows, a[:len(t.cols)])
@@ -191,7 +204,7 @@ func insertSealed(ctx context.Context, q Querier, sealed Sealed) error {
 		}
 		return nil
 	}
-	if err := insertRows(ctx, q, JournalColumns, 3, sealed.Rows); err != nil {
+	if err := insertRows(ctx, q, JournalColumns, JournalWidth, sealed.Rows); err != nil {
 		return err
 	}
 	return insertRows(ctx, q, `journal_accounts (seq, account)`, 2, sealed.Accounts)
@@ -327,7 +340,7 @@ func restricts(kind string) bool {
 }
 
 // journalChunk bounds the rows of one insert into the journal or its tiles, and the tiles of
-// one read: three parameters a row at most, far below either dialect's bound on parameters.
+// one read: four parameters a row at most, far below either dialect's bound on parameters.
 const journalChunk = 512
 
 // values is a VALUES list of rows of cols parameters, numbered from $1.
@@ -437,32 +450,53 @@ func (s *DB) Beginning(ctx context.Context) (firstGame, firstTransfer int64, err
 	return firstGame, firstTransfer, s.fault(err)
 }
 
-// JournalEntries reads the entries from start to end-1, each its exact bytes. A range beyond the
-// entries appended is fault.NotFound.
+// JournalEntries reads the entries from start to end-1, each its exact bytes: a sale's rebuilt
+// from its game's rows (journalrebuild.go), and failing if they no longer hash to the leaf its
+// row keeps. A range beyond the entries appended is fault.NotFound.
 func (s *DB) JournalEntries(ctx context.Context, start, end int64) ([][]byte, error) {
-	if start < 0 || end < start {
-		return nil, fault.Errorf(fault.Invalid, "journal: entries %d to %d: no such range", start, end-1)
-	}
-	out := make([][]byte, 0, end-start)
-	err := each(s.read.Query(ctx, `SELECT seq, entry FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, start, end))(func(r Rows) error {
-		var seq int64
-		var e []byte
-		if err := r.Scan(&seq, &e); err != nil {
-			return err
+	var out [][]byte
+	err := s.entryRows(ctx, start, end, func(q Querier, rows []journalRow) (err error) {
+		out, err = s.rebuild(ctx, q, rows)
+		return err
+	})
+	return out, err
+}
+
+// JournalLeaves reads the leaf hashes of the entries from start to end-1: each one's bytes
+// hashed, or a sale's leaf as kept. A range beyond the entries appended is fault.NotFound.
+func (s *DB) JournalLeaves(ctx context.Context, start, end int64) ([]tlog.Hash, error) {
+	var out []tlog.Hash
+	err := s.entryRows(ctx, start, end, func(_ Querier, rows []journalRow) error {
+		out = make([]tlog.Hash, len(rows))
+		for i := range rows {
+			h, err := rows[i].hash()
+			if err != nil {
+				return err
+			}
+			out[i] = h
 		}
-		if want := start + int64(len(out)); seq != want {
-			return fmt.Errorf("journal: entry %d is missing (the next is %d)", want, seq)
-		}
-		out = append(out, e)
 		return nil
 	})
-	if err != nil {
-		return nil, s.fault(err)
+	return out, err
+}
+
+// entryRows reads the rows of entries start to end-1 in one snapshot, and uses them in it.
+func (s *DB) entryRows(ctx context.Context, start, end int64, use func(Querier, []journalRow) error) error {
+	if start < 0 || end < start {
+		return fault.Errorf(fault.Invalid, "journal: entries %d to %d: no such range", start, end-1)
 	}
-	if int64(len(out)) != end-start {
-		return nil, fault.Errorf(fault.NotFound, "journal: entries %d to %d: only %d appended", start, end-1, start+int64(len(out)))
+	err := s.snapshot(ctx, func(q Querier) error {
+		rows, err := journalRows(ctx, q, start, end)
+		if err != nil {
+			return err
+		}
+		return use(q, rows)
+	})
+	var short errShort
+	if errors.As(err, &short) {
+		return fault.Errorf(fault.NotFound, "%v", short)
 	}
-	return out, nil
+	return s.fault(err)
 }
 
 // JournalTiles reads stored tiles of the tree (journal/tiles.go): each, its hashes from the

@@ -13,7 +13,6 @@ import (
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 
-	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
@@ -27,7 +26,8 @@ import (
 //
 //   - each entry is read in order, and its seq is its row's;
 //   - each sale, prize, deposit and withdrawal entry is rebuilt from its rows with journal.Encode
-//     (the events of journal.go) and compared byte for byte;
+//     (the events of journal.go) and compared byte for byte; a sale kept as its leaf hash
+//     (migration 0043) is rebuilt the same, and its hash compared with the leaf;
 //   - each game and transfer since the journal began has its entry, once;
 //   - each player's limits, exclusion and closure are what their entries make them, the
 //     entries' accounts known from journal_accounts and checked against their references;
@@ -60,7 +60,7 @@ func (s *DB) CompareJournal(ctx context.Context, o journal.CompareOptions) (*jou
 	var rep *journal.Comparison
 	err := s.snapshot(ctx, func(q Querier) error {
 		c := &comparison{s: s, q: q, o: o, key: o.AccountKey, refs: o.AccountKey != nil, rep: &journal.Comparison{},
-			tree: journal.NewTree(), readers: map[string]*unitReader{}}
+			tree: journal.NewTree(), units: units{s: s}}
 		if c.key == nil {
 			// The entries are rebuilt all the same, and compared but for their references.
 			c.key = &journal.AccountKey{}
@@ -89,7 +89,7 @@ type comparison struct {
 	queuedAccounts   idSet // whose restriction has an entry queued
 	queuedGames      []int64
 	queuedTransfers  []int64
-	readers          map[string]*unitReader
+	units            units
 
 	tree *journal.Tree // of entries 0 on (or the mark's), up to the first missing
 
@@ -109,12 +109,6 @@ type comparison struct {
 		reached bool      // the tree reached its size
 		entries tlog.Hash // the root of the entries up to its size, once reached
 	}
-}
-
-// unitReader reads the units of an emission, or says why they cannot be.
-type unitReader struct {
-	r   *emission.Reader
-	err error
 }
 
 // add reports a difference: of entry seq, which records entry (-1, "": of no entry).
@@ -226,15 +220,27 @@ func (c *comparison) checkpoint(ctx context.Context, verifier string) error {
 	return c.reach()
 }
 
-// line is an entry as read, and what names its rows.
+// line is an entry's row as read (its game is the one its row names, for the game's proof:
+// journal.game), and what names its rows.
 type line struct {
-	seq   int64
-	entry []byte
-	game  sql.NullInt64 // the game its row names, for the game's proof (journal.game)
+	journalRow
 	named journal.Named
-	ok    bool // named: an entry's head, its seq its row's
+	ok    bool // named: an entry's head, its seq its row's; or a sale's leaf and game
 	bad   bool // not an entry, reported already
 }
+
+// treeLeaf is what the line adds to the tree: its leaf hash, or for a row of neither form, its
+// bytes' (the tree then differs from the checkpoint's, and the row is reported).
+func (l *line) treeLeaf() tlog.Hash {
+	h, err := l.hash()
+	if err != nil {
+		return journal.Leaf(l.entry)
+	}
+	return h
+}
+
+// kept says whether the line is a sale kept as its leaf, its bytes rebuilt from its game.
+func (l *line) kept() bool { return l.entry == nil }
 
 // queued counts the entries queued and not yet in the journal (sqlstore.Sequence), and takes
 // the rows they name as named: their entries are compared once they are appended.
@@ -287,11 +293,12 @@ type chunkRows struct {
 func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, error) {
 	r := &chunkRows{lines: make([]line, 0, b-a), accounts: map[int64]int64{}}
 	next := a
-	err := each(c.q.Query(ctx, `SELECT seq, entry, game FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(rows Rows) error {
-		var l line
-		if err := rows.Scan(&l.seq, &l.entry, &l.game); err != nil {
+	err := each(c.q.Query(ctx, selectJournalRows, a, b))(func(rows Rows) error {
+		row, err := scanJournalRow(rows)
+		if err != nil {
 			return err
 		}
+		l := line{journalRow: row}
 		if l.seq > next {
 			r.gaps = append(r.gaps, [2]int64{next, l.seq - 1})
 		}
@@ -306,8 +313,22 @@ func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, err
 		r.gaps = append(r.gaps, [2]int64{next, b - 1})
 	}
 	var games, transfers []int64
+	var kept []*line
 	for i := range r.lines {
 		l := &r.lines[i]
+		if _, err := l.hash(); err != nil {
+			continue // of neither form: not ok
+		}
+		if l.kept() {
+			// A sale kept as its leaf names its game by its row, and its stake by the game's.
+			l.ok = l.game != nil
+			if l.ok {
+				l.named = journal.Named{Seq: l.seq, Kind: journal.KindSale, Game: *l.game}
+				games = append(games, *l.game)
+				kept = append(kept, l)
+			}
+			continue
+		}
 		n, err := journal.ReadNamed(l.entry)
 		if l.ok = err == nil && n.Seq == l.seq; !l.ok {
 			continue
@@ -321,8 +342,14 @@ func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, err
 			transfers = append(transfers, n.Transfer)
 		}
 	}
-	if r.games, err = c.gamesOf(ctx, games); err != nil {
+	if r.games, err = gamesIn(ctx, c.q, games); err != nil {
 		return nil, err
+	}
+	for _, l := range kept {
+		if g, ok := r.games[l.named.Game]; ok {
+			l.named.Transfer = g.g.StakeTransfer
+			transfers = append(transfers, g.g.StakeTransfer)
+		}
 	}
 	if r.transfers, err = c.transfersOf(ctx, transfers); err != nil {
 		return nil, err
@@ -349,7 +376,7 @@ func (c *comparison) compareRows(ctx context.Context, r *chunkRows) error {
 			c.fix(l.seq)
 		}
 		if l.seq == c.tree.Size() {
-			if err := c.tree.Append(journal.Leaf(l.entry)); err != nil {
+			if err := c.tree.Append(l.treeLeaf()); err != nil {
 				return err
 			}
 			if err := c.reach(); err != nil {
@@ -389,8 +416,8 @@ func (c *comparison) compareRows(ctx context.Context, r *chunkRows) error {
 		if restricts(l.named.Kind) {
 			delete(accounts, l.seq)
 		}
-		if l.game.Valid && l.named.Kind != journal.KindSale {
-			c.add(l.seq, label(l.named), "its row names game %d for the game's proof (journal.game), but it records no sale", l.game.Int64)
+		if l.game != nil && l.named.Kind != journal.KindSale {
+			c.add(l.seq, label(l.named), "its row names game %d for the game's proof (journal.game), but it records no sale", *l.game)
 		}
 	}
 	for _, l := range r.lines {
@@ -450,6 +477,10 @@ func (c *comparison) missing(a, b int64) {
 // invalid reports an entry that is not one: not an entry's bytes, or its seq not its row's.
 func (c *comparison) invalid(l *line) {
 	l.bad = true
+	if _, err := l.hash(); err != nil || l.kept() {
+		c.add(l.seq, "unreadable", "its row holds %s: an entry's row holds its bytes, or a sale's leaf hash of 32 bytes and its game", l.form())
+		return
+	}
 	p, err := journal.Parse(l.entry)
 	if err != nil {
 		c.add(l.seq, "unreadable", "%v", err)
@@ -469,34 +500,10 @@ func label(n journal.Named) string {
 	return n.Kind
 }
 
-// gameRow is a game as its sale entry is rebuilt from it.
-type gameRow struct {
-	g       lottery.Game
-	account int64
-	seq     sql.NullInt64 // the entry whose row names it (journal.game)
-}
-
-// gamesOf reads the games of ids, by id.
-func (c *comparison) gamesOf(ctx context.Context, ids []int64) (map[int64]*gameRow, error) {
-	out := make(map[int64]*gameRow, len(ids))
-	// A game whose block is gone is compared all the same, as of no block: its entry differs.
-	err := c.inRanges(ctx, ids, `SELECT g.id, coalesce(b.emission_id, ''), coalesce(b.block, -1), g.unit, g.stake, g.mode, g.prize, g.stake_transfer,
-			g.created_at, coalesce(p.account_id, 0)
-		FROM games g LEFT JOIN blocks b ON b.number = g.block_number LEFT JOIN players p ON p.id = g.player_id
-		WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
-		var g gameRow
-		err := r.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
-			ScanTime(&g.g.CreatedAt), &g.account)
-		out[g.g.ID] = &g
-		return err
-	})
-	return out, err
-}
-
 // transfersOf reads the transfers of ids, by id.
 func (c *comparison) transfersOf(ctx context.Context, ids []int64) (map[int64]*lottery.Transfer, error) {
 	out := make(map[int64]*lottery.Transfer, len(ids))
-	err := c.inRanges(ctx, ids, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
+	err := inRanges(ctx, c.q, ids, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
 		FROM transfers WHERE id >= $1 AND id <= $2`, func(r Rows) error {
 		var t lottery.Transfer
 		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
@@ -504,33 +511,6 @@ func (c *comparison) transfersOf(ctx context.Context, ids []int64) (map[int64]*l
 		return err
 	})
 	return out, err
-}
-
-// inRanges runs query, whose $1 and $2 are the first and last id of a range, over the ranges that
-// hold ids, and scan on each row.
-func (c *comparison) inRanges(ctx context.Context, ids []int64, query string, scan func(Rows) error) error {
-	for _, r := range ranges(ids) {
-		if err := each(c.q.Query(ctx, query, r[0], r[1]))(scan); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ranges are the ranges of ids that hold ids, none wider than rangeGap between two ids.
-func ranges(ids []int64) [][2]int64 {
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	var out [][2]int64
-	for _, id := range ids {
-		if n := len(out); n > 0 && id-out[n-1][1] <= rangeGap {
-			out[n-1][1] = id
-			continue
-		}
-		out = append(out, [2]int64{id, id})
-	}
-	return out
 }
 
 // sale compares a sale entry with its game and its unit, and its stake transfer.
@@ -544,10 +524,10 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 		if c.named(&c.games, n.Game, true) {
 			c.add(l.seq, what, "game %d has a sale entry before this one", n.Game)
 		}
-		if !l.game.Valid || l.game.Int64 != n.Game {
+		if l.game == nil || *l.game != n.Game {
 			c.add(l.seq, what, "its row names game %s for the game's proof (journal.game), not game %d: the game's proof names another entry", nullSeq(l.game), n.Game)
 		}
-		leaf, prize, err := c.leaf(ctx, &g.g)
+		unit, prize, err := c.units.leaf(ctx, &g.g)
 		if err == nil && c.since != nil && prize != g.g.Prize {
 			// Since a mark, the units' check leaves the new games' prizes to this comparison.
 			c.add(l.seq, what, "game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.g.ID, g.g.Prize, g.g.Emission, g.g.Block, g.g.Unit, prize)
@@ -559,8 +539,11 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 			}
 			c.add(l.seq, what, "the game's unit (%s block %d unit %d) cannot be read: %v", g.g.Emission, g.g.Block, g.g.Unit, err)
 		} else {
-			c.compare(l, what, "game", journal.Encode(uint64(l.seq), g.g.CreatedAt, SaleEvent(&g.g, g.account, leaf), c.key))
+			c.rebuilt(l, g, what, saleBytes(l.seq, g, unit, c.key))
 		}
+	}
+	if l.kept() && !ok {
+		return nil // its stake is named by its game, which is gone
 	}
 	t, ok := transfers[n.Transfer]
 	switch {
@@ -576,42 +559,41 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 	return nil
 }
 
-func nullSeq(s sql.NullInt64) string {
-	if !s.Valid {
+func nullSeq(s *int64) string {
+	if s == nil {
 		return "none"
 	}
-	return fmt.Sprint(s.Int64)
+	return fmt.Sprint(*s)
 }
 
-// errNoEmission is a game of an emission that is not in the database.
-var errNoEmission = errors.New("no such emission")
-
-// leaf is the leaf hash of a game's unit's audit line, as its sale entry names it, and the
-// unit's prize: the unit read from its emission's stored pages, each page checked against the
-// block's root.
-func (c *comparison) leaf(ctx context.Context, g *lottery.Game) ([32]byte, int64, error) {
-	u := c.readers[g.Emission]
-	if u == nil {
-		u = &unitReader{}
-		e, err := c.s.Emission(ctx, g.Emission)
-		switch {
-		case errors.Is(err, emission.ErrNotFound):
-			u.err = fmt.Errorf("%w %s", errNoEmission, g.Emission)
-		case err != nil:
-			return [32]byte{}, 0, err
-		default:
-			u.r, u.err = emission.NewReader(e, c.s.pages)
+// rebuilt compares a sale's entry as its game's rows rebuild it, want, with the entry as kept:
+// its bytes, or its leaf hash. Without the account key, a leaf cannot be compared: the entry's
+// reference to the account is in the bytes it hashes.
+func (c *comparison) rebuilt(l *line, g *gameRow, what string, want []byte) {
+	switch {
+	case !l.kept():
+		c.compare(l, what, "game", want)
+	case !c.refs:
+		c.rep.Unkeyed++
+	default:
+		if got := journal.Leaf(want); got != tlog.Hash(l.leaf) {
+			c.add(l.seq, what, "game %d as its rows say it (account %d, stake %d, prize %d, %s block %d unit %d, mode %s, sold at %s) rebuilds an entry whose leaf hash is %x, not the %x its row keeps: the game, its player's account, its block or its unit was changed since the sale",
+				g.g.ID, g.account, g.g.Stake, g.g.Prize, g.g.Emission, g.g.Block, g.g.Unit, g.g.Mode, g.g.CreatedAt.Format(journal.TimeFormat), got[:], l.leaf)
 		}
-		c.readers[g.Emission] = u
 	}
-	if u.err != nil {
-		return [32]byte{}, 0, u.err
+}
+
+// form says what a row that is not an entry's holds.
+func (l *line) form() string {
+	switch {
+	case l.entry == nil && l.leaf == nil:
+		return "neither an entry's bytes nor a leaf hash"
+	case l.entry != nil && l.leaf != nil:
+		return "both an entry's bytes and a leaf hash"
+	case l.entry == nil && len(l.leaf) != len(tlog.Hash{}):
+		return fmt.Sprintf("a leaf hash of %d bytes", len(l.leaf))
 	}
-	rec, err := u.r.Unit(ctx, g.Block, g.Unit)
-	if err != nil {
-		return [32]byte{}, 0, err
-	}
-	return audit.LeafHash(audit.AppendLine(nil, &rec)), rec.Prize, nil
+	return "a leaf hash and no game"
 }
 
 // money compares a prize, a deposit or a withdrawal entry with its transfer.
@@ -790,39 +772,41 @@ func (c *comparison) reach() error {
 	return err
 }
 
-// entries reads entries a to b-1 in the comparison's snapshot.
-func (c *comparison) entries(ctx context.Context, a, b int64) ([][]byte, error) {
-	var out [][]byte
-	err := each(c.q.Query(ctx, `SELECT entry FROM journal WHERE seq >= $1 AND seq < $2 ORDER BY seq`, a, b))(func(r Rows) error {
-		var e []byte
-		err := r.Scan(&e)
-		out = append(out, e)
-		return err
-	})
-	return out, err
-}
-
 // locate names the entries rewritten since the latest checkpoint: those whose leaf hash is not
 // the one the tree's stored hashes kept when it was built.
 func (c *comparison) locate(ctx context.Context) error {
 	for a := c.from; a < c.cp.size; a += compareChunk {
 		b := min(a+compareChunk, c.cp.size)
-		entries, err := c.entries(ctx, a, b)
-		if err != nil {
+		var lines []line
+		if err := each(c.q.Query(ctx, selectJournalRows, a, b))(func(r Rows) error {
+			row, err := scanJournalRow(r)
+			lines = append(lines, line{journalRow: row})
+			return err
+		}); err != nil {
 			return err
 		}
-		indexes := make([]int64, len(entries))
-		for i := range entries {
-			indexes[i] = tlog.StoredHashIndex(0, a+int64(i))
+		indexes := make([]int64, len(lines))
+		for i := range lines {
+			indexes[i] = tlog.StoredHashIndex(0, lines[i].seq)
 		}
 		leaves, err := treeHashes(ctx, c.q).ReadHashes(indexes)
 		if err != nil {
 			return err
 		}
-		for i, e := range entries {
-			if leaf := journal.Leaf(e); leaf != leaves[i] {
-				n, _ := journal.ReadNamed(e)
-				c.add(a+int64(i), label(n), "its bytes are not those the signed tree holds: it was rewritten after it was appended (its leaf hash is %x, the tree's %x)", leaf[:], leaves[i][:])
+		for i := range lines {
+			l := &lines[i]
+			if leaf := l.treeLeaf(); leaf != leaves[i] {
+				n := journal.Named{Kind: journal.KindSale}
+				if l.kept() && l.game != nil {
+					n.Game = *l.game
+				} else {
+					n, _ = journal.ReadNamed(l.entry)
+				}
+				what := "bytes are not those"
+				if l.kept() {
+					what = "leaf hash is not the one"
+				}
+				c.add(l.seq, label(n), "its %s the signed tree holds: it was rewritten after it was appended (its leaf hash is %x, the tree's %x)", what, leaf[:], leaves[i][:])
 			}
 		}
 	}
@@ -847,14 +831,15 @@ func (c *comparison) unnamedGames(ctx context.Context) error {
 	}
 	for _, id := range ids {
 		var g gameRow
+		var seq sql.NullInt64 // the entry whose row names it (journal.game)
 		if err := c.q.QueryRow(ctx, `SELECT g.id, g.stake, g.prize, g.created_at, coalesce(p.account_id, 0), j.seq
 			FROM games g LEFT JOIN players p ON p.id = g.player_id LEFT JOIN journal j ON j.game = g.id WHERE g.id = $1`, id).
-			Scan(&g.g.ID, &g.g.Stake, &g.g.Prize, ScanTime(&g.g.CreatedAt), &g.account, &g.seq); err != nil {
+			Scan(&g.g.ID, &g.g.Stake, &g.g.Prize, ScanTime(&g.g.CreatedAt), &g.account, &seq); err != nil {
 			return err
 		}
 		why := ""
-		if g.seq.Valid {
-			why = fmt.Sprintf(": the row of entry %d names it (journal.game), but that entry records something else", g.seq.Int64)
+		if seq.Valid {
+			why = fmt.Sprintf(": the row of entry %d names it (journal.game), but that entry records something else", seq.Int64)
 		}
 		c.add(-1, "", "game %d (account %d, stake %d, prize %d, sold at %s) has no sale entry%s", g.g.ID, g.account, g.g.Stake, g.g.Prize,
 			g.g.CreatedAt.Format(journal.TimeFormat), why)

@@ -107,6 +107,23 @@ func (sc *journalScene) exec(t testing.TB, query string, args ...any) {
 	}
 }
 
+// rewritePrize rewrites the bytes of prize entry seq, of a prize of prize cents, to say 500 more,
+// and returns want.
+func (sc *journalScene) rewritePrize(t testing.TB, seq, prize int64, want []named) []named {
+	t.Helper()
+	entries, err := sc.s.JournalEntries(sc.ctx, seq, seq+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := fmt.Sprintf(`"amount":%d,`, prize)
+	if !bytes.Contains(entries[0], []byte(was)) {
+		t.Fatalf("entry %d: %s", seq, entries[0])
+	}
+	sc.dropTriggers(t, "journal")
+	sc.exec(t, `UPDATE journal SET entry = ? WHERE seq = ?`, bytes.Replace(entries[0], []byte(was), fmt.Appendf(nil, `"amount":%d,`, prize+500), 1), seq)
+	return want
+}
+
 // dropTriggers drops the triggers that keep a table's rows from being changed or deleted, as the
 // database's administrator can.
 func (sc *journalScene) dropTriggers(t testing.TB, table string) {
@@ -188,8 +205,9 @@ func testJournalCheckClean(t *testing.T, h Harness) {
 	}
 	// An auditor without the account key compares all but the references.
 	audit, err := sc.s.CompareJournal(sc.ctx, journal.CompareOptions{Verifier: sc.key.Verifier, Now: sc.now})
-	if err != nil || !audit.OK() || audit.Entries != size {
-		t.Fatalf("without the account key: %+v, %v", audit, err)
+	// The sales kept as their leaves are not: their leaves hash the references.
+	if err != nil || !audit.OK() || audit.Entries != size || audit.Unkeyed != games || c.Unkeyed != 0 {
+		t.Fatalf("without the account key: %+v, %v (%d sales not compared with the key)", audit, err, c.Unkeyed)
 	}
 }
 
@@ -210,7 +228,10 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE accounts SET balance = balance - ? WHERE id = 2`, more)
 			sc.exec(t, `UPDATE blocks SET prizes_sold = prizes_sold + ? WHERE emission_id = ? AND block = ?`, more, g.Emission, g.Block)
 			sc.exec(t, `UPDATE sales_hourly SET prizes = prizes + ?, top_prize = CASE WHEN top_prize < ? THEN ? ELSE top_prize END`, more, g.Prize+more, g.Prize+more)
-			return []named{{sc.seq["won"], fmt.Sprintf("the game's prize is %d, the entry says %d", g.Prize+more, g.Prize)},
+			// The sale is kept as its leaf hash: the game's rows as they are now are named, and
+			// the prize's entry, kept whole, says what was paid.
+			return []named{{sc.seq["won"], fmt.Sprintf("game %d as its rows say it (account %d, stake %d, prize %d,", g.ID, sc.alice.AccountID, g.Stake, g.Prize+more)},
+				{sc.seq["won"], "rebuilds an entry whose leaf hash is"},
 				{sc.seq["won's prize"], fmt.Sprintf("the transfer's amount is %d, the entry says %d", g.Prize+more, g.Prize)}}
 		}},
 		{"a game deleted with its transfers and balances", func(t *testing.T, sc *journalScene) []named {
@@ -224,8 +245,8 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE sales_hourly SET units = units - 1, stakes = stakes - ?`, g.Stake)
 			// The scene's games are of one hour: its top prize is that of the games left.
 			sc.exec(t, `UPDATE sales_hourly SET top_prize = (SELECT coalesce(max(prize), 0) FROM games WHERE stake = sales_hourly.price)`)
-			return []named{{sc.seq["last"], fmt.Sprintf("the database has no game %d: it was deleted", g.ID)},
-				{sc.seq["last"], fmt.Sprintf("the database has no transfer %d, the game's stake it names", g.StakeTransfer)}}
+			// The sale kept as its leaf names its stake by its game, which is gone with it.
+			return []named{{sc.seq["last"], fmt.Sprintf("the database has no game %d: it was deleted", g.ID)}}
 		}},
 		{"a deposit added", func(t *testing.T, sc *journalScene) []named {
 			sc.exec(t, `INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES (1, ?, 5000, 'deposit', ?)`, sc.alice.AccountID, sc.saleAt(sc.now))
@@ -259,46 +280,45 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 				AccountKey.Ref(sc.closed.AccountID, uint64(sc.seq["exclusion"])))}}
 		}},
 		{"an entry's bytes changed", func(t *testing.T, sc *journalScene) []named {
-			seq, g := sc.seq["won"], sc.won
-			entries, err := sc.s.JournalEntries(sc.ctx, seq, seq+1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			was := fmt.Sprintf(`"prize":%d,`, g.Prize)
-			if !bytes.Contains(entries[0], []byte(was)) {
-				t.Fatalf("entry %d: %s", seq, entries[0])
-			}
-			sc.dropTriggers(t, "journal")
-			sc.exec(t, `UPDATE journal SET entry = ? WHERE seq = ?`, bytes.Replace(entries[0], []byte(was), fmt.Appendf(nil, `"prize":%d,`, g.Prize+500), 1), seq)
-			return []named{{seq, fmt.Sprintf("the game's prize is %d, the entry says %d", g.Prize, g.Prize+500)},
-				{-1, "the latest checkpoint signs"}, {seq, "its bytes are not those the signed tree holds"}}
+			seq, g := sc.seq["won's prize"], sc.won
+			return sc.rewritePrize(t, seq, g.Prize, []named{{seq, fmt.Sprintf("the transfer's amount is %d, the entry says %d", g.Prize, g.Prize+500)},
+				{-1, "the latest checkpoint signs"}, {seq, "its bytes are not those the signed tree holds"}})
 		}},
 		{"an entry's bytes changed and the tree set to be rebuilt", func(t *testing.T, sc *journalScene) []named {
 			// As after migration 0028, or an administrator hiding the rewrite: the tiles do not
 			// cover the checkpoint, so only the entries' own root can show it.
-			seq, g := sc.seq["won"], sc.won
-			entries, err := sc.s.JournalEntries(sc.ctx, seq, seq+1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			was := fmt.Sprintf(`"prize":%d,`, g.Prize)
-			sc.dropTriggers(t, "journal")
-			sc.exec(t, `UPDATE journal SET entry = ? WHERE seq = ?`, bytes.Replace(entries[0], []byte(was), fmt.Appendf(nil, `"prize":%d,`, g.Prize+500), 1), seq)
+			seq, g := sc.seq["won's prize"], sc.won
+			want := sc.rewritePrize(t, seq, g.Prize, []named{{seq, fmt.Sprintf("the transfer's amount is %d, the entry says %d", g.Prize, g.Prize+500)},
+				{-1, "the latest checkpoint signs"}})
 			sc.dropTrigger(t, "journal_tiles", "journal_tiles_kept")
 			sc.exec(t, `DELETE FROM journal_tiles`)
 			sc.exec(t, `UPDATE journal_state SET hashed = 0`)
-			return []named{{seq, fmt.Sprintf("the game's prize is %d, the entry says %d", g.Prize, g.Prize+500)},
-				{-1, "the latest checkpoint signs"}}
+			return want
 		}},
-		{"a game's proof moved to another entry's row", func(t *testing.T, sc *journalScene) []named {
-			// journal.game says which entry proves a game's sale. Moved to a row that records
-			// no sale, each of the two rows is named; the game, still sold by its entry, is not.
-			g := sc.won
+		{"a sale's leaf changed", func(t *testing.T, sc *journalScene) []named {
+			// The leaf of another game's sale at this seq: what an administrator would write to
+			// make the row say that game, or another prize, was sold.
+			seq, g := sc.seq["won"], sc.won
 			sc.dropTriggers(t, "journal")
-			sc.exec(t, `UPDATE journal SET game = NULL WHERE seq = ?`, sc.seq["won"])
-			sc.exec(t, `UPDATE journal SET game = ? WHERE seq = ?`, g.ID, sc.seq["limit"])
-			return []named{{sc.seq["won"], fmt.Sprintf("its row names game none for the game's proof (journal.game), not game %d", g.ID)},
-				{sc.seq["limit"], fmt.Sprintf("its row names game %d for the game's proof (journal.game), but it records no sale", g.ID)}}
+			sc.exec(t, `UPDATE journal SET leaf = ? WHERE seq = ?`, bytes.Repeat([]byte{7}, 32), seq)
+			return []named{{seq, fmt.Sprintf("game %d as its rows say it", g.ID)},
+				{seq, "not the 0707070707070707070707070707070707070707070707070707070707070707 its row keeps"},
+				{-1, "the latest checkpoint signs"}, {seq, "its leaf hash is not the one the signed tree holds"}}
+		}},
+		{"the games of two sales swapped", func(t *testing.T, sc *journalScene) []named {
+			// journal.game says which game a sale kept as its leaf sells, and which entry proves
+			// the game's sale: swapped, each row rebuilds another game's entry, at its own seq.
+			a, b := sc.seq["won"], sc.seq["last"]
+			sc.dropTriggers(t, "journal")
+			sc.exec(t, `UPDATE journal SET game = -1 WHERE seq = ?`, a)
+			sc.exec(t, `UPDATE journal SET game = ? WHERE seq = ?`, sc.won.ID, b)
+			sc.exec(t, `UPDATE journal SET game = ? WHERE seq = ?`, sc.last.ID, a)
+			return []named{{a, fmt.Sprintf("game %d as its rows say it", sc.last.ID)}, {b, fmt.Sprintf("game %d as its rows say it", sc.won.ID)}}
+		}},
+		{"a game's proof given to an entry of no sale", func(t *testing.T, sc *journalScene) []named {
+			sc.dropTriggers(t, "journal")
+			sc.exec(t, `UPDATE journal SET game = ? WHERE seq = ?`, 1_000_000, sc.seq["limit"])
+			return []named{{sc.seq["limit"], "its row names game 1000000 for the game's proof (journal.game), but it records no sale"}}
 		}},
 		{"a block's root changed", func(t *testing.T, sc *journalScene) []named {
 			e, err := sc.s.Emission(sc.ctx, "S")

@@ -40,6 +40,7 @@ func RunMigrations(t *testing.T, m Migrations) {
 	t.Run("AppliedAsAnotherFileRefused", func(t *testing.T) { testAppliedAsAnotherFile(t, m) })
 	t.Run("LegacyDatabaseOpens", func(t *testing.T) { testLegacyDatabase(t, m) })
 	t.Run("TreeToTiles", func(t *testing.T) { testTreeToTiles(t, m) })
+	t.Run("SaleLeaves", func(t *testing.T) { testSaleLeaves(t, m) })
 	t.Run("OperatorsKeepRoles", func(t *testing.T) { testOperatorsKeepRoles(t, m) })
 }
 
