@@ -106,14 +106,14 @@ type Sealed struct {
 	Accounts []any
 }
 
-// JournalColumns are the columns of an entry's row, in the order of Sealed.Rows.
-const JournalColumns = `journal (seq, entry, leaf, game)`
+// journalCols are the columns of an entry's row, in the order of Sealed.Rows.
+var journalCols = []string{"seq", "entry", "leaf", "game"}
+
+// JournalColumns is the journal and journalCols, as an INSERT names them.
+var JournalColumns = `journal (` + strings.Join(journalCols, ", ") + `)`
 
 // JournalWidth is how many values a row of JournalColumns takes.
-const JournalWidth = 4
-
-// journalCols are JournalColumns' names, for a bulk load (copier).
-var journalCols = []string{"seq", "entry", "leaf", "game"}
+var JournalWidth = len(journalCols)
 
 // seal seals entries at the seqs from first on, under the store's account key. A sale's row
 // keeps its leaf hash in place of its bytes (migration 0043): they are rebuilt from its game's

@@ -316,8 +316,8 @@ func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, err
 	var kept []*line
 	for i := range r.lines {
 		l := &r.lines[i]
-		if _, err := l.hash(); err != nil {
-			continue // of neither form: not ok
+		if !l.wellFormed() {
+			continue // not ok
 		}
 		if l.kept() {
 			// A sale kept as its leaf names its game by its row, and its stake by the game's.
@@ -477,7 +477,7 @@ func (c *comparison) missing(a, b int64) {
 // invalid reports an entry that is not one: not an entry's bytes, or its seq not its row's.
 func (c *comparison) invalid(l *line) {
 	l.bad = true
-	if _, err := l.hash(); err != nil || l.kept() {
+	if !l.wellFormed() || l.kept() {
 		c.add(l.seq, "unreadable", "its row holds %s: an entry's row holds its bytes, or a sale's leaf hash of 32 bytes and its game", l.form())
 		return
 	}

@@ -130,15 +130,23 @@ type journalRow struct {
 	game  *int64
 }
 
+// wellFormed says whether the row holds one form alone: an entry's bytes, or a leaf hash.
+func (r *journalRow) wellFormed() bool {
+	if r.entry != nil {
+		return r.leaf == nil
+	}
+	return len(r.leaf) == len(tlog.Hash{})
+}
+
 // hash is the row's leaf hash: its entry's, or the one kept.
 func (r *journalRow) hash() (tlog.Hash, error) {
 	switch {
-	case r.entry != nil && r.leaf == nil:
+	case !r.wellFormed():
+		return tlog.Hash{}, fmt.Errorf("journal: the row of entry %d holds neither an entry's bytes nor a leaf hash alone", r.seq)
+	case r.entry != nil:
 		return journal.Leaf(r.entry), nil
-	case r.entry == nil && len(r.leaf) == len(tlog.Hash{}):
-		return tlog.Hash(r.leaf), nil
 	}
-	return tlog.Hash{}, fmt.Errorf("journal: the row of entry %d holds neither an entry's bytes nor a leaf hash alone", r.seq)
+	return tlog.Hash(r.leaf), nil
 }
 
 // selectJournalRows reads the rows of entries $1 to $2-1, in order (scanJournalRow).
@@ -202,8 +210,8 @@ func (s *DB) rebuild(ctx context.Context, q Querier, rows []journalRow) ([][]byt
 	out := make([][]byte, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		want, err := r.hash()
-		if err != nil {
+		if !r.wellFormed() {
+			_, err := r.hash()
 			return nil, err
 		}
 		if r.entry != nil {
@@ -222,7 +230,7 @@ func (s *DB) rebuild(ctx context.Context, q Querier, rows []journalRow) ([][]byt
 			return nil, fmt.Errorf("journal: entry %d, the sale of game %d: its unit (%s block %d unit %d): %w", r.seq, *r.game, g.g.Emission, g.g.Block, g.g.Unit, err)
 		}
 		e := saleBytes(r.seq, g, unit, s.key)
-		if journal.Leaf(e) != want {
+		if journal.Leaf(e) != tlog.Hash(r.leaf) {
 			return nil, fmt.Errorf("journal: entry %d, the sale of game %d, cannot be rebuilt: the game's rows were changed since its sale (ledger check names how)", r.seq, *r.game)
 		}
 		out[i] = e
