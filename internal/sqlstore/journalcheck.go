@@ -312,7 +312,9 @@ func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, err
 	if next < b {
 		r.gaps = append(r.gaps, [2]int64{next, b - 1})
 	}
-	var games, transfers []int64
+	// The stakes named by sales kept whole, and the other transfers named: read apart, so that
+	// the stakes between the others are not read (comparison.sale).
+	var games, stakes, money []int64
 	var kept []*line
 	for i := range r.lines {
 		l := &r.lines[i]
@@ -337,21 +339,37 @@ func (c *comparison) readChunk(ctx context.Context, a, b int64) (*chunkRows, err
 		switch n.Kind {
 		case journal.KindSale:
 			games = append(games, n.Game)
-			transfers = append(transfers, n.Transfer)
+			stakes = append(stakes, n.Transfer)
 		case journal.KindPrize, journal.KindDeposit, journal.KindWithdrawal:
-			transfers = append(transfers, n.Transfer)
+			money = append(money, n.Transfer)
 		}
 	}
 	if r.games, err = gamesIn(ctx, c.q, games); err != nil {
 		return nil, err
 	}
+	// A sale kept as its leaf names its stake by its game's row; that transfer is not read again
+	// (comparison.sale says why).
 	for _, l := range kept {
 		if g, ok := r.games[l.named.Game]; ok {
 			l.named.Transfer = g.g.StakeTransfer
-			transfers = append(transfers, g.g.StakeTransfer)
 		}
 	}
-	if r.transfers, err = c.transfersOf(ctx, transfers); err != nil {
+	r.transfers = make(map[int64]*lottery.Transfer, len(stakes)+len(money))
+	if err := c.transfersOf(ctx, stakes, "", r.transfers); err != nil {
+		return nil, err
+	}
+	if err := c.transfersOf(ctx, money, ` AND kind <> 'stake'`, r.transfers); err != nil {
+		return nil, err
+	}
+	// One named as money that is a stake, or is gone, is looked up alone: comparison.money
+	// names what it is.
+	var missing []int64
+	for _, id := range money {
+		if _, ok := r.transfers[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if err := c.transfersOf(ctx, missing, "", r.transfers); err != nil {
 		return nil, err
 	}
 	err = each(c.q.Query(ctx, `SELECT seq, account FROM journal_accounts WHERE seq >= $1 AND seq < $2`, a, b))(func(rows Rows) error {
@@ -500,17 +518,15 @@ func label(n journal.Named) string {
 	return n.Kind
 }
 
-// transfersOf reads the transfers of ids, by id.
-func (c *comparison) transfersOf(ctx context.Context, ids []int64) (map[int64]*lottery.Transfer, error) {
-	out := make(map[int64]*lottery.Transfer, len(ids))
-	err := inRanges(ctx, c.q, ids, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
-		FROM transfers WHERE id >= $1 AND id <= $2`, func(r Rows) error {
+// transfersOf reads into out the transfers of ids that also match and (SQL: "" for all), by id.
+func (c *comparison) transfersOf(ctx context.Context, ids []int64, and string, out map[int64]*lottery.Transfer) error {
+	return inRanges(ctx, c.q, ids, `SELECT id, from_account, to_account, amount, kind, coalesce(game_id, 0), coalesce(reason, ''), created_at
+		FROM transfers WHERE id >= $1 AND id <= $2`+and, func(r Rows) error {
 		var t lottery.Transfer
 		err := r.Scan(&t.ID, &t.From, &t.To, &t.Amount, &t.Kind, &t.GameID, &t.Reason, ScanTime(&t.CreatedAt))
 		out[t.ID] = &t
 		return err
 	})
-	return out, err
 }
 
 // sale compares a sale entry with its game and its unit, and its stake transfer.
@@ -542,8 +558,15 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 			c.rebuilt(l, g, what, saleBytes(l.seq, g, unit, c.key))
 		}
 	}
-	if l.kept() && !ok {
-		return nil // its stake is named by its game, which is gone
+	if l.kept() {
+		// Its stake is named by its game's row, whose stake_transfer the leaf binds (SaleEvent).
+		// The transfer itself is not read again here: the books' pass proves it the game's
+		// (its kind, game, amount and accounts) when the game is new, and a transfer never
+		// changes after (its triggers, watched by the mark). It is only counted as named.
+		if ok && c.named(&c.transfers, n.Transfer, false) {
+			c.add(l.seq, what, "transfer %d is named by an entry before this one", n.Transfer)
+		}
+		return nil
 	}
 	t, ok := transfers[n.Transfer]
 	switch {

@@ -95,6 +95,9 @@ type unitReader struct {
 // unit's prize: the unit read from its emission's stored pages, each page checked against the
 // block's root.
 func (u *units) leaf(ctx context.Context, g *lottery.Game) ([32]byte, int64, error) {
+	if g.Emission == "" { // its block is not in the database (gamesIn); Emission("") is every one
+		return [32]byte{}, 0, fmt.Errorf("%w: block number of no block", errNoEmission)
+	}
 	if u.readers == nil {
 		u.readers = map[string]*unitReader{}
 	}

@@ -166,6 +166,8 @@ func Run(t *testing.T, h Harness) {
 		{"JournalLog", testJournalLog},
 		{"JournalCheckClean", testJournalCheckClean},
 		{"JournalCheckCatchesTampering", testJournalCheckCatchesTampering},
+		{"JournalRebuildRefusesRewrites", testJournalRebuildRefusesRewrites},
+		{"JournalCheckNamesAPrizeMadeAStake", testJournalCheckNamesAPrizeMadeAStake},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}

@@ -385,6 +385,59 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 	}
 }
 
+// A sale kept as its leaf is served rebuilt from its game's rows (JournalEntries): once they are
+// rewritten, the entry is refused, named, rather than served as bytes the tree does not hold.
+func testJournalRebuildRefusesRewrites(t *testing.T, h Harness) {
+	for _, c := range []struct {
+		name, says string
+		tamper     func(sc *journalScene) // rewrites the game sc.last
+	}{
+		{"its prize", "the game's rows were changed since its sale", func(sc *journalScene) {
+			sc.exec(t, `UPDATE games SET prize = 700 WHERE id = ?`, sc.last.ID)
+		}},
+		{"its block, to the other of its emission", "the game's rows were changed since its sale", func(sc *journalScene) {
+			sc.exec(t, `UPDATE games SET block_number = (SELECT number FROM blocks WHERE emission_id = ? AND block = ?) WHERE id = ?`,
+				sc.last.Emission, 1-sc.last.Block, sc.last.ID)
+		}},
+		{"its block, to none", "no such emission: block number of no block", func(sc *journalScene) {
+			sc.exec(t, `UPDATE games SET block_number = 999999 WHERE id = ?`, sc.last.ID)
+		}},
+		{"its player, to none", "the game's rows were changed since its sale", func(sc *journalScene) {
+			sc.exec(t, `UPDATE games SET player_id = 999999 WHERE id = ?`, sc.last.ID)
+		}},
+	} {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			sc := newJournalScene(t, h)
+			seq := sc.seq["last"]
+			before, err := sc.s.JournalEntries(sc.ctx, seq, seq+1)
+			if err != nil || len(before) != 1 || !bytes.Contains(before[0], fmt.Appendf(nil, `"game":%d,`, sc.last.ID)) {
+				t.Fatalf("before: %q, %v", before, err)
+			}
+			c.tamper(sc)
+			entries, err := sc.s.JournalEntries(sc.ctx, seq-1, seq+1)
+			if want := fmt.Sprintf("entry %d, the sale of game %d", seq, sc.last.ID); err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), c.says) {
+				t.Fatalf("after %s: %q, %v; want an error naming %q and saying %q", c.name, entries, err, want, c.says)
+			}
+		})
+	}
+}
+
+// The comparison reads the transfers that money entries name without the stakes between them;
+// a prize's transfer made a stake is still found, and named as what it now is. (The books fail
+// too: the game's prize transfer is no longer its prize.)
+func testJournalCheckNamesAPrizeMadeAStake(t *testing.T, h Harness) {
+	sc := newJournalScene(t, h)
+	sc.dropTriggers(t, "transfers")
+	sc.exec(t, `UPDATE transfers SET kind = 'stake' WHERE id = ?`, sc.won.StakeTransfer+1)
+	got := sc.compare(t)
+	want := fmt.Sprintf("transfer %d is the stake of game %d, %d cents from account 2", sc.won.StakeTransfer+1, sc.won.ID, sc.won.Prize)
+	if !slices.ContainsFunc(got.Problems, func(p journal.Difference) bool {
+		return p.Seq == sc.seq["won's prize"] && strings.Contains(p.Msg, want)
+	}) {
+		t.Fatalf("no difference of entry %d says %q:\n%s", sc.seq["won's prize"], want, lines(problems(got)))
+	}
+}
+
 // named is a difference a comparison must find: of an entry (-1: of none), saying something.
 type named struct {
 	seq  int64
