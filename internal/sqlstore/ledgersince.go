@@ -115,10 +115,12 @@ func brokenMask(rules []rowRule) string {
 
 // sumsOf reads what the games and transfers of two subqueries add, in one pass over each: the
 // sums are made here rather than grouped by the database, which would read the rows once for
-// each grouping and sort them.
+// each grouping and sort them. The games are those above gamesAbove (all when 0), and those
+// recorded late: a transfer's game among them is known from the pass over them, a bit an id;
+// one at or below it is looked up.
 // moved is the part above the watermark of the stake windows that moved (windowsMoved), whose
 // new games' stakes the pass sums (sums.windowed); nil for none.
-func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, moved map[int64]idRange) (*sums, error) {
+func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, gamesAbove int64, moved map[int64]idRange) (*sums, error) {
 	out := &sums{accounts: map[int64]int64{}, players: map[int64]played{}, blocks: map[int64]sold{}, hours: map[hourKey]hourSold{},
 		broken: make([]int64, len(passRules)), windowed: map[int64]int64{}}
 	count := func(mask int64, first int) {
@@ -126,27 +128,38 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, mov
 			out.broken[i] += mask & 1
 		}
 	}
-	if err := each(q.Query(ctx, `SELECT from_account, to_account, amount, CASE WHEN kind IN ('stake', 'prize') THEN 1 ELSE 0 END, `+
-		brokenMask(passTransferRules)+` FROM `+transfers+` t`))(func(r Rows) error {
-		var from, to, amount, stakePrize, mask int64
-		if err := r.Scan(&from, &to, &amount, &stakePrize, &mask); err != nil {
+	var read idSet // the games read: 10^8 of them take 12.5 MB
+	if err := s.gamesPass(ctx, q, games, moved, out, &read, count); err != nil {
+		return nil, err
+	}
+	rules := slices.Clone(passTransferRules)
+	refs := len(rules) - 1
+	rules[refs].Broken = fmt.Sprintf(rules[refs].Broken, gamesAbove)
+	err := each(q.Query(ctx, `SELECT from_account, to_account, amount, CASE WHEN kind IN ('stake', 'prize') THEN 1 ELSE 0 END, coalesce(game_id, 0), `+
+		brokenMask(rules)+` FROM `+transfers+` t`))(func(r Rows) error {
+		var from, to, amount, stakePrize, game, mask int64
+		if err := r.Scan(&from, &to, &amount, &stakePrize, &game, &mask); err != nil {
 			return err
 		}
 		out.accounts[to] += amount
 		out.accounts[from] -= amount
 		out.moves++
 		out.stakePrize += stakePrize
+		if game > gamesAbove && !read.has(game) {
+			mask |= 1 << refs
+		}
 		count(mask, len(passGameRules))
 		return nil
-	}); err != nil {
-		return nil, err
-	}
-	err := each(q.Query(ctx, `SELECT g.id, g.player_id, g.block_number, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
+	})
+	return out, err
+}
+
+// gamesPass is sumsOf's pass over the games: what they add to out, their ids into read.
+func (s *DB) gamesPass(ctx context.Context, q Querier, games string, moved map[int64]idRange, out *sums, read *idSet, count func(mask int64, first int)) error {
+	texts := map[int64]string{} // the hours' text (hourText), made once each
+	return each(q.Query(ctx, `SELECT g.id, g.player_id, g.block_number, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
 		brokenMask(passGameRules)+` FROM `+games+` g`+gameJoins))(func(r Rows) error {
-		var (
-			id, player, b, unit, stake, prize, mask int64
-			hour                                    string
-		)
+		var id, player, b, unit, stake, prize, hour, mask int64
 		if err := r.Scan(&id, &player, &b, &unit, &stake, &prize, &hour, &mask); err != nil {
 			return err
 		}
@@ -159,16 +172,21 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, mov
 		out.games = played{out.games.n + 1, out.games.staked + stake, out.games.won + won, out.games.prizes + prize}
 		k := out.blocks[b]
 		out.blocks[b] = sold{k.n + 1, k.prizes + prize, k.winners + won, max(k.top, unit+1)}
-		hk := hourKey{hour, stake}
+		text, ok := texts[hour]
+		if !ok {
+			text = hourText(hour)
+			texts[hour] = text
+		}
+		hk := hourKey{text, stake}
 		h := out.hours[hk]
 		out.hours[hk] = hourSold{h.units + 1, h.stakes + stake, h.prizes + prize, h.winners + won, max(h.top, prize)}
 		count(mask, 0)
 		if m, ok := moved[player]; ok && id > m.lo && id <= m.hi {
 			out.windowed[player] += stake
 		}
+		read.add(id)
 		return nil
 	})
-	return out, err
 }
 
 // idRange is the games with ids in (lo, hi].
@@ -245,7 +263,7 @@ func (s *DB) checkSince(ctx context.Context, q Querier, old lottery.Watermark, m
 	if err != nil {
 		return 0, err
 	}
-	added, err := s.sumsOf(ctx, q, games, transfers, moved)
+	added, err := s.sumsOf(ctx, q, games, transfers, old.Games, moved)
 	if err != nil {
 		return 0, err
 	}
@@ -480,7 +498,7 @@ func (s *DB) hoursSince(ctx context.Context, q Querier, mark *lottery.BooksMark,
 // rows as they stand, less the games and transfers above w (sold since w was raised), which the
 // next check reads as new.
 func (s *DB) booksMark(ctx context.Context, q Querier, w lottery.Watermark, changes int64, c *lottery.LedgerCheck) (*lottery.BooksMark, error) {
-	tail, err := s.sumsOf(ctx, q, s.d.newRows("games", w.Games, nil), s.d.newRows("transfers", w.Transfers, nil), nil)
+	tail, err := s.sumsOf(ctx, q, s.d.newRows("games", w.Games, nil), s.d.newRows("transfers", w.Transfers, nil), w.Games, nil)
 	if err != nil {
 		return nil, err
 	}

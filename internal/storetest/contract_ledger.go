@@ -46,6 +46,11 @@ func testLedgerCatchesTampering(t *testing.T, h Harness) {
 		// finds each game's own transfers right, and the count of stakes and prizes finds it.
 		{"a game staked twice", `INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES ({account}, 2, 100, 'stake', {game}, {now})`,
 			"stake or prize transfers of no game, or more than their games"},
+		// A transfer's game is known from the pass over the games, or looked up: both fail.
+		{"a prize of a game after the last", `INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (2, {account}, 100, 'prize', {game} + 1000, {now})`,
+			"transfers of games that do not exist: 1"},
+		{"a prize of a game before the first", `INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES (2, {account}, 100, 'prize', -7, {now})`,
+			"transfers of games that do not exist: 1"},
 	} {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			f := newFixture(t, h)

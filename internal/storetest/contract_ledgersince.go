@@ -94,6 +94,14 @@ func testLedgerSince(t *testing.T, h Harness) {
 		{"a new deposit paid by the prize fund", fixed(fmt.Sprintf(`INSERT INTO transfers (from_account, to_account, amount, kind, created_at)
 			SELECT 2, %d, 50, 'deposit', created_at FROM transfers WHERE id = (SELECT max(id) FROM transfers)`, a.AccountID)),
 			"deposits or withdrawals not between the bank and a player"},
+		// A new transfer's game above the watermark is known from the pass over the new games;
+		// one below it is looked up.
+		{"a new prize of a game that does not exist", fixed(fmt.Sprintf(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at)
+			SELECT 2, %d, 50, 'prize', 999999, created_at FROM transfers WHERE id = (SELECT max(id) FROM transfers)`, a.AccountID)),
+			"transfers of games that do not exist: 1"},
+		{"a new prize of a game below the watermark that does not exist", fixed(fmt.Sprintf(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at)
+			SELECT 2, %d, 50, 'prize', -7, created_at FROM transfers WHERE id = (SELECT max(id) FROM transfers)`, a.AccountID)),
+			"transfers of games that do not exist: 2"}, // with the case before
 		{"a new game of a block that does not exist", func() string {
 			g := sell(1, "e")
 			return fmt.Sprintf(`UPDATE games SET block_number = 999999 WHERE id = %d`, g.ID)
