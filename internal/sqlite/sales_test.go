@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -205,24 +206,27 @@ func TestWALStaysShortUnderSteadyWrites(t *testing.T) {
 }
 
 // BenchmarkRawSaleRows is the raw cost of a sale's rows in SQLite, with none of the writer's
-// logic. One connection writes 32 sales a durable transaction, with the writer's multi-row
-// statements: no reads, no checks, no goroutines.
+// logic. One connection writes a durable transaction of sales at a time, with the writer's
+// multi-row statements: no reads, no checks, no goroutines.
 //
-//   - "sale" writes what a sale must: a game, its stake transfer, a prize transfer for one
-//     sale in four, an idempotency key, the balances.
-//   - "game-and-balances" writes only the game and the balances, the least any design of a
-//     sale could write.
+//   - "sale" writes what a sale must, 32 sales a commit (the server's batches are 18–64): a
+//     game, its stake transfer, a prize transfer for one sale in four, an idempotency key, the
+//     balances, and the journal's row, its leaf hash and game (migration 0043).
+//   - "sale-512" writes the same 512 sales a commit, the writer's largest batch and the fill's.
+//   - "game-and-balances" writes only the game and the balances, 32 a commit, the least any
+//     design of a sale could write.
 //
 // Each op is one sale. The CPU reported (user and system, getrusage) is the process's.
 func BenchmarkRawSaleRows(b *testing.B) {
-	b.Run("sale", func(b *testing.B) { rawSaleRows(b, true) })
-	b.Run("game-and-balances", func(b *testing.B) { rawSaleRows(b, false) })
+	b.Run("sale", func(b *testing.B) { rawSaleRows(b, true, 32) })
+	b.Run("sale-512", func(b *testing.B) { rawSaleRows(b, true, maxBatch) })
+	b.Run("game-and-balances", func(b *testing.B) { rawSaleRows(b, false, 32) })
 }
 
-func rawSaleRows(b *testing.B, whole bool) {
+func rawSaleRows(b *testing.B, whole bool, batch int) {
 	ctx := context.Background()
 	d := mustOpen(b)
-	const players, batch = 64, 32
+	const players = 64
 	f := &salesFixture{d: d, now: time.Now()}
 	ps := make([]lottery.Player, players)
 	for i := range ps {
@@ -248,7 +252,13 @@ func rawSaleRows(b *testing.B, whole bool) {
 	stakes := rows(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, 6, batch, ``)
 	prizes := rows(`INSERT INTO transfers (from_account, to_account, amount, kind, game_id, created_at) VALUES `, 6, batch/4, ``)
 	keys := rows(`INSERT INTO idempotency (player_id, key, request_hash, status, response, created_at) VALUES `, 6, batch, ``)
-	balances := rows(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, 2, batch+1, `) v WHERE accounts.id = v.column1`)
+	balances := rows(`UPDATE accounts SET balance = balance + v.column2 FROM (VALUES `, 2, min(batch, players)+1, `) v WHERE accounts.id = v.column1`)
+	leaves := rows(`INSERT INTO journal (seq, leaf, game) VALUES `, 3, batch, ``)
+	// The journal's rows follow the entries of the players' creation.
+	var seq int
+	if err := conn.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM journal`).Scan(&seq); err != nil {
+		b.Fatal(err)
+	}
 	hash := make([]byte, 32)
 	exec := func(s *sql.Stmt, args []any) {
 		if _, err := s.ExecContext(ctx, args...); err != nil {
@@ -258,17 +268,22 @@ func rawSaleRows(b *testing.B, whole bool) {
 	before := cpuTime()
 	b.ResetTimer()
 	for id := 1; id <= b.N; {
-		var g, st, pr, k, bal []any
+		var g, st, pr, k, bal, j []any
 		created := saleTime(time.Now())
 		for i := range batch {
 			p := ps[(id+i)%players]
+			leaf := make([]byte, 32)
+			binary.BigEndian.PutUint64(leaf, rand.Uint64())
+			j = append(j, seq+id+i, leaf, id+i)
 			g = append(g, id+i, p.ID, (id+i)/1000, (id+i)%1000, 100, "auto", 0, 1, "finished", 1000, created, 0, id+i)
 			st = append(st, p.AccountID, lottery.PrizeFundAccount, 100, "stake", id+i, created)
 			if i%4 == 0 {
 				pr = append(pr, lottery.PrizeFundAccount, p.AccountID, 200, "prize", id+i, created)
 			}
 			k = append(k, p.ID, fmt.Sprintf("%08x-%04x-4000-8000-%012x", rand.Uint32(), rand.Uint32()&0xffff, rand.Uint64()&0xffffffffffff), hash, 201, []byte("game:1"), 0)
-			bal = append(bal, p.AccountID, 0)
+			if i < players {
+				bal = append(bal, p.AccountID, 0)
+			}
 		}
 		bal = append(bal, lottery.PrizeFundAccount, 0)
 		if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
@@ -279,6 +294,7 @@ func rawSaleRows(b *testing.B, whole bool) {
 			exec(stakes, st)
 			exec(prizes, pr)
 			exec(keys, k)
+			exec(leaves, j)
 		}
 		exec(balances, bal)
 		if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
