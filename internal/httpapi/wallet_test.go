@@ -226,7 +226,11 @@ func TestWalletMode(t *testing.T) {
 //   - every debit without a game was refused or rolled back;
 //   - the books agree.
 func TestWalletModeUnderFaults(t *testing.T) {
-	e := newWalletEnv(t, fakewallet.Faults{Fail: 0.1, Drop: 0.1, Slow: 0.05, SlowDelay: time.Second, Refuse: 0.1, Seed: 11})
+	// The outbox sends a call again from 100 ms on, not the server's 1 s: a credit that fails
+	// five times in a row (one in 600 here) would otherwise wait up to 31 s, past the drain's
+	// 20 s. The outcomes are what is tested, not the waits.
+	e := newWalletEnvWith(t, fakewallet.Faults{Fail: 0.1, Drop: 0.1, Slow: 0.05, SlowDelay: time.Second, Refuse: 0.1, Seed: 11},
+		app.WalletConfig{RetryBase: 100 * time.Millisecond})
 	players := make([]*client, 8)
 	for i := range players {
 		players[i] = e.player(t, fmt.Sprint("op-", i))
