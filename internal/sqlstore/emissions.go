@@ -19,8 +19,12 @@ func (s *DB) Emissions(ctx context.Context) ([]*emission.Emission, error) {
 	return es, s.fault(err)
 }
 
-// Emission returns one emission with its blocks.
+// Emission returns one emission with its blocks. No emission has an empty id (emissions would
+// read every one).
 func (s *DB) Emission(ctx context.Context, id string) (*emission.Emission, error) {
+	if id == "" {
+		return nil, fmt.Errorf("%w: no emission of an empty id", emission.ErrNotFound)
+	}
 	es, err := s.emissions(ctx, id)
 	if err != nil {
 		return nil, s.fault(err)

@@ -69,6 +69,10 @@ func testEmissions(t *testing.T, h Harness) {
 	if _, err := s.Emission(ctx, "nope"); !errors.Is(err, emission.ErrNotFound) {
 		t.Fatalf("unknown emission: %v", err)
 	}
+	// No emission has an empty id: a game of no block names none, and gets none.
+	if e, err := s.Emission(ctx, ""); !errors.Is(err, emission.ErrNotFound) {
+		t.Fatalf("the emission of no id: %v, %v", e, err)
+	}
 	if _, err := s.Page(ctx, "E1", 0, 4); !errors.Is(err, emission.ErrNotFound) {
 		t.Fatalf("unknown page: %v", err)
 	}
