@@ -95,7 +95,7 @@ type unitReader struct {
 // unit's prize: the unit read from its emission's stored pages, each page checked against the
 // block's root.
 func (u *units) leaf(ctx context.Context, g *lottery.Game) ([32]byte, int64, error) {
-	if g.Emission == "" { // its block is not in the database (gamesIn); Emission("") is every one
+	if g.Emission == "" { // its block is not in the database (gamesIn): say so, not « no emission "" »
 		return [32]byte{}, 0, fmt.Errorf("%w: block number of no block", errNoEmission)
 	}
 	if u.readers == nil {
@@ -141,12 +141,20 @@ func (r *journalRow) wellFormed() bool {
 	return len(r.leaf) == len(tlog.Hash{})
 }
 
+// formErr says why the row is not well formed, or nil.
+func (r *journalRow) formErr() error {
+	if r.wellFormed() {
+		return nil
+	}
+	return fmt.Errorf("journal: the row of entry %d holds neither an entry's bytes nor a leaf hash alone", r.seq)
+}
+
 // hash is the row's leaf hash: its entry's, or the one kept.
 func (r *journalRow) hash() (tlog.Hash, error) {
-	switch {
-	case !r.wellFormed():
-		return tlog.Hash{}, fmt.Errorf("journal: the row of entry %d holds neither an entry's bytes nor a leaf hash alone", r.seq)
-	case r.entry != nil:
+	if err := r.formErr(); err != nil {
+		return tlog.Hash{}, err
+	}
+	if r.entry != nil {
 		return journal.Leaf(r.entry), nil
 	}
 	return tlog.Hash(r.leaf), nil
@@ -213,8 +221,7 @@ func (s *DB) rebuild(ctx context.Context, q Querier, rows []journalRow) ([][]byt
 	out := make([][]byte, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		if !r.wellFormed() {
-			_, err := r.hash()
+		if err := r.formErr(); err != nil {
 			return nil, err
 		}
 		if r.entry != nil {
