@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"starcolor/internal/emission"
@@ -116,6 +118,19 @@ func each(rows Rows, err error) func(fn func(Rows) error) error {
 		}
 		return rows.Err()
 	}
+}
+
+// idList writes ids as the list of an SQL IN: ids are numbers, written in the statement rather
+// than as its parameters, which are many and would be bound one by one.
+func idList(ids []int64) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	return b.String()
 }
 
 // registerLock orders imports of the list of excluded persons and sign-ups. An import holds it

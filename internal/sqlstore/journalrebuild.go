@@ -26,19 +26,81 @@ type gameRow struct {
 	account int64
 }
 
-// gamesIn reads the games of ids in q, by id. A game whose block is gone is read all the same,
-// as of no block: its entry differs.
-func gamesIn(ctx context.Context, q Querier, ids []int64) (map[int64]*gameRow, error) {
+// gameReader reads games as their sale entries record them, in one snapshot. Their blocks and
+// their players' accounts are looked up here rather than joined: each game joined cost two
+// seeks, 0.6 s of the 2.1 s that reading 10^6 games took (docs/PERFORMANCE.md, « eleventh
+// round »), while the blocks are few and the players of a chunk of games are few too.
+type gameReader struct {
+	blocks   map[int64]gameBlock // by number, read once
+	accounts map[int64]int64     // player → account, read as new players come
+}
+
+type gameBlock struct {
+	emission string
+	block    int
+}
+
+// maxAccounts bounds gameReader.accounts: past it, the players read so far are forgotten.
+const maxAccounts = 1 << 20
+
+// in reads the games of ids, by id. A game whose block is gone is read all the same, as of no
+// block, and one whose player is gone as of account 0: its entry differs.
+func (gr *gameReader) in(ctx context.Context, q Querier, ids []int64) (map[int64]*gameRow, error) {
+	if gr.blocks == nil {
+		gr.blocks, gr.accounts = map[int64]gameBlock{}, map[int64]int64{}
+		err := each(q.Query(ctx, `SELECT number, emission_id, block FROM blocks`))(func(r Rows) error {
+			var n int64
+			var b gameBlock
+			err := r.Scan(&n, &b.emission, &b.block)
+			gr.blocks[n] = b
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	out := make(map[int64]*gameRow, len(ids))
-	err := inRanges(ctx, q, ids, `SELECT g.id, coalesce(b.emission_id, ''), coalesce(b.block, -1), g.unit, g.stake, g.mode, g.prize, g.stake_transfer,
-			g.created_at, coalesce(p.account_id, 0)
-		FROM games g LEFT JOIN blocks b ON b.number = g.block_number LEFT JOIN players p ON p.id = g.player_id
-		WHERE g.id >= $1 AND g.id <= $2`, func(r Rows) error {
-		var g gameRow
-		err := r.Scan(&g.g.ID, &g.g.Emission, &g.g.Block, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer,
-			ScanTime(&g.g.CreatedAt), &g.account)
-		out[g.g.ID] = &g
-		return err
+	players := map[int64][]*gameRow{} // those not in accounts yet
+	err := inRanges(ctx, q, ids, `SELECT id, block_number, player_id, unit, stake, mode, prize, stake_transfer, created_at
+		FROM games WHERE id >= $1 AND id <= $2`, func(r Rows) error {
+		g := &gameRow{}
+		var number, player int64
+		if err := r.Scan(&g.g.ID, &number, &player, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer, ScanTime(&g.g.CreatedAt)); err != nil {
+			return err
+		}
+		g.g.Block = -1
+		if b, ok := gr.blocks[number]; ok {
+			g.g.Emission, g.g.Block = b.emission, b.block
+		}
+		if a, ok := gr.accounts[player]; ok {
+			g.account = a
+		} else {
+			players[player] = append(players[player], g)
+		}
+		out[g.g.ID] = g
+		return nil
+	})
+	if err != nil || len(players) == 0 {
+		return out, err
+	}
+	if len(gr.accounts)+len(players) > maxAccounts {
+		clear(gr.accounts)
+	}
+	// By a list: a chunk's players are as scattered as the players who play.
+	ids = make([]int64, 0, len(players))
+	for p := range players {
+		ids = append(ids, p)
+	}
+	err = each(q.Query(ctx, `SELECT id, account_id FROM players WHERE id IN (`+idList(ids)+`)`))(func(r Rows) error {
+		var p, a int64
+		if err := r.Scan(&p, &a); err != nil {
+			return err
+		}
+		gr.accounts[p] = a
+		for _, g := range players[p] {
+			g.account = a
+		}
+		return nil
 	})
 	return out, err
 }
@@ -95,7 +157,7 @@ type unitReader struct {
 // unit's prize: the unit read from its emission's stored pages, each page checked against the
 // block's root.
 func (u *units) leaf(ctx context.Context, g *lottery.Game) ([32]byte, int64, error) {
-	if g.Emission == "" { // its block is not in the database (gamesIn): say so, not « no emission "" »
+	if g.Emission == "" { // its block is not in the database (gameReader): say so, not « no emission "" »
 		return [32]byte{}, 0, fmt.Errorf("%w: block number of no block", errNoEmission)
 	}
 	if u.readers == nil {
@@ -213,7 +275,8 @@ func (s *DB) rebuild(ctx context.Context, q Querier, rows []journalRow) ([][]byt
 			return nil, errNoKey
 		}
 		var err error
-		if games, err = gamesIn(ctx, q, ids); err != nil {
+		var gr gameReader
+		if games, err = gr.in(ctx, q, ids); err != nil {
 			return nil, err
 		}
 	}

@@ -3,9 +3,8 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"strconv"
-	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
 
@@ -76,19 +75,13 @@ func (c *comparison) named(set *idSet, id int64, game bool) bool {
 
 // lateIDs is the part of the query of the rows no entry names that reads the rows at or below
 // the mark's watermark that a comparison since must find named: those inserted late, and those
-// the mark expected.
-func (c *comparison) lateIDs(table string, late map[int64]bool, expected []int64) string {
-	ids := make([]string, 0, len(late)+len(expected))
-	for id := range late {
-		ids = append(ids, strconv.FormatInt(id, 10))
-	}
-	for _, id := range expected {
-		ids = append(ids, strconv.FormatInt(id, 10))
-	}
+// the mark expected. None when there are none.
+func (c *comparison) lateIDs(table string, late map[int64]bool, expected []int64) []string {
+	ids := slices.AppendSeq(slices.Clone(expected), maps.Keys(late))
 	if len(ids) == 0 {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf(` UNION SELECT id FROM %s WHERE id IN (%s)`, table, strings.Join(ids, ", "))
+	return []string{fmt.Sprintf(`SELECT id FROM %s WHERE id IN (%s)`, table, idList(ids))}
 }
 
 // expected notes the rows queued entries name, at or below the watermark of the mark being

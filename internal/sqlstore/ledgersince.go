@@ -48,14 +48,14 @@ func (d Dialect) newRows(table string, above int64, late map[int64]bool) string 
 	}
 	q := fmt.Sprintf(`SELECT * FROM %s WHERE id > %d`, d.byID(table), above)
 	if len(late) > 0 {
-		ids := make([]string, 0, len(late))
+		var ids []int64
 		for id := range late {
 			if id <= above {
-				ids = append(ids, strconv.FormatInt(id, 10))
+				ids = append(ids, id)
 			}
 		}
 		if len(ids) > 0 {
-			q += fmt.Sprintf(` UNION ALL SELECT * FROM %s WHERE id IN (%s)`, table, strings.Join(ids, ", "))
+			q += fmt.Sprintf(` UNION ALL SELECT * FROM %s WHERE id IN (%s)`, table, idList(ids))
 		}
 	}
 	return "(" + q + ")"
@@ -135,9 +135,11 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, gam
 	rules := slices.Clone(passTransferRules)
 	refs := len(rules) - 1
 	rules[refs].Broken = fmt.Sprintf(rules[refs].Broken, gamesAbove)
+	// The rows' values are scanned into the same variables: declared in the function, they were
+	// six allocations a row.
+	var from, to, amount, stakePrize, game, mask int64
 	err := each(q.Query(ctx, `SELECT from_account, to_account, amount, CASE WHEN kind IN ('stake', 'prize') THEN 1 ELSE 0 END, coalesce(game_id, 0), `+
 		brokenMask(rules)+` FROM `+transfers+` t`))(func(r Rows) error {
-		var from, to, amount, stakePrize, game, mask int64
 		if err := r.Scan(&from, &to, &amount, &stakePrize, &game, &mask); err != nil {
 			return err
 		}
@@ -157,9 +159,10 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, gam
 // gamesPass is sumsOf's pass over the games: what they add to out, their ids into read.
 func (s *DB) gamesPass(ctx context.Context, q Querier, games string, moved map[int64]idRange, out *sums, read *idSet, count func(mask int64, first int)) error {
 	texts := map[int64]string{} // the hours' text (hourText), made once each
+	// Scanned into the same variables, as sumsOf's.
+	var id, player, b, unit, stake, prize, hour, mask int64
 	return each(q.Query(ctx, `SELECT g.id, g.player_id, g.block_number, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
 		brokenMask(passGameRules)+` FROM `+games+` g`+gameJoins))(func(r Rows) error {
-		var id, player, b, unit, stake, prize, hour, mask int64
 		if err := r.Scan(&id, &player, &b, &unit, &stake, &prize, &hour, &mask); err != nil {
 			return err
 		}

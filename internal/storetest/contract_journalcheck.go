@@ -124,6 +124,17 @@ func (sc *journalScene) rewritePrize(t testing.TB, seq, prize int64, want []name
 	return want
 }
 
+// deleteLastSale deletes the entry of the last game's sale, and says what the comparison finds:
+// the entry missing, and the game no entry names.
+func (sc *journalScene) deleteLastSale(t testing.TB) []named {
+	seq, g := sc.seq["last"], sc.last
+	sc.dropTriggers(t, "journal")
+	sc.exec(t, `DELETE FROM journal WHERE seq = ?`, seq)
+	return []named{{seq, fmt.Sprintf("the journal has no entry %d, though its counter is past it", seq)},
+		{-1, fmt.Sprintf("game %d (account %d, stake %d, prize %d, sold at %s) has no sale entry", g.ID, sc.alice.AccountID, g.Stake, g.Prize,
+			g.CreatedAt.Format(journal.TimeFormat))}}
+}
+
 // dropTriggers drops the triggers that keep a table's rows from being changed or deleted, as the
 // database's administrator can.
 func (sc *journalScene) dropTriggers(t testing.TB, table string) {
@@ -247,6 +258,17 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE sales_hourly SET top_prize = (SELECT coalesce(max(prize), 0) FROM games WHERE stake = sales_hourly.price)`)
 			// The sale kept as its leaf names its stake by its game, which is gone with it.
 			return []named{{sc.seq["last"], fmt.Sprintf("the database has no game %d: it was deleted", g.ID)}}
+		}},
+		{"a sale's entry deleted", func(t *testing.T, sc *journalScene) []named {
+			return sc.deleteLastSale(t)
+		}},
+		{"a sale's entry deleted, and a queued entry of a game that does not exist", func(t *testing.T, sc *journalScene) []named {
+			// The games the entries name are counted rather than read (allGamesNamed): a queued
+			// entry's game counts only if it exists.
+			want := sc.deleteLastSale(t)
+			sc.exec(t, `INSERT INTO journal_queue (kind, account, game, pending) VALUES ('sale', ?, ?, ?)`, sc.alice.AccountID, sc.last.ID+1000,
+				journal.Pending(sc.now, journal.Sale{AccountID: sc.alice.AccountID, Game: sc.last.ID + 1000, Stake: sc.last.Stake, Mode: "auto"}))
+			return want
 		}},
 		{"a deposit added", func(t *testing.T, sc *journalScene) []named {
 			sc.exec(t, `INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES (1, ?, 5000, 'deposit', ?)`, sc.alice.AccountID, sc.saleAt(sc.now))
