@@ -37,7 +37,8 @@ import (
 type Store interface {
 	emission.Pages
 	Emissions(ctx context.Context) ([]*emission.Emission, error)
-	SoldUnits(ctx context.Context, fn func(lottery.Game) error) error
+	SoldUnits(ctx context.Context, below int64, fn func(lottery.Game) error) error
+	Beginning(ctx context.Context) (firstGame, firstTransfer int64, err error)
 	CheckFile(ctx context.Context) ([]string, error)
 	CheckLedger(ctx context.Context) (*lottery.LedgerCheck, error)
 	RaiseLedgerMark(ctx context.Context, floor lottery.Watermark) (lottery.Watermark, error)

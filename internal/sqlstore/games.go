@@ -174,10 +174,10 @@ func (s *DB) OpenEmissionPrices(ctx context.Context) (map[int64]bool, error) {
 // SoldUnits hands fn every game's unit and prize, block after block in the order they were made,
 // each block's units in order (the order of their unique index: no sort). It streams: ledger
 // check reads 10^8 games through it.
-func (s *DB) SoldUnits(ctx context.Context, fn func(lottery.Game) error) error {
+func (s *DB) SoldUnits(ctx context.Context, below int64, fn func(lottery.Game) error) error {
 	var g lottery.Game
 	return s.fault(each(s.read.Query(ctx, `SELECT g.id, b.emission_id, b.block, g.block_number, g.unit, g.prize FROM `+GamesFrom+`
-		ORDER BY g.block_number, g.unit`))(func(r Rows) error {
+		WHERE g.id < $1 ORDER BY g.block_number, g.unit`, below))(func(r Rows) error {
 		if err := r.Scan(&g.ID, &g.Emission, &g.Block, &g.BlockNumber, &g.Unit, &g.Prize); err != nil {
 			return err
 		}

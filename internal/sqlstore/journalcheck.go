@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -286,6 +287,17 @@ func (c *comparison) queued(ctx context.Context) error {
 			}
 		}
 	}
+	// Their games are compared with their units now, as their sale entries will be once
+	// appended: the units' check leaves each game's prize to this comparison.
+	games, err := c.gr.in(ctx, c.q, c.queuedGames)
+	if err != nil {
+		return err
+	}
+	for _, id := range slices.Sorted(maps.Keys(games)) {
+		if _, _, err := c.unitOf(ctx, nil, games[id]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -556,18 +568,11 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 		if l.game == nil || *l.game != n.Game {
 			c.addOf(l, "its row names game %s for the game's proof (journal.game), not game %d: the game's proof names another entry", nullSeq(l.game), n.Game)
 		}
-		unit, prize, err := c.units.leaf(ctx, &g.g)
-		if err == nil && c.since != nil && prize != g.g.Prize {
-			// Since a mark, the units' check leaves the new games' prizes to this comparison.
-			c.addOf(l, "game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.g.ID, g.g.Prize, g.g.Emission, g.g.Block, g.g.Unit, prize)
-		}
+		unit, read, err := c.unitOf(ctx, l, g)
 		if err != nil {
-			var corrupt *emission.Corrupt
-			if !errors.Is(err, emission.ErrNotFound) && !errors.As(err, &corrupt) && !errors.Is(err, errNoEmission) {
-				return err
-			}
-			c.addOf(l, "the game's unit (%s block %d unit %d) cannot be read: %v", g.g.Emission, g.g.Block, g.g.Unit, err)
-		} else {
+			return err
+		}
+		if read {
 			c.rebuilt(l, g, saleBytes(l.seq, g, unit, c.key))
 		}
 	}
@@ -593,6 +598,33 @@ func (c *comparison) sale(ctx context.Context, l *line, games map[int64]*gameRow
 		c.addOf(l, "transfer %d is named by an entry before this one", n.Transfer)
 	}
 	return nil
+}
+
+// unitOf reads the leaf hash of a game's unit, and compares its prize with the game's: the
+// units' check leaves each game the journal covers to this comparison (ledgercheck.checkUnits).
+// It reports a prize that differs, or a unit that cannot be read (read false), as a difference of
+// the entry l, or of no entry when l is nil (a queued entry's game).
+func (c *comparison) unitOf(ctx context.Context, l *line, g *gameRow) (unit [32]byte, read bool, err error) {
+	say := func(format string, args ...any) {
+		if l == nil {
+			c.add(-1, "", format, args...)
+			return
+		}
+		c.addOf(l, format, args...)
+	}
+	unit, prize, err := c.units.leaf(ctx, &g.g)
+	if err != nil {
+		var corrupt *emission.Corrupt
+		if !errors.Is(err, emission.ErrNotFound) && !errors.As(err, &corrupt) && !errors.Is(err, errNoEmission) {
+			return unit, false, err
+		}
+		say("the game's unit (%s block %d unit %d) cannot be read: %v", g.g.Emission, g.g.Block, g.g.Unit, err)
+		return unit, false, nil
+	}
+	if prize != g.g.Prize {
+		say("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.g.ID, g.g.Prize, g.g.Emission, g.g.Block, g.g.Unit, prize)
+	}
+	return unit, true, nil
 }
 
 func nullSeq(s *int64) string {

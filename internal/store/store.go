@@ -203,9 +203,9 @@ type Games interface {
 	SaveMoves(ctx context.Context, u lottery.MoveUpdate, now time.Time) error
 	// Abandoned lists games left unfinished since before a time, oldest first.
 	Abandoned(ctx context.Context, before time.Time, limit int) ([]lottery.Game, error)
-	// SoldUnits hands fn every game's unit and prize, block after block, each block's units in
-	// order, streaming; an error of fn stops it and is returned.
-	SoldUnits(ctx context.Context, fn func(lottery.Game) error) error
+	// SoldUnits hands fn the unit and prize of every game whose id is below below, block after
+	// block, each block's units in order, streaming; an error of fn stops it and is returned.
+	SoldUnits(ctx context.Context, below int64, fn func(lottery.Game) error) error
 }
 
 // Emissions is the emissions, their blocks and the pages of their units.

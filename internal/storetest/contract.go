@@ -168,6 +168,7 @@ func Run(t *testing.T, h Harness) {
 		{"JournalCheckCatchesTampering", testJournalCheckCatchesTampering},
 		{"JournalRebuildRefusesRewrites", testJournalRebuildRefusesRewrites},
 		{"JournalCheckNamesAPrizeMadeAStake", testJournalCheckNamesAPrizeMadeAStake},
+		{"JournalCheckComparesQueuedGames", testJournalCheckComparesQueuedGames},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t, h) })
 	}

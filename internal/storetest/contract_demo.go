@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func testDemo(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		var sold []lottery.Game
-		if err := f.s.SoldUnits(f.ctx, func(g lottery.Game) error { sold = append(sold, g); return nil }); err != nil {
+		if err := f.s.SoldUnits(f.ctx, math.MaxInt64, func(g lottery.Game) error { sold = append(sold, g); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		es, err := f.s.Emissions(f.ctx)

@@ -241,7 +241,9 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			sc.exec(t, `UPDATE sales_hourly SET prizes = prizes + ?, top_prize = CASE WHEN top_prize < ? THEN ? ELSE top_prize END`, more, g.Prize+more, g.Prize+more)
 			// The sale is kept as its leaf hash: the game's rows as they are now are named, and
 			// the prize's entry, kept whole, says what was paid.
+			// The comparison compares each game's prize with its unit's, for the units' check.
 			return []named{{sc.seq["won"], fmt.Sprintf("game %d as its rows say it (account %d, stake %d, prize %d,", g.ID, sc.alice.AccountID, g.Stake, g.Prize+more)},
+				{sc.seq["won"], fmt.Sprintf("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize+more, g.Emission, g.Block, g.Unit, g.Prize)},
 				{sc.seq["won"], "rebuilds an entry whose leaf hash is"},
 				{sc.seq["won's prize"], fmt.Sprintf("the transfer's amount is %d, the entry says %d", g.Prize+more, g.Prize)}}
 		}},
@@ -457,6 +459,31 @@ func testJournalCheckNamesAPrizeMadeAStake(t *testing.T, h Harness) {
 		return p.Seq == sc.seq["won's prize"] && strings.Contains(p.Msg, want)
 	}) {
 		t.Fatalf("no difference of entry %d says %q:\n%s", sc.seq["won's prize"], want, lines(problems(got)))
+	}
+}
+
+// A game whose sale entry is queued, not yet appended, is compared with its unit all the same:
+// the units' check of a full check leaves every game the journal covers to the comparison.
+func testJournalCheckComparesQueuedGames(t *testing.T, h Harness) {
+	sc := newJournalScene(t, h)
+	g, err := sc.sell(sc.alice, "queued")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.raw.Int(t, `SELECT count(*) FROM journal_queue`) == 0 {
+		// A store that appends a write's entries with it (SQLite): the row a write queues, by
+		// hand.
+		sc.exec(t, `INSERT INTO journal_queue (kind, account, game, pending) VALUES ('sale', ?, ?, ?)`, sc.alice.AccountID, g.ID,
+			journal.Pending(sc.now, journal.Sale{AccountID: sc.alice.AccountID, Game: g.ID, Stake: g.Stake, Mode: "auto"}))
+	}
+	sc.exec(t, `UPDATE games SET prize = prize + 300 WHERE id = ?`, g.ID)
+	got := sc.compare(t)
+	if got.Queued == 0 {
+		t.Fatalf("no entry is queued: %+v", got)
+	}
+	want := fmt.Sprintf("game %d paid %d cents, its unit (%s block %d unit %d) wins %d", g.ID, g.Prize+300, g.Emission, g.Block, g.Unit, g.Prize)
+	if !slices.ContainsFunc(got.Problems, func(p journal.Difference) bool { return p.Seq == -1 && strings.Contains(p.Msg, want) }) {
+		t.Fatalf("no difference says %q:\n%s", want, lines(problems(got)))
 	}
 }
 
