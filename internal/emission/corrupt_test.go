@@ -159,9 +159,9 @@ func BenchmarkCheckPage(b *testing.B) {
 	e := &Emission{ID: "B", Price: 100, Table: *table, Blocks: []Block{{Units: def.BlockUnits, PageHashes: make([]audit.Hash, pagesOf(def.BlockUnits))}}}
 	e.Blocks[0].PageHashes[17] = root
 	r := &Reader{e: e, cdc: w.cdc, blockBad: make([]error, 1)}
-	recs := make([]audit.Record, PageUnits)
+	recs, leaves := make([]audit.Record, PageUnits), make([]audit.Hash, PageUnits)
 	for b.Loop() {
-		if _, err := r.check(0, 17, page.Data, recs); err != nil {
+		if _, err := r.check(0, 17, page.Data, recs, leaves); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -222,6 +222,10 @@ func TestUnitsAndProofs(t *testing.T) {
 				path[j] = pr.Path[j][:]
 			}
 			leaf := rfc6962.DefaultHasher.HashLeaf(pr.Line)
+			// The leaf hash its page's check made, which sales and ledger check take.
+			if again, kept, err := r.UnitLeaf(ctx, k, i); err != nil || again != rec || !bytes.Equal(kept[:], leaf) {
+				t.Fatalf("block %d unit %d: UnitLeaf %+v %x, %v; want %+v %x", k, i, again, kept, err, rec, leaf)
+			}
 			if err := proof.VerifyInclusion(rfc6962.DefaultHasher, uint64(i), uint64(b.Units), leaf, path, b.Root[:]); err != nil {
 				t.Fatalf("block %d unit %d: transparency-dev/merkle rejects the proof: %v", k, i, err)
 			}
@@ -235,6 +239,9 @@ func TestUnitsAndProofs(t *testing.T) {
 	for _, bad := range [][2]int{{2, 0}, {-1, 0}, {0, 1000}, {0, -1}} {
 		if _, err := r.Unit(ctx, bad[0], bad[1]); err == nil {
 			t.Errorf("unit %v read", bad)
+		}
+		if _, _, err := r.UnitLeaf(ctx, bad[0], bad[1]); err == nil {
+			t.Errorf("unit %v's leaf read", bad)
 		}
 		if _, err := r.Prove(ctx, bad[0], bad[1]); err == nil {
 			t.Errorf("unit %v proved", bad)

@@ -53,12 +53,20 @@ type Reader struct {
 
 	flight singleflight.Group
 	mu     sync.Mutex
-	cache  map[pageRef][]byte // checked pages
-	order  []pageRef          // oldest first
-	bad    map[pageRef]error  // pages found corrupt, remembered
+	cache  map[pageRef]*checkedPage
+	order  []pageRef         // oldest first
+	bad    map[pageRef]error // pages found corrupt, remembered
 }
 
 type pageRef struct{ block, page int }
+
+// checkedPage is a page read and checked: its bytes, and its units' leaf hashes, which its check
+// made. A sale's entry names its unit's leaf hash, and ledger check rebuilds it: both take it
+// from here rather than make the unit's audit line and hash it again.
+type checkedPage struct {
+	data   []byte
+	leaves []audit.Hash
+}
 
 // ReaderConfig is how a Reader keeps pages.
 type ReaderConfig struct {
@@ -85,7 +93,7 @@ func NewReaderWith(e *Emission, pages Pages, cfg ReaderConfig) (*Reader, error) 
 		cfg.CachePages = 8
 	}
 	r := &Reader{e: e, pages: pages, cdc: cdc, cfg: cfg, blockBad: make([]error, len(e.Blocks)),
-		cache: map[pageRef][]byte{}, bad: map[pageRef]error{}}
+		cache: map[pageRef]*checkedPage{}, bad: map[pageRef]error{}}
 	for k := range e.Blocks {
 		b := &e.Blocks[k]
 		reason := ""
@@ -128,11 +136,16 @@ func (r *Reader) locate(block, index int) (*Block, error) {
 	return b, nil
 }
 
-// recsPool holds the records a page is decoded into to be checked.
-var recsPool = sync.Pool{New: func() any { return new([PageUnits]audit.Record) }}
+// recsPool holds the records a page is decoded into to be checked, and leavesPool the leaf
+// hashes of the pages Verify checks and does not keep.
+var (
+	recsPool   = sync.Pool{New: func() any { return new([PageUnits]audit.Record) }}
+	leavesPool = sync.Pool{New: func() any { return new([PageUnits]audit.Hash) }}
+)
 
-// check decodes a page into recs and checks it against the block's commitment.
-func (r *Reader) check(block, p int, data []byte, recs []audit.Record) (int, error) {
+// check decodes a page into recs and checks it against the block's commitment; leaves, which
+// holds PageUnits hashes, gets its units' leaf hashes.
+func (r *Reader) check(block, p int, data []byte, recs []audit.Record, leaves []audit.Hash) (int, error) {
 	b := &r.e.Blocks[block]
 	corrupt := func(reason string) error {
 		return &Corrupt{Emission: r.e.ID, Block: b.Index, Page: p, Reason: reason}
@@ -144,7 +157,6 @@ func (r *Reader) check(block, p int, data []byte, recs []audit.Record) (int, err
 	if err := r.cdc.decodePage(data, n, p*PageUnits, recs[:n]); err != nil {
 		return 0, corrupt(err.Error())
 	}
-	var leaves [PageUnits]audit.Hash
 	line := make([]byte, 0, 512)
 	for j := range n {
 		line = audit.AppendLine(line[:0], &recs[j])
@@ -156,43 +168,45 @@ func (r *Reader) check(block, p int, data []byte, recs []audit.Record) (int, err
 	return n, nil
 }
 
-// checked returns the checked bytes of page p of block: from the cache, or read and checked
-// (once for all the readers that want it at the same time, whatever their contexts).
-func (r *Reader) checked(ctx context.Context, block, p int) ([]byte, error) {
+// checked returns page p of block, checked: from the cache, or read and checked (once for all
+// the readers that want it at the same time, whatever their contexts).
+func (r *Reader) checked(ctx context.Context, block, p int) (*checkedPage, error) {
 	ref := pageRef{block, p}
 	r.mu.Lock()
-	data, cached := r.cache[ref]
+	page, cached := r.cache[ref]
 	bad := r.bad[ref]
 	r.mu.Unlock()
 	switch {
 	case bad != nil:
 		return nil, bad
 	case cached:
-		return data, nil
+		return page, nil
 	}
 	v, err, _ := r.flight.Do(strconv.Itoa(block)+"/"+strconv.Itoa(p), func() (any, error) {
-		data, err := r.read(context.WithoutCancel(ctx), block, p)
+		page, err := r.read(context.WithoutCancel(ctx), block, p, make([]audit.Hash, PageUnits))
 		if err != nil {
 			return nil, err
 		}
-		r.keep(ref, data)
-		return data, nil
+		r.keep(ref, page)
+		return page, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return v.([]byte), nil
+	return v.(*checkedPage), nil
 }
 
-// read reads a page from the store and checks it; a corrupt one is remembered and told.
-func (r *Reader) read(ctx context.Context, block, p int) ([]byte, error) {
+// read reads a page from the store and checks it, its units' leaf hashes into leaves (PageUnits
+// of them); a corrupt one is remembered and told.
+func (r *Reader) read(ctx context.Context, block, p int, leaves []audit.Hash) (*checkedPage, error) {
 	data, err := r.pages.Page(ctx, r.e.ID, block, p)
 	if err != nil {
 		return nil, err
 	}
 	recs := recsPool.Get().(*[PageUnits]audit.Record)
 	defer recsPool.Put(recs)
-	if _, err := r.check(block, p, data, recs[:]); err != nil {
+	n, err := r.check(block, p, data, recs[:], leaves)
+	if err != nil {
 		r.mu.Lock()
 		_, known := r.bad[pageRef{block, p}]
 		r.bad[pageRef{block, p}] = err
@@ -203,11 +217,11 @@ func (r *Reader) read(ctx context.Context, block, p int) ([]byte, error) {
 		}
 		return nil, err
 	}
-	return data, nil
+	return &checkedPage{data, leaves[:n:n]}, nil
 }
 
 // keep caches a checked page, dropping the oldest beyond the cache's size.
-func (r *Reader) keep(ref pageRef, data []byte) {
+func (r *Reader) keep(ref pageRef, page *checkedPage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.cache[ref]; ok {
@@ -217,25 +231,35 @@ func (r *Reader) keep(ref pageRef, data []byte) {
 		delete(r.cache, r.order[0])
 		r.order = r.order[1:]
 	}
-	r.cache[ref] = data
+	r.cache[ref] = page
 	r.order = append(r.order, ref)
 }
 
 // Unit reads unit index of a block: its page read and checked once (then cached), one record
 // decoded.
 func (r *Reader) Unit(ctx context.Context, block, index int) (audit.Record, error) {
+	rec, _, err := r.UnitLeaf(ctx, block, index)
+	return rec, err
+}
+
+// UnitLeaf is Unit, with the leaf hash of the unit's audit line (audit.LeafHash), as its page's
+// check made it.
+func (r *Reader) UnitLeaf(ctx context.Context, block, index int) (audit.Record, audit.Hash, error) {
 	var rec audit.Record
 	b, err := r.locate(block, index)
 	if err != nil {
-		return rec, err
+		return rec, audit.Hash{}, err
 	}
 	p := index / PageUnits
-	data, err := r.checked(ctx, block, p)
+	page, err := r.checked(ctx, block, p)
 	if err != nil {
-		return rec, err
+		return rec, audit.Hash{}, err
 	}
-	err = r.cdc.decodeUnit(data, pageUnits(b.Units, p), index%PageUnits, p*PageUnits, &rec)
-	return rec, err
+	j := index % PageUnits
+	if err := r.cdc.decodeUnit(page.data, pageUnits(b.Units, p), j, p*PageUnits, &rec); err != nil {
+		return rec, audit.Hash{}, err
+	}
+	return rec, page.leaves[j], nil
 }
 
 // Page reads every unit of page p of a block into recs, which must hold PageUnits records, and
@@ -248,12 +272,12 @@ func (r *Reader) Page(ctx context.Context, block, p int, recs []audit.Record) (i
 	if p < 0 || p >= pagesOf(b.Units) {
 		return 0, fmt.Errorf("%w: block %d has no page %d", ErrNotFound, block, p)
 	}
-	data, err := r.checked(ctx, block, p)
+	page, err := r.checked(ctx, block, p)
 	if err != nil {
 		return 0, err
 	}
 	n := pageUnits(b.Units, p)
-	return n, r.cdc.decodePage(data, n, p*PageUnits, recs[:n])
+	return n, r.cdc.decodePage(page.data, n, p*PageUnits, recs[:n])
 }
 
 // Verify reads and checks every page of the emission that has not been checked already, on
@@ -299,7 +323,9 @@ func (r *Reader) Verify(ctx context.Context, workers int, pause time.Duration) (
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			_, err := r.read(gctx, ref.block, ref.page)
+			leaves := leavesPool.Get().(*[PageUnits]audit.Hash)
+			_, err := r.read(gctx, ref.block, ref.page, leaves[:])
+			leavesPool.Put(leaves)
 			if c := (*Corrupt)(nil); errors.As(err, &c) {
 				bad[i] = c
 			} else if gctx.Err() != nil {

@@ -139,7 +139,7 @@ func moveFault(err error) error {
 
 // replay rebuilds a game's reveal from its unit and its stored moves.
 func (s *Service) replay(ctx context.Context, g *lottery.Game) (*rules.Play, error) {
-	rec, err := s.units.unit(ctx, g.Emission, g.Block, g.Unit)
+	rec, _, err := s.units.unit(ctx, g.Emission, g.Block, g.Unit)
 	if err != nil {
 		return nil, err
 	}

@@ -29,28 +29,27 @@ func newUnits(db store.Emissions, onCorrupt func(*emission.Corrupt)) *units {
 }
 
 // Unit reads the prize of a unit, checked against its emission's commitment, and the leaf hash
-// of its audit line, which the sale's journal entry names: one line made and hashed, a couple of
-// microseconds a sale.
+// of its audit line, which the sale's journal entry names: its page's check made it.
 func (u *units) Unit(ctx context.Context, emission string, block, unit int) (lottery.SoldUnit, error) {
-	rec, err := u.unit(ctx, emission, block, unit)
+	rec, leaf, err := u.unit(ctx, emission, block, unit)
 	if err != nil {
 		return lottery.SoldUnit{}, err
 	}
-	return lottery.SoldUnit{Prize: rec.Prize, Leaf: audit.LeafHash(audit.AppendLine(nil, &rec))}, nil
+	return lottery.SoldUnit{Prize: rec.Prize, Leaf: leaf}, nil
 }
 
-// unit reads a unit of an emission, checked against its commitment; a unit that fails its
-// check is a 503, never a prize.
-func (u *units) unit(ctx context.Context, id string, block, index int) (audit.Record, error) {
+// unit reads a unit of an emission, checked against its commitment, with its leaf hash; a unit
+// that fails its check is a 503, never a prize.
+func (u *units) unit(ctx context.Context, id string, block, index int) (audit.Record, audit.Hash, error) {
 	r, err := u.reader(ctx, id)
 	if err != nil {
-		return audit.Record{}, err
+		return audit.Record{}, audit.Hash{}, err
 	}
-	rec, err := r.Unit(ctx, block, index)
+	rec, leaf, err := r.UnitLeaf(ctx, block, index)
 	if errors.Is(err, emission.ErrCorrupt) {
-		return rec, corruptUnits(err)
+		return rec, leaf, corruptUnits(err)
 	}
-	return rec, err
+	return rec, leaf, err
 }
 
 // reader is the reader of an emission's units, made at its first use. Its checked pages are

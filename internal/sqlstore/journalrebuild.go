@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/mod/sumdb/tlog"
 
-	"starcolor/internal/audit"
 	"starcolor/internal/emission"
 	"starcolor/internal/journal"
 	"starcolor/internal/lottery"
@@ -180,11 +179,8 @@ func (u *units) leaf(ctx context.Context, g *lottery.Game) ([32]byte, int64, err
 	if r.err != nil {
 		return [32]byte{}, 0, r.err
 	}
-	rec, err := r.r.Unit(ctx, g.Block, g.Unit)
-	if err != nil {
-		return [32]byte{}, 0, err
-	}
-	return audit.LeafHash(audit.AppendLine(nil, &rec)), rec.Prize, nil
+	rec, leaf, err := r.r.UnitLeaf(ctx, g.Block, g.Unit)
+	return leaf, rec.Prize, err
 }
 
 // journalRow is an entry's row as kept: its bytes, or a sale's leaf and game.
