@@ -129,7 +129,7 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, gam
 		}
 	}
 	var read idSet // the games read: 10^8 of them take 12.5 MB
-	if err := s.gamesPass(ctx, q, games, moved, out, &read, count); err != nil {
+	if err := s.gamesPass(ctx, q, games, gamesAbove, moved, out, &read, count); err != nil {
 		return nil, err
 	}
 	rules := slices.Clone(passTransferRules)
@@ -156,13 +156,14 @@ func (s *DB) sumsOf(ctx context.Context, q Querier, games, transfers string, gam
 	return out, err
 }
 
-// gamesPass is sumsOf's pass over the games: what they add to out, their ids into read.
-func (s *DB) gamesPass(ctx context.Context, q Querier, games string, moved map[int64]idRange, out *sums, read *idSet, count func(mask int64, first int)) error {
+// gamesPass is sumsOf's pass over the games, those above above (0: all) and those recorded
+// late: what they add to out, their ids into read.
+func (s *DB) gamesPass(ctx context.Context, q Querier, games string, above int64, moved map[int64]idRange, out *sums, read *idSet, count func(mask int64, first int)) error {
 	texts := map[int64]string{} // the hours' text (hourText), made once each
 	// Scanned into the same variables, as sumsOf's.
 	var id, player, b, unit, stake, prize, hour, mask int64
 	return each(q.Query(ctx, `SELECT g.id, g.player_id, g.block_number, g.unit, g.stake, g.prize, `+s.d.gameHour("g.created_at")+`, `+
-		brokenMask(passGameRules)+` FROM `+games+` g`+gameJoins))(func(r Rows) error {
+		brokenMask(passGameRules)+` FROM `+games+` g`+s.d.gameJoins(above)))(func(r Rows) error {
 		if err := r.Scan(&id, &player, &b, &unit, &stake, &prize, &hour, &mask); err != nil {
 			return err
 		}
