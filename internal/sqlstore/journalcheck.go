@@ -93,7 +93,7 @@ type comparison struct {
 	gamesFound       int64   // the games at or above games.base sale entries named, each once
 	queuedTransfers  []int64
 	units            units
-	gr               gameReader // readChunk's alone: one chunk is read at a time
+	gr               gameReader // readChunk's, then queued's: one reads at a time
 
 	tree *journal.Tree // of entries 0 on (or the mark's), up to the first missing
 
@@ -888,8 +888,9 @@ func (c *comparison) locate(ctx context.Context) error {
 	return nil
 }
 
-// unnamedGames reports the games since the journal began that no sale entry names. It reads their
-// ids alone (the primary key's order, no other table), and the rows of those it reports.
+// unnamedGames reports the games since the journal began that no sale entry names. It counts
+// them first (allGamesNamed); when some are not named, it reads their ids alone (the primary
+// key's order, no other table), and the rows of those it reports.
 //
 // A game below them that an entry's row names (journal.game) is not read again here: the
 // comparison of each entry read finds a row that names a game its entry does not sell. Read here,
