@@ -135,6 +135,14 @@ func (sc *journalScene) deleteLastSale(t testing.TB) []named {
 			g.CreatedAt.Format(journal.TimeFormat))}}
 }
 
+// queueSale queues, by hand, the entry of alice's sale of game (which need not exist), in the
+// form of a row queued before migration 0029: its game in its column.
+func (sc *journalScene) queueSale(t testing.TB, game, stake int64) {
+	t.Helper()
+	sc.exec(t, `INSERT INTO journal_queue (kind, account, game, pending) VALUES ('sale', ?, ?, ?)`, sc.alice.AccountID, game,
+		journal.Pending(sc.now, journal.Sale{AccountID: sc.alice.AccountID, Game: game, Stake: stake, Mode: "auto"}))
+}
+
 // dropTriggers drops the triggers that keep a table's rows from being changed or deleted, as the
 // database's administrator can.
 func (sc *journalScene) dropTriggers(t testing.TB, table string) {
@@ -268,8 +276,7 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			// The games the entries name are counted rather than read (allGamesNamed): a queued
 			// entry's game counts only if it exists.
 			want := sc.deleteLastSale(t)
-			sc.exec(t, `INSERT INTO journal_queue (kind, account, game, pending) VALUES ('sale', ?, ?, ?)`, sc.alice.AccountID, sc.last.ID+1000,
-				journal.Pending(sc.now, journal.Sale{AccountID: sc.alice.AccountID, Game: sc.last.ID + 1000, Stake: sc.last.Stake, Mode: "auto"}))
+			sc.queueSale(t, sc.last.ID+1000, sc.last.Stake)
 			return want
 		}},
 		{"a deposit added", func(t *testing.T, sc *journalScene) []named {
@@ -473,8 +480,7 @@ func testJournalCheckComparesQueuedGames(t *testing.T, h Harness) {
 	if sc.raw.Int(t, `SELECT count(*) FROM journal_queue`) == 0 {
 		// A store that appends a write's entries with it (SQLite): the row a write queues, by
 		// hand.
-		sc.exec(t, `INSERT INTO journal_queue (kind, account, game, pending) VALUES ('sale', ?, ?, ?)`, sc.alice.AccountID, g.ID,
-			journal.Pending(sc.now, journal.Sale{AccountID: sc.alice.AccountID, Game: g.ID, Stake: g.Stake, Mode: "auto"}))
+		sc.queueSale(t, g.ID, g.Stake)
 	}
 	sc.exec(t, `UPDATE games SET prize = prize + 300 WHERE id = ?`, g.ID)
 	got := sc.compare(t)
