@@ -224,11 +224,11 @@ func TestOutboxCallsListed(t *testing.T) {
 	if err != nil || len(claimed) != 3 {
 		t.Fatalf("claimed %d: %v", len(claimed), err)
 	}
-	outcomes := map[int64]lottery.CallOutcome{}
+	outcomes := map[string]lottery.CallOutcome{}
 	for _, c := range claimed {
-		outcomes[c.ID] = lottery.CallOutcome{Retry: now.Add(time.Minute), Error: "503 Service Unavailable"}
+		outcomes[c.TransactionID] = lottery.CallOutcome{Retry: now.Add(time.Minute), Error: "503 Service Unavailable"}
 		if c.TransactionID == "credit-refused" {
-			outcomes[c.ID] = lottery.CallOutcome{Disputed: true, Error: "404 unknown_player"}
+			outcomes[c.TransactionID] = lottery.CallOutcome{Disputed: true, Error: "404 unknown_player"}
 		}
 	}
 	if err := e.db.SettleWalletCalls(t.Context(), outcomes, now); err != nil {

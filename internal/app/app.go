@@ -147,7 +147,7 @@ func New(ctx context.Context, store Store, cfg Config) (*App, error) {
 		outbox := wallet.NewClient(w.URL, key, max(timeout, 10*time.Second))
 		outbox.Now = cfg.Now
 		a.sender = &wallet.Sender{Store: store, Client: outbox, Now: cfg.Now, Log: cfg.Log, Base: w.RetryBase}
-		gw := &game.Wallet{Store: store, Client: client, Wake: a.sender.Wake, DebitWait: w.DebitWait}
+		gw := &game.Wallet{Store: store, Client: client, Outbox: a.sender, DebitWait: w.DebitWait}
 		a.Game.WithWallet(gw)
 		// The balance a credit or a rollback was answered with is the one the player is shown.
 		a.sender.Answered = func(c lottery.WalletCall, balance int64) { a.Game.NoteWalletBalance(c.Player, balance) }

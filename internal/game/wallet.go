@@ -32,12 +32,22 @@ type WalletStore interface {
 	store.Launches
 }
 
+// Outbox is the sender of the outbox's calls (wallet.Sender), as the sales see it.
+type Outbox interface {
+	// Wake tells it that calls were kept due.
+	Wake()
+	// Claim makes a call about to be kept claimed by the sender from its keeping at now, and
+	// Hand sends such a call at once, if it has room (see wallet.Sender).
+	Claim(c *lottery.WalletCall, now time.Time)
+	Hand(c lottery.WalletCall) bool
+}
+
 // Wallet is the game's wallet mode, the service's money once WithWallet puts it in. It holds the
 // store's side, the wallet's client, and the sender of the outbox to wake when a call is due.
 type Wallet struct {
 	Store  WalletStore
 	Client *wallet.Client
-	Wake   func()
+	Outbox Outbox
 	// DebitWait bounds how long a player's request waits for its debit, sent again meanwhile
 	// (docs/spec/WALLET.md: a few seconds at most).
 	DebitWait time.Duration
@@ -63,9 +73,6 @@ type Wallet struct {
 func (s *Service) WithWallet(w *Wallet) {
 	if w.DebitWait <= 0 {
 		w.DebitWait = 4 * time.Second
-	}
-	if w.Wake == nil {
-		w.Wake = func() {}
 	}
 	w.s = s
 	w.balances, w.ids, w.who = map[int64]balance{}, map[string]int64{}, map[sessionOf]walletWho{}
@@ -133,7 +140,10 @@ func (w *Wallet) sell(ctx context.Context, p Player, req lottery.SaleRequest) (l
 		if req.Wallet.Next != nil {
 			w.ahead.keep(p.ID, next)
 		}
-		w.Wake() // the credit of an « Auto » game is due
+		// The credit of an « Auto » game is due: kept claimed, it is handed to the sender.
+		if g.Status != lottery.Finished || !w.Outbox.Hand(req.Wallet.Credit.CreditOf(&g)) {
+			w.Outbox.Wake()
+		}
 	}
 	return w.s.saleAnswer(ctx, p, &req, g, err)
 }
@@ -146,7 +156,7 @@ func (w *Wallet) finished(ctx context.Context, g *lottery.Game) {
 	if err := w.Store.ReleaseWalletCalls(context.WithoutCancel(ctx), nil, []string{strconv.FormatInt(g.ID, 10)}, w.s.now()); err != nil {
 		w.s.log.Warn("wallet: releasing a credit", "round", g.ID, "err", err)
 	}
-	w.Wake()
+	w.Outbox.Wake()
 }
 
 // NoteWalletBalance notes the balance the wallet answered to a credit or a rollback the outbox
@@ -358,25 +368,26 @@ func (w *Wallet) debit(ctx context.Context, p Player, req *lottery.SaleRequest) 
 	call, next := w.holdAhead(ctx, who, req.Key, often)
 	req.GameID = h.game
 	req.Wallet = &lottery.WalletSale{Balance: after, Rollback: rollback, Next: call,
-		Credit: &credit{who: who, round: round, suffix: h.suffix, debit: debit.TransactionID}}
+		Credit: &credit{who: who, round: round, suffix: h.suffix, outbox: w.Outbox}}
 	return nil, next, nil
 }
 
 // credit is the credit of a sale's round, made once the sale knows its prize
 // (lottery.WalletCredit): its transaction id is the debit's suffix after "credit-".
 type credit struct {
-	who, round    string // the player at the operator, the round
-	suffix, debit string // the round's transaction suffix, and its debit's transaction id
+	who, round string // the player at the operator, the round
+	suffix     string // the round's transaction suffix
+	outbox     Outbox
 }
 
-// CreditOf is the credit of a sold game's prize, held until the game finishes.
+// CreditOf is the credit of a sold game's prize: held until the game finishes, else kept
+// claimed by the sender, which the sale hands it to (Wallet.sell).
 func (c *credit) CreditOf(g *lottery.Game) lottery.WalletCall {
-	r := wallet.CreditRequest{TransactionID: "credit-" + c.suffix, Player: c.who, RoundID: c.round, Amount: g.Prize,
-		Currency: wallet.Currency, DebitTransactionID: c.debit}
-	b, _ := json.Marshal(r)
-	call := lottery.WalletCall{Call: wallet.CallCredit, TransactionID: r.TransactionID, Player: c.who, RoundID: c.round, Amount: g.Prize, Body: b}
+	call := wallet.CreditCall(c.suffix, c.who, c.round, g.Prize)
 	if g.Status != lottery.Finished {
 		call.Status = lottery.CallHeld // credited when the game finishes
+	} else {
+		c.outbox.Claim(&call, g.CreatedAt)
 	}
 	return call
 }
@@ -430,5 +441,5 @@ func (w *Wallet) rollBack(ctx context.Context, transactionID string) {
 		// It stays held: the sweep of stale calls releases it (ReleaseStaleWalletCalls).
 		w.s.log.Warn("wallet: releasing a rollback", "transaction", transactionID, "err", err)
 	}
-	w.Wake()
+	w.Outbox.Wake()
 }

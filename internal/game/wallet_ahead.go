@@ -2,7 +2,6 @@ package game
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
@@ -117,11 +116,7 @@ func (a *ahead) expired(now time.Time) []heldAhead {
 
 // rollbackCall is the rollback of a sale's debit, as the outbox keeps it (held).
 func rollbackCall(who string, game int64, suffix string, amount int64) lottery.WalletCall {
-	round := strconv.FormatInt(game, 10)
-	rb := wallet.RollbackRequest{TransactionID: "rollback-" + suffix, Player: who, RoundID: round, RolledBackTransactionID: "debit-" + suffix}
-	body, _ := json.Marshal(rb)
-	return lottery.WalletCall{Call: wallet.CallRollback, TransactionID: rb.TransactionID, Player: who, RoundID: round, Amount: amount,
-		Body: body, Status: lottery.CallHeld}
+	return wallet.RollbackCall(suffix, who, strconv.FormatInt(game, 10), amount)
 }
 
 // holdAhead makes the rollback to hold ahead for the player's next sale, if they play often

@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -9,20 +8,21 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"starcolor/internal/lottery"
+	"starcolor/internal/sqlstore"
 )
 
 // The wallet's outbox (internal/sqlstore/outbox.go): here, the writes a sale makes in wallet mode,
 // and those of many calls, each in one round trip.
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
-// was: the same body is a no-op, another body an error (a call never changes).
+// was: the same call is a no-op, another (another body, amount, player or round) an error (a
+// call never changes).
 func (d *DB) AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error {
 	return d.inTx(ctx, func(tx pgx.Tx) error { return addWalletCalls(ctx, tx, calls, now) })
 }
 
 func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, now time.Time) error {
 	for _, c := range calls {
-		var body []byte
 		status := lottery.CallPending
 		if c.Status == lottery.CallHeld {
 			status = lottery.CallHeld
@@ -31,32 +31,34 @@ func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, 
 		if next.IsZero() {
 			next = now
 		}
-		err := tx.QueryRow(ctx, `WITH ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $8, $9, $7) ON CONFLICT (transaction_id) DO NOTHING RETURNING body)
-			SELECT body FROM ins UNION ALL SELECT body FROM wallet_calls WHERE transaction_id = $2 LIMIT 1`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, now, status, next).Scan(&body)
+		var kept lottery.WalletCall
+		err := tx.QueryRow(ctx, `WITH ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at, attempts)
+				VALUES ($1, $2, $3, $4, $5, $6, $8, $9, $7, $10) ON CONFLICT (transaction_id) DO NOTHING RETURNING call, player, round_id, amount, body)
+			SELECT * FROM ins UNION ALL SELECT call, player, round_id, amount, body FROM wallet_calls WHERE transaction_id = $2 LIMIT 1`,
+			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, sqlstore.KeptBody(c.Body), now, status, next, c.Attempts).
+			Scan(&kept.Call, &kept.Player, &kept.RoundID, &kept.Amount, &kept.Body)
 		if err != nil {
 			return err
 		}
-		if !bytes.Equal(body, c.Body) {
+		if !sqlstore.SameCall(kept, c) {
 			return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
 		}
 	}
 	return nil
 }
 
-// SettleWalletCalls writes what became of a sending of calls, by id: acknowledged, disputed, or
-// due again at a time; in one round trip. A call acknowledged stays so.
-func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error {
+// SettleWalletCalls writes what became of a sending of calls, by transaction id: acknowledged,
+// disputed, or due again at a time; in one round trip. A call acknowledged stays so.
+func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[string]lottery.CallOutcome, now time.Time) error {
 	b := &pgx.Batch{}
 	for id, o := range outcomes {
 		switch {
 		case o.Acked:
-			b.Queue(`UPDATE wallet_calls SET status = 'acked', acked_at = $1, last_error = '' WHERE id = $2 AND status <> 'acked'`, now, id)
+			b.Queue(`UPDATE wallet_calls SET status = 'acked', acked_at = $1, last_error = '' WHERE transaction_id = $2 AND status <> 'acked'`, now, id)
 		case o.Disputed:
-			b.Queue(`UPDATE wallet_calls SET status = 'disputed', last_error = $1 WHERE id = $2 AND status = 'pending'`, o.Error, id)
+			b.Queue(`UPDATE wallet_calls SET status = 'disputed', last_error = $1 WHERE transaction_id = $2 AND status = 'pending'`, o.Error, id)
 		default:
-			b.Queue(`UPDATE wallet_calls SET next_at = $1, last_error = $2 WHERE id = $3 AND status = 'pending'`, o.Retry, o.Error, id)
+			b.Queue(`UPDATE wallet_calls SET next_at = $1, last_error = $2 WHERE transaction_id = $3 AND status = 'pending'`, o.Retry, o.Error, id)
 		}
 	}
 	return asFault(d.noteWrite(d.pool.SendBatch(ctx, b).Close()))
@@ -106,7 +108,7 @@ func (d *DB) HoldRollback(ctx context.Context, playerID int64, key string, call 
 		ins AS (INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
 			SELECT $3, $4, $5, $6, $7, $8, 'held', $9, $9 WHERE NOT EXISTS (SELECT 1 FROM k))
 		SELECT k.request_hash, k.status, k.response FROM (SELECT 1) one LEFT JOIN k ON true`,
-		playerID, key, call.Call, call.TransactionID, call.Player, call.RoundID, call.Amount, call.Body, now).Scan(&r.RequestHash, &status, &r.Body))
+		playerID, key, call.Call, call.TransactionID, call.Player, call.RoundID, call.Amount, sqlstore.KeptBody(call.Body), now).Scan(&r.RequestHash, &status, &r.Body))
 	if status == nil {
 		return lottery.KeptAnswer{}, false, asFault(err)
 	}

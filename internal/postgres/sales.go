@@ -544,20 +544,20 @@ func queueWrites(b *pgx.Batch, rows *lottery.Rows, cursors map[int64]*lottery.Cu
 	if len(rows.WalletCalls) > 0 {
 		n := len(rows.WalletCalls)
 		call, txid, player, round, status := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-		amount, body, next := make([]int64, n), make([][]byte, n), make([]time.Time, n)
+		amount, attempts, body, next := make([]int64, n), make([]int32, n), make([][]byte, n), make([]time.Time, n)
 		for i, c := range rows.WalletCalls {
-			call[i], txid[i], player[i], round[i], amount[i], body[i] = c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body
-			status[i], next[i] = lottery.CallPending, rows.Games[0].CreatedAt
+			call[i], txid[i], player[i], round[i], amount[i], body[i] = c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, sqlstore.KeptBody(c.Body)
+			status[i], next[i], attempts[i] = lottery.CallPending, rows.Games[0].CreatedAt, int32(c.Attempts)
 			if c.Status == lottery.CallHeld {
 				status[i] = lottery.CallHeld
 			}
 			if !c.NextAt.IsZero() {
-				next[i] = c.NextAt // a rollback held ahead of its sale
+				next[i] = c.NextAt // a rollback held ahead of its sale, or a credit kept claimed
 			}
 		}
-		b.Queue(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
-			SELECT c, t, p, r, a, b, s, n, $9::timestamptz FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bytea[], $7::text[], $8::timestamptz[])
-				v(c, t, p, r, a, b, s, n) ON CONFLICT (transaction_id) DO NOTHING`, call, txid, player, round, amount, body, status, next, rows.Games[0].CreatedAt)
+		b.Queue(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at, attempts)
+			SELECT c, t, p, r, a, b, s, n, $9::timestamptz, k FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bytea[], $7::text[], $8::timestamptz[], $10::int[])
+				v(c, t, p, r, a, b, s, n, k) ON CONFLICT (transaction_id) DO NOTHING`, call, txid, player, round, amount, body, status, next, rows.Games[0].CreatedAt, attempts)
 	}
 	if len(rows.Released) > 0 {
 		b.Queue(`DELETE FROM wallet_calls WHERE transaction_id = ANY($1) AND status = 'held'`, rows.Released)

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -16,56 +15,83 @@ import (
 // and those of many calls, each a loop in one write of the writer.
 
 // AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept as it
-// was: the same body is a no-op, another body an error (a call never changes).
+// was: the same call is a no-op, another (another body, amount, player or round) an error (a
+// call never changes).
 func (d *DB) AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error {
 	return asFault(d.update(ctx, func(t *tx) error { return t.addWalletCalls(calls, now) }))
 }
 
+// addWalletCalls inserts the calls in one statement for each chunk; those it did not insert
+// (their ids kept already) are compared with what is kept.
 func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
+	if len(calls) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 10*len(calls))
 	for _, c := range calls {
-		res, err := t.exec(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, next_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING`,
-			c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, c.Body, callStatus(c), storedTime(nextAt(c, now)), storedTime(now))
-		if err != nil {
+		args = append(args, c.Call, c.TransactionID, c.Player, c.RoundID, c.Amount, sqlstore.KeptBody(c.Body), callStatus(c),
+			c.Attempts, storedTime(nextAt(c, now)), storedTime(now))
+	}
+	added := make(map[string]bool, len(calls))
+	err := t.chunks(`INSERT INTO wallet_calls (call, transaction_id, player, round_id, amount, body, status, attempts, next_at, created_at) VALUES `,
+		` ON CONFLICT (transaction_id) DO NOTHING RETURNING transaction_id`, 10, args, func(query string, args []any) error {
+			return t.rows(func(r *sql.Rows) error {
+				var id string
+				err := r.Scan(&id)
+				added[id] = true
+				return err
+			}, query, args...)
+		})
+	if err != nil {
+		return err
+	}
+	for _, c := range calls {
+		if added[c.TransactionID] {
+			continue
+		}
+		var kept lottery.WalletCall
+		if err := t.queryRow(`SELECT call, player, round_id, amount, body FROM wallet_calls WHERE transaction_id = ?`, c.TransactionID).
+			Scan(&kept.Call, &kept.Player, &kept.RoundID, &kept.Amount, &kept.Body); err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			var body []byte
-			if err := t.queryRow(`SELECT body FROM wallet_calls WHERE transaction_id = ?`, c.TransactionID).Scan(&body); err != nil {
-				return err
-			}
-			if !bytes.Equal(body, c.Body) {
-				return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
-			}
+		if !sqlstore.SameCall(kept, c) {
+			return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
 		}
 	}
 	return nil
 }
 
-// SettleWalletCalls writes what became of a sending of calls, by id: acknowledged, disputed, or
-// due again at a time; in one write. A call acknowledged stays so (a late answer of an earlier
-// sending changes nothing).
-func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error {
+// SettleWalletCalls writes what became of a sending of calls, by transaction id: acknowledged,
+// disputed, or due again at a time; in one write. A call acknowledged stays so (a late answer of
+// an earlier sending changes nothing). The acknowledged, most of them, are written by one
+// statement.
+func (d *DB) SettleWalletCalls(ctx context.Context, outcomes map[string]lottery.CallOutcome, now time.Time) error {
 	return asFault(d.update(ctx, func(t *tx) error {
+		var acked []any
 		for id, o := range outcomes {
 			var err error
 			switch {
 			case o.Acked:
-				_, err = t.exec(`UPDATE wallet_calls SET status = 'acked', acked_at = ?, last_error = '' WHERE id = ? AND status <> 'acked'`, storedTime(now), id)
+				acked = append(acked, id)
 			case o.Disputed:
-				_, err = t.exec(`UPDATE wallet_calls SET status = 'disputed', last_error = ? WHERE id = ? AND status = 'pending'`, o.Error, id)
+				_, err = t.exec(`UPDATE wallet_calls SET status = 'disputed', last_error = ? WHERE transaction_id = ? AND status = 'pending'`, o.Error, id)
 			default:
-				_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE id = ? AND status = 'pending'`, storedTime(o.Retry), o.Error, id)
+				_, err = t.exec(`UPDATE wallet_calls SET next_at = ?, last_error = ? WHERE transaction_id = ? AND status = 'pending'`, storedTime(o.Retry), o.Error, id)
 			}
 			if err != nil {
 				return err
 			}
 		}
-		return nil
+		return t.chunks(`UPDATE wallet_calls SET status = 'acked', acked_at = ?1, last_error = '' WHERE status <> 'acked' AND transaction_id IN (`, `)`, 1, acked,
+			func(query string, args []any) error {
+				_, err := t.exec(query, append([]any{storedTime(now)}, args...)...)
+				return err
+			})
 	}))
 }
 
-// nextAt is when a call being kept is due, or for a held rollback, when it is held from.
+// nextAt is when a call being kept is due (for one kept claimed, when its lease ends), or for a
+// held rollback, when it is held from.
 func nextAt(c lottery.WalletCall, now time.Time) time.Time {
 	if c.NextAt.IsZero() {
 		return now

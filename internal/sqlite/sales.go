@@ -263,10 +263,12 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	if err := t.addWalletCalls(rows.WalletCalls, sales[0].Time); err != nil {
 		return fmt.Errorf("write the wallet's credits: %w", err)
 	}
+	args = args[:0]
 	for _, id := range rows.Released {
-		if _, err := t.exec(`DELETE FROM wallet_calls WHERE transaction_id = ? AND status = 'held'`, id); err != nil {
-			return fmt.Errorf("release a held rollback: %w", err)
-		}
+		args = append(args, id)
+	}
+	if err := t.chunks(`DELETE FROM wallet_calls WHERE status = 'held' AND transaction_id IN (`, `)`, 1, args, exec); err != nil {
+		return fmt.Errorf("release the held rollbacks: %w", err)
 	}
 	if err := t.addHours(rows.Hours); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -38,6 +39,22 @@ func (s *DB) ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Dur
 		})
 	})
 	return out, s.fault(err)
+}
+
+// KeptBody is the body column of a call: empty, not NULL, for a call kept without its body
+// (wallet.BodyOf makes it from the call's fields).
+func KeptBody(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// SameCall tells whether a call kept under a transaction id is the call c: the same kind,
+// player, round, amount and body.
+func SameCall(kept, c lottery.WalletCall) bool {
+	return kept.Call == c.Call && kept.Player == c.Player && kept.RoundID == c.RoundID && kept.Amount == c.Amount &&
+		bytes.Equal(kept.Body, c.Body)
 }
 
 // WalletCallColumns are the columns ScanWalletCall reads.

@@ -453,10 +453,10 @@ type Outbox interface {
 	// again only after lease, the time to send them, so that no other sender takes them
 	// meanwhile.
 	ClaimWalletCalls(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]lottery.WalletCall, error)
-	// SettleWalletCalls writes what became of a sending of calls, by id: acknowledged,
-	// disputed, or due again at a time; in one write. A call acknowledged stays so (a late
-	// answer of an earlier sending changes nothing).
-	SettleWalletCalls(ctx context.Context, outcomes map[int64]lottery.CallOutcome, now time.Time) error
+	// SettleWalletCalls writes what became of a sending of calls, by transaction id:
+	// acknowledged, disputed, or due again at a time; in one write. A call acknowledged stays
+	// so (a late answer of an earlier sending changes nothing).
+	SettleWalletCalls(ctx context.Context, outcomes map[string]lottery.CallOutcome, now time.Time) error
 }
 
 // WalletSales is what a sale of wallet mode keeps in the outbox around its debit, and the sweep
@@ -471,7 +471,8 @@ type WalletSales interface {
 	// twice.
 	HoldRollback(ctx context.Context, playerID int64, key string, call lottery.WalletCall, now time.Time) (lottery.KeptAnswer, bool, error)
 	// AddWalletCalls keeps calls to send. A call already kept under its transaction id is kept
-	// as it was: the same body is a no-op, another body an error (a call never changes).
+	// as it was: the same call is a no-op, another (another body, amount, player or round) an
+	// error (a call never changes).
 	AddWalletCalls(ctx context.Context, calls []lottery.WalletCall, now time.Time) error
 	// ReleaseWalletCalls makes held calls due now: by transaction id (a rollback whose sale was
 	// not made) or by round (the credit of a game that finished).

@@ -137,6 +137,7 @@ func Run(t *testing.T, h Harness) {
 		{"UsernamesReadAlike", testUsernamesReadAlike},
 		{"KeysRemade", testKeysRemade},
 		{"WalletOutbox", testWalletOutbox},
+		{"WalletOutboxWithoutBodies", testWalletOutboxWithoutBodies},
 		{"WalletCallsListed", testWalletCallsListed},
 		{"Launches", testLaunches},
 		{"ReservedGameIDs", testReservedGameIDs},

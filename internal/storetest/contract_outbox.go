@@ -79,11 +79,11 @@ func testWalletOutbox(t *testing.T, h Harness) {
 		t.Fatalf("after the lease: %+v", got)
 	}
 	later := f.now.Add(2 * time.Minute)
-	if err := f.s.SettleWalletCalls(f.ctx, map[int64]lottery.CallOutcome{got[0].ID: {Acked: true},
-		got[1].ID: {Disputed: true, Error: "409 duplicate_transaction"}, got[2].ID: {Retry: f.now.Add(time.Hour), Error: "503"}}, later); err != nil {
+	if err := f.s.SettleWalletCalls(f.ctx, map[string]lottery.CallOutcome{got[0].TransactionID: {Acked: true},
+		got[1].TransactionID: {Disputed: true, Error: "409 duplicate_transaction"}, got[2].TransactionID: {Retry: f.now.Add(time.Hour), Error: "503"}}, later); err != nil {
 		t.Fatal(err)
 	}
-	f.s.SettleWalletCalls(f.ctx, map[int64]lottery.CallOutcome{got[0].ID: {Retry: f.now.Add(time.Hour), Error: "a late answer"}}, later)
+	f.s.SettleWalletCalls(f.ctx, map[string]lottery.CallOutcome{got[0].TransactionID: {Retry: f.now.Add(time.Hour), Error: "a late answer"}}, later)
 	if s, _ := f.s.OutboxState(f.ctx, f.now); s.Pending != 38 || s.Disputed != 1 {
 		t.Fatalf("after settling: %+v", s)
 	}
@@ -95,6 +95,54 @@ func testWalletOutbox(t *testing.T, h Harness) {
 	}
 	if len(due) != 37 {
 		t.Fatalf("%d due, want 37", len(due))
+	}
+}
+
+// A call kept without its body (its body is made from its fields when sent) is the same call
+// kept again only with the same fields: another amount, player or round under its id is an
+// error, and the first stays. A call kept claimed (its first attempt, due again at the end of
+// its lease) is not claimed before that end, then is, as its second attempt; it is settled by
+// its transaction id.
+func testWalletOutboxWithoutBodies(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	credit := lottery.WalletCall{Call: "credit", TransactionID: "credit-s1", Player: "op-7", RoundID: "11", Amount: 500,
+		Attempts: 1, NextAt: f.now.Add(time.Minute)}
+	rollback := lottery.WalletCall{Call: "rollback", TransactionID: "rollback-s2", Player: "op-7", RoundID: "12", Amount: 200}
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{credit, rollback}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{credit, rollback}, f.now); err != nil {
+		t.Fatalf("the same calls kept again: %v", err)
+	}
+	for _, change := range []func(c *lottery.WalletCall){
+		func(c *lottery.WalletCall) { c.Amount = 5000 },
+		func(c *lottery.WalletCall) { c.Player = "op-8" },
+		func(c *lottery.WalletCall) { c.RoundID = "99" },
+		func(c *lottery.WalletCall) { c.Body = []byte(`{"transaction_id":"credit-s1"}`) },
+	} {
+		c := credit
+		change(&c)
+		if err := f.s.AddWalletCalls(f.ctx, []lottery.WalletCall{rollback, c}, f.now); err == nil {
+			t.Errorf("a kept call changed to %+v", c)
+		}
+	}
+	got, err := f.s.ClaimWalletCalls(f.ctx, f.now.Add(59*time.Second), time.Minute, 10)
+	if err != nil || len(got) != 1 || got[0].TransactionID != "rollback-s2" || len(got[0].Body) != 0 || got[0].Amount != 200 {
+		t.Fatalf("within the credit's lease, the calls claimed: %+v %v", got, err)
+	}
+	got, err = f.s.ClaimWalletCalls(f.ctx, f.now.Add(time.Minute), time.Minute, 10)
+	if err != nil || len(got) != 1 || got[0].TransactionID != "credit-s1" || got[0].Attempts != 2 || len(got[0].Body) != 0 || got[0].Amount != 500 {
+		t.Fatalf("after the credit's lease, the calls claimed: %+v %v", got, err)
+	}
+	if err := f.s.SettleWalletCalls(f.ctx, map[string]lottery.CallOutcome{"credit-s1": {Acked: true}, "rollback-s2": {Disputed: true, Error: "404"}}, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := f.s.OutboxState(f.ctx, f.now); err != nil || st.Pending != 0 || st.Disputed != 1 {
+		t.Fatalf("after settling: %+v %v", st, err)
+	}
+	acked, err := f.s.WalletCalls(f.ctx, lottery.CallAcked, 10)
+	if err != nil || len(acked) != 1 || acked[0].TransactionID != "credit-s1" || acked[0].Amount != 500 {
+		t.Fatalf("acknowledged: %+v %v", acked, err)
 	}
 }
 
@@ -173,15 +221,15 @@ func testWalletCallsListed(t *testing.T, h Harness) {
 	if err != nil || len(claimed) != 3 {
 		t.Fatalf("claimed %d calls: %v", len(claimed), err)
 	}
-	outcomes := map[int64]lottery.CallOutcome{}
+	outcomes := map[string]lottery.CallOutcome{}
 	for _, c := range claimed {
 		switch c.TransactionID {
 		case "r-lost":
-			outcomes[c.ID] = lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "503 Service Unavailable"}
+			outcomes[c.TransactionID] = lottery.CallOutcome{Retry: f.now.Add(time.Hour), Error: "503 Service Unavailable"}
 		case "c-stray":
-			outcomes[c.ID] = lottery.CallOutcome{Disputed: true, Error: "404 unknown_player"}
+			outcomes[c.TransactionID] = lottery.CallOutcome{Disputed: true, Error: "404 unknown_player"}
 		default:
-			outcomes[c.ID] = lottery.CallOutcome{Acked: true}
+			outcomes[c.TransactionID] = lottery.CallOutcome{Acked: true}
 		}
 	}
 	if err := f.s.SettleWalletCalls(f.ctx, outcomes, f.now); err != nil {

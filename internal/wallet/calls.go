@@ -1,5 +1,13 @@
 package wallet
 
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"starcolor/internal/lottery"
+)
+
 // The calls Star Color makes to the wallet (docs/spec/WALLET.md): POST {wallet URL}/{call}, JSON, signed.
 // Amounts are integer cents; ids are JSON strings (round_id is the game id in decimal).
 
@@ -73,3 +81,42 @@ const (
 
 // Currency is the only currency of the game.
 const Currency = "EUR"
+
+// The outbox keeps the calls Star Color makes without their bodies (an empty Body): a call's
+// body is made from its fields each time it is sent (BodyOf), the same bytes every time. A body
+// is two fifths of a kept call's bytes. Without it, a sale's outbox rows share their pages, and a
+// commit writes a few pages of the outbox rather than one for each call it touches. The debit a
+// call answers for is named after it: "credit-S" and "rollback-S" undo or settle "debit-S".
+
+// CreditCall is the outbox's credit of a round's prize, debited by "debit-"+suffix.
+func CreditCall(suffix, player, round string, amount int64) lottery.WalletCall {
+	return lottery.WalletCall{Call: CallCredit, TransactionID: "credit-" + suffix, Player: player, RoundID: round, Amount: amount}
+}
+
+// RollbackCall is the outbox's rollback of the debit "debit-"+suffix, of amount. The amount is
+// not sent (docs/spec/WALLET.md): the outbox keeps it for its own listing.
+func RollbackCall(suffix, player, round string, amount int64) lottery.WalletCall {
+	return lottery.WalletCall{Call: CallRollback, TransactionID: "rollback-" + suffix, Player: player, RoundID: round, Amount: amount,
+		Status: lottery.CallHeld}
+}
+
+// BodyOf is the body a kept call is sent with: its own if it was kept with one, else made from
+// its fields. A call kept without a body whose id is not named after its debit has none to send.
+func BodyOf(c lottery.WalletCall) ([]byte, error) {
+	if len(c.Body) > 0 {
+		return c.Body, nil
+	}
+	suffix, ok := strings.CutPrefix(c.TransactionID, c.Call+"-")
+	if !ok || suffix == "" {
+		return nil, fmt.Errorf("wallet call %s: kept without a body, and not named after its debit", c.TransactionID)
+	}
+	switch c.Call {
+	case CallCredit:
+		return json.Marshal(CreditRequest{TransactionID: c.TransactionID, Player: c.Player, RoundID: c.RoundID, Amount: c.Amount,
+			Currency: Currency, DebitTransactionID: "debit-" + suffix})
+	case CallRollback:
+		return json.Marshal(RollbackRequest{TransactionID: c.TransactionID, Player: c.Player, RoundID: c.RoundID,
+			RolledBackTransactionID: "debit-" + suffix})
+	}
+	return nil, fmt.Errorf("wallet call %s: kept without a body, of an unknown kind %q", c.TransactionID, c.Call)
+}

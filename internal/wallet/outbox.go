@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"starcolor/internal/lottery"
@@ -30,6 +31,10 @@ type OutboxStore interface {
 //
 // Calls are claimed many at a time, and each is sent on its own: a slow answer holds up its call
 // only. Their outcomes are written as they come, many in one write.
+//
+// The credit of an « Auto » game is kept claimed by the write of its sale (Claim), and handed to
+// the sender at once (Hand): no claim is written for it. A crash before it is answered leaves
+// it to the next claim once its lease is over, on any server.
 type Sender struct {
 	Store  OutboxStore
 	Client *Client
@@ -50,9 +55,16 @@ type Sender struct {
 	// calls under load.
 	Gather time.Duration
 
-	once  sync.Once
-	wake  chan struct{}
-	slots chan struct{} // one per call in flight
+	once    sync.Once
+	wake    chan struct{}
+	slots   chan struct{} // one per call in flight
+	running atomic.Pointer[sending]
+}
+
+// sending is what a running sender sends with: its context and where outcomes go.
+type sending struct {
+	ctx     context.Context
+	results chan<- sent
 }
 
 func (s *Sender) init() {
@@ -98,10 +110,37 @@ func (s *Sender) Wake() {
 	}
 }
 
-// sent is a call's sending and what became of it.
+// sent is a call's sending and what became of it, by transaction id.
 type sent struct {
-	id int64
+	id string
 	o  lottery.CallOutcome
+}
+
+// Claim makes a call about to be kept claimed by this sender from its keeping at now, if it is
+// running: its first sending, due again only after the lease. The write that keeps it is its
+// claim. A sender not running leaves it due at once, for any server's claim.
+func (s *Sender) Claim(c *lottery.WalletCall, now time.Time) {
+	s.init()
+	if s.running.Load() != nil {
+		c.Attempts, c.NextAt = 1, now.Add(s.Lease)
+	}
+}
+
+// Hand sends at once a call kept claimed (Claim), if there is room in flight; it tells whether it
+// took it. One not taken is sent by a claim once its lease is over.
+func (s *Sender) Hand(c lottery.WalletCall) bool {
+	s.init()
+	r := s.running.Load()
+	if r == nil {
+		return false
+	}
+	select {
+	case s.slots <- struct{}{}:
+		go s.send(r.ctx, c, r.results)
+		return true
+	default:
+		return false
+	}
 }
 
 // Run sends until ctx ends.
@@ -109,6 +148,8 @@ func (s *Sender) Run(ctx context.Context) {
 	s.init()
 	results := make(chan sent, s.InFlight)
 	go s.settle(ctx, results)
+	s.running.Store(&sending{ctx, results})
+	defer s.running.Store(nil)
 	t := time.NewTicker(s.Poll)
 	defer t.Stop()
 	for {
@@ -144,28 +185,39 @@ func (s *Sender) claim(ctx context.Context, results chan<- sent) bool {
 	}
 	for _, c := range calls {
 		s.slots <- struct{}{}
-		go func() {
-			balance, err := s.Client.CallRaw(ctx, c.Call, c.TransactionID, c.Body)
-			if ctx.Err() != nil {
-				return // shutting down: the lease runs out and the call is sent again
-			}
-			if err == nil && s.Answered != nil {
-				s.Answered(c, balance)
-			}
-			o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
-			if o.Disputed {
-				s.Log.Error("wallet outbox: a call refused, to settle by hand", "call", c.Call, "transaction", c.TransactionID, "round", c.RoundID, "err", err)
-			}
-			results <- sent{c.ID, o} // never blocks: it has room for every call in flight
-		}()
+		go s.send(ctx, c, results)
 	}
 	return len(calls) == room
+}
+
+// send sends a call that holds a slot in flight, and passes on its outcome.
+func (s *Sender) send(ctx context.Context, c lottery.WalletCall, results chan<- sent) {
+	body, err := BodyOf(c)
+	if err != nil {
+		// Nothing can be sent for it: the operator settles it by hand.
+		s.Log.Error("wallet outbox: a call with no body to send", "transaction", c.TransactionID, "err", err)
+		results <- sent{c.TransactionID, lottery.CallOutcome{Disputed: true, Error: err.Error()}}
+		return
+	}
+	balance, err := s.Client.CallRaw(ctx, c.Call, c.TransactionID, body)
+	if ctx.Err() != nil {
+		<-s.slots
+		return // shutting down: the lease runs out and the call is sent again
+	}
+	if err == nil && s.Answered != nil {
+		s.Answered(c, balance)
+	}
+	o := Outcome(err, c.Attempts, s.Base, s.Cap, s.Now())
+	if o.Disputed {
+		s.Log.Error("wallet outbox: a call refused, to settle by hand", "call", c.Call, "transaction", c.TransactionID, "round", c.RoundID, "err", err)
+	}
+	results <- sent{c.TransactionID, o} // never blocks: it has room for every call in flight
 }
 
 // settle writes the calls' outcomes as they come: those that come within Gather of the first,
 // up to Batch, in one write. A call's slot is freed once its outcome is written.
 func (s *Sender) settle(ctx context.Context, results <-chan sent) {
-	outcomes := make(map[int64]lottery.CallOutcome, s.Batch)
+	outcomes := make(map[string]lottery.CallOutcome, s.Batch)
 	for {
 		select {
 		case <-ctx.Done():

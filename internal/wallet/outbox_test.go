@@ -182,3 +182,97 @@ func TestSenderDrainsAFlakyWallet(t *testing.T) {
 func jsonUnmarshal(b []byte, v any) { _ = jsonDecode(b, v) }
 
 func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// A credit kept claimed by its sale's write (Claim) and handed to the running sender (Hand) is
+// sent at once, with the body made from its fields, and settled by its transaction id. The lease
+// here is an hour: no claim can have sent it. A sender not running takes nothing.
+func TestSenderSendsHandedCalls(t *testing.T) {
+	key := wallet.NewKey([]byte("outbox"))
+	var mu sync.Mutex
+	bodies := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var id struct {
+			TransactionID string `json:"transaction_id"`
+		}
+		jsonUnmarshal(body, &id)
+		mu.Lock()
+		bodies[id.TransactionID] = string(body)
+		mu.Unlock()
+		b := `{"balance":5,"transaction_id":"` + id.TransactionID + `"}`
+		key.StampAnswer(w.Header(), r, []byte(b), time.Now())
+		io.WriteString(w, b)
+	}))
+	defer srv.Close()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "outbox.db"), storetest.AccountKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	s := &wallet.Sender{Store: store, Client: wallet.NewClient(srv.URL, key, time.Second), Lease: time.Hour, Poll: 10 * time.Millisecond}
+	now := time.Now()
+	idle := wallet.CreditCall("idle", "op-1", "99", 1)
+	if s.Claim(&idle, now); idle.Attempts != 0 || !idle.NextAt.IsZero() || s.Hand(idle) {
+		t.Fatalf("a sender not running claimed or took a call: %+v", idle)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Run(ctx)
+	deadline := time.Now().Add(10 * time.Second)
+	var calls []lottery.WalletCall
+	for i := range 40 {
+		c := wallet.CreditCall(fmt.Sprintf("s%02d", i), "op-1", fmt.Sprint(100+i), int64(i))
+		for s.Claim(&c, now); c.Attempts == 0; s.Claim(&c, now) {
+			if time.Now().After(deadline) {
+				t.Fatal("the sender does not run")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if c.Attempts != 1 || !c.NextAt.Equal(now.Add(time.Hour)) {
+			t.Fatalf("claimed: %+v", c)
+		}
+		calls = append(calls, c)
+	}
+	if err := store.AddWalletCalls(context.Background(), calls, now); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := store.ClaimWalletCalls(context.Background(), now.Add(59*time.Minute), time.Minute, 100); len(got) != 0 {
+		t.Fatalf("%d calls kept claimed were claimed within their lease", len(got))
+	}
+	for _, c := range calls {
+		if !s.Hand(c) {
+			t.Fatalf("%s not taken", c.TransactionID)
+		}
+	}
+	for {
+		st, err := store.OutboxState(context.Background(), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the calls handed were not settled: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, c := range calls {
+		want, _ := json.Marshal(wallet.CreditRequest{TransactionID: c.TransactionID, Player: "op-1", RoundID: c.RoundID, Amount: c.Amount,
+			Currency: wallet.Currency, DebitTransactionID: "debit-" + c.TransactionID[len("credit-"):]})
+		if bodies[c.TransactionID] != string(want) {
+			t.Errorf("%s sent as %s, want %s", c.TransactionID, bodies[c.TransactionID], want)
+		}
+	}
+	acked, err := store.WalletCalls(context.Background(), lottery.CallAcked, 100)
+	if err != nil || len(acked) != len(calls) {
+		t.Fatalf("%d calls acknowledged, want %d: %v", len(acked), len(calls), err)
+	}
+	for _, c := range acked {
+		if c.Attempts != 1 {
+			t.Errorf("%s sent %d times", c.TransactionID, c.Attempts)
+		}
+	}
+}
