@@ -141,7 +141,7 @@ func (w *Wallet) sell(ctx context.Context, p Player, req lottery.SaleRequest) (l
 			w.ahead.keep(p.ID, next)
 		}
 		// The credit of an « Auto » game is due: kept claimed, it is handed to the sender.
-		if g.Status != lottery.Finished || !w.Outbox.Hand(req.Wallet.Credit.CreditOf(&g)) {
+		if c, ok := req.Wallet.Credit.(*credit); !ok || c.kept == nil || !w.Outbox.Hand(*c.kept) {
 			w.Outbox.Wake()
 		}
 	}
@@ -378,16 +378,23 @@ type credit struct {
 	who, round string // the player at the operator, the round
 	suffix     string // the round's transaction suffix
 	outbox     Outbox
+	// kept is the credit as the sale's write keeps it, if kept claimed: the one call the sale
+	// hands to the sender. The writer sets it before the sale's answer, which the seller waits
+	// for; one not claimed (no sender running then) is left to a claim.
+	kept *lottery.WalletCall
 }
 
 // CreditOf is the credit of a sold game's prize: held until the game finishes, else kept
-// claimed by the sender, which the sale hands it to (Wallet.sell).
+// claimed by the sender, which the sale hands it to (Wallet.sell). A write tried again makes it
+// again, and the last one made is the one kept.
 func (c *credit) CreditOf(g *lottery.Game) lottery.WalletCall {
 	call := wallet.CreditCall(c.suffix, c.who, c.round, g.Prize)
+	c.kept = nil
 	if g.Status != lottery.Finished {
 		call.Status = lottery.CallHeld // credited when the game finishes
-	} else {
-		c.outbox.Claim(&call, g.CreatedAt)
+	} else if c.outbox.Claim(&call, g.CreatedAt); call.Attempts > 0 {
+		kept := call
+		c.kept = &kept
 	}
 	return call
 }
