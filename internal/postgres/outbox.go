@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -41,7 +40,7 @@ func addWalletCalls(ctx context.Context, tx pgx.Tx, calls []lottery.WalletCall, 
 			return err
 		}
 		if !sqlstore.SameCall(kept, c) {
-			return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
+			return sqlstore.CallChanged(c.TransactionID)
 		}
 	}
 	return nil

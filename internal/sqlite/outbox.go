@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"starcolor/internal/lottery"
@@ -55,7 +54,7 @@ func (t *tx) addWalletCalls(calls []lottery.WalletCall, now time.Time) error {
 			return err
 		}
 		if !sqlstore.SameCall(kept, c) {
-			return fmt.Errorf("wallet call %s is kept with another body: a call never changes", c.TransactionID)
+			return sqlstore.CallChanged(c.TransactionID)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"starcolor/internal/fault"
@@ -55,6 +56,12 @@ func KeptBody(b []byte) []byte {
 func SameCall(kept, c lottery.WalletCall) bool {
 	return kept.Call == c.Call && kept.Player == c.Player && kept.RoundID == c.RoundID && kept.Amount == c.Amount &&
 		bytes.Equal(kept.Body, c.Body)
+}
+
+// CallChanged is the error of a call kept again under its transaction id as another call
+// (!SameCall).
+func CallChanged(transactionID string) error {
+	return fmt.Errorf("wallet call %s is kept already as another call (its kind, player, round, amount or body): a call never changes", transactionID)
 }
 
 // WalletCallColumns are the columns ScanWalletCall reads.

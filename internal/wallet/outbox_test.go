@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"starcolor/internal/app/apptest"
 	"starcolor/internal/lottery"
 	"starcolor/internal/sqlite"
 	"starcolor/internal/storetest"
@@ -244,19 +245,7 @@ func TestSenderSendsHandedCalls(t *testing.T) {
 			t.Fatalf("%s not taken", c.TransactionID)
 		}
 	}
-	for {
-		st, err := store.OutboxState(context.Background(), time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Pending == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the calls handed were not settled: %+v", st)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	apptest.DrainOutbox(t, store, time.Now, nil)
 	mu.Lock()
 	defer mu.Unlock()
 	for _, c := range calls {
