@@ -47,6 +47,10 @@ func TestFakewallet(t *testing.T) {
 		}
 		return res.StatusCode, string(b)
 	}
+	// The stale and early stamps are a minute beyond the window, not a second: this process and
+	// the wallet's each read the machine's wall clock, which can be stepped between the two
+	// readings. The exact bounds (300 s good, 301 s refused) are proved on a pinned clock, by
+	// wallet's TestVerifyRequest and fakewallet's TestSignatures.
 	now := time.Now()
 	for _, c := range []struct {
 		path, body, sig string
@@ -56,8 +60,8 @@ func TestFakewallet(t *testing.T) {
 	}{
 		{"/debit", `{"transaction_id":"d1","player":"ann","operator_session":"s","round_id":"1","amount":1200,"currency":"EUR"}`, "", now, 200, `{"balance":3800,"transaction_id":"d1"}`},
 		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, strings.Repeat("ab", 32), now, 401, "bad_signature"},
-		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, "", now.Add(-301 * time.Second), 401, "bad_signature"},
-		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, "", now.Add(301 * time.Second), 401, "bad_signature"},
+		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, "", now.Add(-wallet.Window - time.Minute), 401, "bad_signature"},
+		{"/debit", `{"transaction_id":"d2","player":"ann","operator_session":"s","round_id":"2","amount":100,"currency":"EUR"}`, "", now.Add(wallet.Window + time.Minute), 401, "bad_signature"},
 		{"/debit", `{"transaction_id":"d3","player":"ann","operator_session":"s","round_id":"3","amount":9000,"currency":"EUR"}`, "", now, 402, "insufficient_funds"},
 		{"/credit", `{"transaction_id":"c1","player":"ann","round_id":"1","amount":300,"currency":"EUR","debit_transaction_id":"d1"}`, "", now, 200, `{"balance":4100,"transaction_id":"c1"}`},
 		{"/rollback", `{"transaction_id":"r4","player":"bob","round_id":"4","rolled_back_transaction_id":"d4"}`, "", now, 200, `{"balance":5000,"transaction_id":"r4"}`},

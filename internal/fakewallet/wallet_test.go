@@ -29,8 +29,14 @@ import (
 //   - with a timestamp 301 s old or ahead of the wallet's clock, or none.
 //
 // In upper case, or 300 s off, it is good.
+//
+// The wallet's clock is pinned, so that the bounds are exact: the machine's wall clock can be
+// stepped between a stamp and its check.
 func TestSignatures(t *testing.T) {
-	w := newWallet(t, Faults{})
+	s := newStore(t)
+	now := time.Now()
+	s.Now = func() time.Time { return now }
+	w := serveStore(t, s, Faults{})
 	body := []byte(`{"transaction_id":"d1","player":"p1","operator_session":"s","round_id":"1","amount":500,"currency":"EUR"}`)
 	other := []byte(`{"transaction_id":"d1","player":"p1","operator_session":"s","round_id":"1","amount":5,"currency":"EUR"}`)
 	stamp := func(req *http.Request, at time.Time, sig func(method, path, ts string) string) {
@@ -43,17 +49,17 @@ func TestSignatures(t *testing.T) {
 	}
 	for name, sign := range map[string]func(req *http.Request, b []byte){
 		"missing": func(req *http.Request, _ []byte) {
-			stamp(req, time.Now(), func(string, string, string) string { return "" })
+			stamp(req, now, func(string, string, string) string { return "" })
 		},
 		"wrong": func(req *http.Request, _ []byte) {
-			stamp(req, time.Now(), func(string, string, string) string { return strings.Repeat("0", 64) })
+			stamp(req, now, func(string, string, string) string { return strings.Repeat("0", 64) })
 		},
 		"not hex": func(req *http.Request, _ []byte) {
-			stamp(req, time.Now(), func(string, string, string) string { return "not a signature" })
+			stamp(req, now, func(string, string, string) string { return "not a signature" })
 		},
-		"of another body": func(req *http.Request, b []byte) { stamp(req, time.Now(), own(other)) },
+		"of another body": func(req *http.Request, b []byte) { stamp(req, now, own(other)) },
 		"under another secret": func(req *http.Request, b []byte) {
-			stamp(req, time.Now(), func(method, path, ts string) string {
+			stamp(req, now, func(method, path, ts string) string {
 				return wallet.NewKey([]byte("another secret")).RequestSignature(method, path, ts, b)
 			})
 		},
@@ -63,13 +69,13 @@ func TestSignatures(t *testing.T) {
 			req.Header.Set(wallet.SignatureHeader, hex.EncodeToString(m.Sum(nil)))
 		},
 		"made for another call": func(req *http.Request, b []byte) {
-			stamp(req, time.Now(), func(method, _, ts string) string { return key.RequestSignature(method, "/credit?x", ts, b) })
+			stamp(req, now, func(method, _, ts string) string { return key.RequestSignature(method, "/credit?x", ts, b) })
 		},
 		"made for another method": func(req *http.Request, b []byte) {
-			stamp(req, time.Now(), func(_, path, ts string) string { return key.RequestSignature("PUT", path, ts, b) })
+			stamp(req, now, func(_, path, ts string) string { return key.RequestSignature("PUT", path, ts, b) })
 		},
-		"301 s old":   func(req *http.Request, b []byte) { stamp(req, time.Now().Add(-301*time.Second), own(b)) },
-		"301 s ahead": func(req *http.Request, b []byte) { stamp(req, time.Now().Add(301*time.Second), own(b)) },
+		"301 s old":   func(req *http.Request, b []byte) { stamp(req, now.Add(-301*time.Second), own(b)) },
+		"301 s ahead": func(req *http.Request, b []byte) { stamp(req, now.Add(301*time.Second), own(b)) },
 		"without a time": func(req *http.Request, b []byte) {
 			req.Header.Set(wallet.SignatureHeader, key.RequestSignature(req.Method, req.URL.RequestURI(), "", b))
 		},
@@ -93,16 +99,16 @@ func TestSignatures(t *testing.T) {
 	// The signature in upper case is good, and so is a timestamp 300 s off; the answers are
 	// signed for their requests, and echo their transaction_id.
 	r := w.signed("POST", "/debit", body, func(req *http.Request) {
-		stamp(req, time.Now(), func(method, path, ts string) string {
+		stamp(req, now, func(method, path, ts string) string {
 			return strings.ToUpper(key.RequestSignature(method, path, ts, body))
 		})
 	})
 	if r.status != 200 || !r.signed || string(r.body) != fmt.Sprintf(`{"balance":%d,"transaction_id":"d1"}`, DefaultInitialBalance-500) {
 		t.Fatalf("a debit signed in upper case: %d %s (signed %v)", r.status, r.body, r.signed)
 	}
-	for _, off := range []time.Duration{-300 * time.Second, 299 * time.Second} {
+	for _, off := range []time.Duration{-300 * time.Second, 300 * time.Second} {
 		b := fmt.Appendf(nil, `{"transaction_id":"c%d","player":"p1","round_id":"1","amount":0,"currency":"EUR","debit_transaction_id":"d1"}`, off/time.Second)
-		if r := w.signed("POST", "/credit", b, func(req *http.Request) { stamp(req, time.Now().Add(off), own(b)) }); r.status != 200 || !r.signed {
+		if r := w.signed("POST", "/credit", b, func(req *http.Request) { stamp(req, now.Add(off), own(b)) }); r.status != 200 || !r.signed {
 			t.Errorf("a credit stamped %s off: %d %s (signed %v)", off, r.status, r.body, r.signed)
 		}
 	}
