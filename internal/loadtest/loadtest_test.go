@@ -176,7 +176,9 @@ func TestLoadtestRefusesNonLoopback(t *testing.T) {
 			t.Errorf("%s was accepted", u)
 			continue
 		}
-		if time.Since(start) > 100*time.Millisecond {
+		// The refusal reads the URL alone; a connection tried to 10.0.0.1 would hang for
+		// longer. The bound leaves room for a busy machine (CI runs packages at once).
+		if time.Since(start) > time.Second {
 			t.Errorf("%s: refused only after %s", u, time.Since(start))
 		}
 		if strings.Contains(u, "example.com") || strings.HasPrefix(u, "http://10.") {
