@@ -21,7 +21,11 @@ func appended(emission, mode, reason string, n int64) []Event {
 
 var tricky = []string{"", "E1", "auto", "closure", `a"b`, `a\b`, "<script>&", "\x00\x1f\t\n", "é ★", "\u2028\u2029", "\xff\xfe", "\x7f"}
 
-// The appended bytes are json.Marshal's, byte for byte, for every kind that appends its own.
+// appendKey is the account key the appended entries are sealed with.
+var appendKey = AccountKey{1, 2, 3}
+
+// The appended bytes are json.Marshal's, byte for byte, for every kind that appends its own;
+// sealed by Encode, they are Seal's of them.
 func TestAppendMatchesMarshal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ats := []time.Time{at, time.Unix(0, 0), time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC)}
@@ -36,6 +40,12 @@ func TestAppendMatchesMarshal(t *testing.T) {
 			got, want := ev.(appender).appendPending(nil, a), marshalPending(ev, a)
 			if string(got) != string(want) {
 				t.Fatalf("%s:\n got %s\nwant %s", ev.Kind(), got, want)
+			}
+			// Encode seals them where they are made: as Seal does the pending bytes.
+			seq := r.Uint64() >> r.IntN(64)
+			sealed, err := Seal(want, seq, ev.Account(), &appendKey)
+			if enc := Encode(seq, a, ev, &appendKey); err != nil || string(enc) != string(sealed) {
+				t.Fatalf("%s at %d: %v\nEncode %s\n  Seal %s", ev.Kind(), seq, err, enc, sealed)
 			}
 		}
 	}
@@ -67,4 +77,13 @@ func BenchmarkPending(b *testing.B) {
 			marshalPending(ev, at)
 		}
 	})
+}
+
+// BenchmarkEncode is what a sale's entry costs to make and seal, as a check rebuilds it.
+func BenchmarkEncode(b *testing.B) {
+	ev := Sale{Game: 123456789, AccountID: 4242, Stake: 100, Prize: 200, Emission: "20261202-0001-abcdefgh", Block: 3, Index: 65432, Mode: "auto", Transfer: 987654321}
+	b.ReportAllocs()
+	for b.Loop() {
+		Encode(2493898, at, ev, &appendKey)
+	}
 }

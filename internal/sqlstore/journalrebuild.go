@@ -60,9 +60,17 @@ func (gr *gameReader) in(ctx context.Context, q Querier, ids []int64) (map[int64
 	}
 	out := make(map[int64]*gameRow, len(ids))
 	players := map[int64][]*gameRow{} // those not in accounts yet
+	// The rows are made in one slice rather than one by one: a chunk holds thousands. The
+	// ranges may hold games that are not in ids: those are made apart.
+	rows := make([]gameRow, len(ids))
 	err := inRanges(ctx, q, ids, `SELECT id, block_number, player_id, unit, stake, mode, prize, stake_transfer, created_at
 		FROM games WHERE id >= $1 AND id <= $2`, func(r Rows) error {
-		g := &gameRow{}
+		var g *gameRow
+		if len(rows) > 0 {
+			g, rows = &rows[0], rows[1:]
+		} else {
+			g = new(gameRow)
+		}
 		var number, player int64
 		if err := r.Scan(&g.g.ID, &number, &player, &g.g.Unit, &g.g.Stake, &g.g.Mode, &g.g.Prize, &g.g.StakeTransfer, ScanTime(&g.g.CreatedAt)); err != nil {
 			return err
