@@ -40,6 +40,10 @@ type SaleRequest struct {
 
 	Key         string // the request's Idempotency-Key
 	RequestHash []byte // SHA-256 of the request's call and body, kept under the key with SoldAnswer
+	// Unkept: no answer is kept under Key, nor is Key looked up among those kept. Only the fill
+	// tool's sales are so (internal/fill): made at times older than any kept answer, each answer
+	// would be written only for the sweep of old keys to delete it. Never a request's.
+	Unkept bool
 	// Prizes reads the prize of the unit the sale is given.
 	Prizes Prizes
 }
@@ -333,8 +337,10 @@ func Decide(ctx context.Context, sales []*Sale, b *Book, stock Stock) (*Rows, er
 				rows.Released = append(rows.Released, r.Wallet.Rollback)
 			}
 		}
-		rows.Answers = append(rows.Answers, KeyedAnswer{KeyRef: k,
-			KeptAnswer: KeptAnswer{RequestHash: r.RequestHash, Answer: s.Answer}, CreatedAt: s.Time.Unix()})
+		if !r.Unkept {
+			rows.Answers = append(rows.Answers, KeyedAnswer{KeyRef: k,
+				KeptAnswer: KeptAnswer{RequestHash: r.RequestHash, Answer: s.Answer}, CreatedAt: s.Time.Unix()})
+		}
 		h := HourKey{Hour: Hour.Start(g.CreatedAt), Price: g.Stake}
 		if rows.Hours[h] == nil {
 			rows.Hours[h] = &Sales{Period: h.Hour, Price: h.Price}

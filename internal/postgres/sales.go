@@ -229,7 +229,9 @@ func (d *DB) trySales(ctx context.Context, ops []*saleOp) (time.Duration, error)
 		sales[i] = s
 		r := &s.Request
 		accounts = append(accounts, r.AccountID)
-		players, keys = append(players, r.PlayerID), append(keys, r.Key)
+		if !r.Unkept {
+			players, keys = append(players, r.PlayerID), append(keys, r.Key)
+		}
 		if r.Session != nil {
 			sessions = append(sessions, r.Session)
 		}

@@ -97,7 +97,9 @@ func (w *writer) sellBatch(ctx context.Context, ops []*saleOp) error {
 	for i, op := range ops {
 		r := &op.sale.Request
 		sales[i] = &op.sale
-		keys = append(keys, r.PlayerID, r.Key)
+		if !r.Unkept {
+			keys = append(keys, r.PlayerID, r.Key)
+		}
 		accounts = append(accounts, r.AccountID)
 		if r.Session != nil {
 			sessions = append(sessions, r.Session)

@@ -105,6 +105,7 @@ func Run(t *testing.T, h Harness) {
 		run  func(*testing.T, Harness)
 	}{
 		{"SalesInBatches", testSalesInBatches},
+		{"UnkeptSales", testUnkeptSales},
 		{"KeyRacedAcrossServers", testKeyRacedAcrossServers},
 		{"UnreadablePrizeFailsOnlyItsSales", testUnreadablePrize},
 		{"SessionEndedRefusesSales", testSessionEndedRefusesSales},

@@ -466,3 +466,35 @@ func testForgetKeys(t *testing.T, h Harness) {
 		t.Fatalf("%d keys left, want %d", n, len(kept))
 	}
 }
+
+// A sale made Unkept (the fill tool's, lottery.SaleRequest.Unkept) keeps no answer under its key
+// and does not look its key up: two such sales under one key both sell, and a request's sale
+// under it afterwards sells too, keeping its answer, after which the key is taken. The books
+// balance, with no kept answer but that one.
+func testUnkeptSales(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	p := f.player(t, "filled", 100_000)
+	before := f.raw.Int(t, `SELECT count(*) FROM idempotency`)
+	for range 2 {
+		r := f.sale(p, "fill-1")
+		r.Unkept = true
+		if _, err := f.s.Sell(f.ctx, r, f.now); err != nil {
+			t.Fatalf("an unkept sale: %v", err)
+		}
+	}
+	if _, found, err := f.s.KeptAnswer(f.ctx, p.ID, "fill-1"); err != nil || found {
+		t.Fatalf("an unkept sale's answer: found %v, %v", found, err)
+	}
+	if n := f.raw.Int(t, `SELECT count(*) FROM idempotency`); n != before {
+		t.Fatalf("%d kept answers after unkept sales, %d before", n, before)
+	}
+	if _, err := f.sell(p, "fill-1"); err != nil {
+		t.Fatalf("a request's sale under an unkept sale's key: %v", err)
+	}
+	if _, err := f.sell(p, "fill-1"); !errors.Is(err, lottery.ErrKeyTaken) {
+		t.Fatalf("the key once a request's sale kept its answer: %v, want %v", err, lottery.ErrKeyTaken)
+	}
+	if c := f.ledgerOK(t); c.Games != 3 {
+		t.Fatalf("ledger sees %d games, 3 sold", c.Games)
+	}
+}
