@@ -8,8 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"runtime/debug"
+
 	"time"
 
 	"golang.org/x/mod/sumdb/note"
@@ -75,14 +74,11 @@ from time to time (docs/OPERATOR_GUIDE.md).`, stderr)
 	}
 	// The check reads the whole history, streaming, on four connections at once: a soft limit
 	// keeps the collector ahead of it however busy the machine (its memory: docs/PERFORMANCE.md).
-	// The collector runs when the heap is 5 times what it held after the last collection
-	// (GOGC=400), not twice: what the check holds is small, and it makes a few short-lived
+	// Below it the collector runs when the heap is 5 times what it held after the last
+	// collection, not twice: what the check holds is small, and it makes a few short-lived
 	// values a row read, which the default pace collected every few megabytes (5-8 % of the
-	// check's CPU). $GOGC, when set, still rules.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ledgerHeap))
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(ledgerGC))
-	}
+	// check's CPU).
+	defer paceGC(ledgerGC, ledgerHeap)()
 	keys, own, err := ledgerKeys(fs, *db, *keyFile, *verifier, *accountHex)
 	var noKey *noKeyFile
 	if errors.As(err, &noKey) {

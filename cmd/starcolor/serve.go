@@ -13,7 +13,6 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -111,17 +110,12 @@ but what never changes.`, stderr)
 		return cmdline.UsageError(fs, "--trusted-proxy: %v", err)
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lv}))
-	if os.Getenv("GOGC") == "" {
-		// The server's live heap is small (tens of MB) and most of what it allocates is garbage
-		// made per request: collecting at 5 times the live heap rather than twice spends less
-		// CPU per play (docs/PERFORMANCE.md). The memory limit keeps that slack from growing
-		// with big short-lived allocations, a password hash's 64 MiB above all: near it the
-		// collector runs sooner, whatever GOGC says.
-		debug.SetGCPercent(400)
-		if os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(384 << 20)
-		}
-	}
+	// The server's live heap is small (tens of MB) and most of what it allocates is garbage
+	// made per request: collecting at 5 times the live heap rather than twice spends less CPU
+	// per play (docs/PERFORMANCE.md). The memory limit keeps that slack from growing with big
+	// short-lived allocations, a password hash's 64 MiB above all: near it the collector runs
+	// sooner, whatever GOGC says.
+	defer paceGC(400, 384<<20)()
 
 	// The metrics' and the profiler's listeners are opened first: an address taken is said at
 	// once, before a store is opened or an emission made.
