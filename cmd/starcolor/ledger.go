@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-
 	"time"
 
 	"golang.org/x/mod/sumdb/note"

@@ -194,12 +194,9 @@ var refMACs sync.Pool
 
 // Encode makes the bytes of the entry that records ev at seq and at.
 func Encode(seq uint64, at time.Time, ev Event, key *AccountKey) []byte {
-	if a, ok := ev.(appender); ok && ev.Account() != 0 {
-		// A check rebuilds a sale's entry for each game it compares: sealed in the bytes it
-		// is made in, rather than copied by Seal.
-		return sealInPlace(a.appendPending(make([]byte, 0, 340), at.UTC()), seq, ev.Account(), key)
-	}
-	b, err := Seal(Pending(at, ev), seq, ev.Account(), key)
+	// The pending bytes are this call's own: sealed where they are made, not copied (a check
+	// rebuilds a sale's entry for each game it compares).
+	b, err := seal(Pending(at, ev), seq, ev.Account(), key)
 	if err != nil {
 		panic("journal: " + err.Error()) // Pending's bytes always seal
 	}
@@ -211,7 +208,7 @@ func Encode(seq uint64, at time.Time, ev Event, key *AccountKey) []byte {
 // change; the sequencer seals them (Seal) once it gives them their seq.
 func Pending(at time.Time, ev Event) []byte {
 	if a, ok := ev.(appender); ok && ev.Account() != 0 {
-		return a.appendPending(make([]byte, 0, 320), at.UTC())
+		return a.appendPending(make([]byte, 0, 340), at.UTC()) // room for a seq's digits
 	}
 	return marshalPending(ev, at)
 }
@@ -245,37 +242,32 @@ var (
 // field; the reference is the first "account" field, which comes before any string an event's
 // fields hold (their numbers, at most, precede it).
 func Seal(pending []byte, seq uint64, account int64, key *AccountKey) ([]byte, error) {
-	if !bytes.HasPrefix(pending, pendingHead) {
-		return nil, errors.New("a pending entry begins with seq 0")
-	}
-	out := make([]byte, 0, len(pending)+20)
-	out = append(out, `{"seq":`...)
-	out = strconv.AppendUint(out, seq, 10)
-	rest := pending[len(pendingHead)-1:]
-	if account == 0 {
-		return append(out, rest...), nil
-	}
-	at := bytes.Index(rest, pendingRef)
-	if at < 0 {
-		return nil, errors.New("a pending entry of an account holds the place of its reference")
-	}
-	out = append(out, rest[:at+len(`"account":"`)]...)
-	out = append(out, key.Ref(account, seq)...)
-	return append(out, rest[at+len(pendingRef)-1:]...), nil
+	// The pending bytes are the caller's (a write's queued entry): sealed in a copy.
+	return seal(append(make([]byte, 0, len(pending)+20), pending...), seq, account, key)
 }
 
-// sealInPlace is Seal of a pending entry of an account that an appender made, in its own bytes:
-// the seq's digits in place of its 0, the bytes after moved along, and the reference written
-// over the zeros that hold its place.
-func sealInPlace(b []byte, seq uint64, account int64, key *AccountKey) []byte {
+// seal is Seal in b's own bytes: the seq's digits in place of its 0, the bytes after moved
+// along, and the reference written over the zeros that hold its place.
+func seal(b []byte, seq uint64, account int64, key *AccountKey) ([]byte, error) {
+	if !bytes.HasPrefix(b, pendingHead) {
+		return nil, errors.New("a pending entry begins with seq 0")
+	}
+	ref := 0
+	if account != 0 {
+		if ref = bytes.Index(b, pendingRef); ref < 0 {
+			return nil, errors.New("a pending entry of an account holds the place of its reference")
+		}
+	}
 	var digits [20]byte
 	d := strconv.AppendUint(digits[:0], seq, 10)
 	zero := len(pendingHead) - 2 // the 0 of {"seq":0,
 	b = slices.Insert(b, zero+1, d[1:]...)
 	copy(b[zero:], d)
-	ref := bytes.Index(b, pendingRef) + len(`"account":"`)
-	key.putRef(b[ref:ref+len(noRef)], account, seq)
-	return b
+	if account != 0 {
+		ref += len(d) - 1 + len(`"account":"`)
+		key.putRef(b[ref:ref+len(noRef)], account, seq)
+	}
+	return b, nil
 }
 
 // Leaf is an entry's leaf hash in the tree: SHA-256(0x00 ‖ the entry's bytes).
