@@ -298,6 +298,26 @@ func (c *comparison) queued(ctx context.Context) error {
 			return err
 		}
 	}
+	// A queued entry is committed with its rows: one whose row is not in this snapshot was
+	// written, or its row deleted, behind the store's back.
+	transfers := map[int64]*lottery.Transfer{}
+	if err := c.transfersOf(ctx, c.queuedTransfers, "", transfers); err != nil {
+		return err
+	}
+	for _, missing := range []struct {
+		what  string
+		ids   []int64
+		found func(int64) bool
+	}{
+		{"game", c.queuedGames, func(id int64) bool { return games[id] != nil }},
+		{"transfer", c.queuedTransfers, func(id int64) bool { return transfers[id] != nil }},
+	} {
+		for _, id := range slices.Compact(slices.Sorted(slices.Values(missing.ids))) {
+			if !missing.found(id) {
+				c.add(-1, "", "the journal's queue holds an entry of %s %d, which the database does not have", missing.what, id)
+			}
+		}
+	}
 	return nil
 }
 

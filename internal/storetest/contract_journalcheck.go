@@ -143,6 +143,14 @@ func (sc *journalScene) queueSale(t testing.TB, game, stake int64) {
 		journal.Pending(sc.now, journal.Sale{AccountID: sc.alice.AccountID, Game: game, Stake: stake, Mode: "auto"}))
 }
 
+// queueDeposit queues, by hand, the entry of a deposit to alice by transfer (which need not
+// exist), in the form of a row queued before migration 0029.
+func (sc *journalScene) queueDeposit(t testing.TB, transfer, amount int64) {
+	t.Helper()
+	sc.exec(t, `INSERT INTO journal_queue (kind, account, transfer, pending) VALUES ('deposit', ?, ?, ?)`, sc.alice.AccountID, transfer,
+		journal.Pending(sc.now, journal.Payment{AccountID: sc.alice.AccountID, Amount: amount, Transfer: transfer}))
+}
+
 // dropTriggers drops the triggers that keep a table's rows from being changed or deleted, as the
 // database's administrator can.
 func (sc *journalScene) dropTriggers(t testing.TB, table string) {
@@ -277,7 +285,11 @@ func testJournalCheckCatchesTampering(t *testing.T, h Harness) {
 			// entry's game counts only if it exists.
 			want := sc.deleteLastSale(t)
 			sc.queueSale(t, sc.last.ID+1000, sc.last.Stake)
-			return want
+			return append(want, named{-1, fmt.Sprintf("the journal's queue holds an entry of game %d, which the database does not have", sc.last.ID+1000)})
+		}},
+		{"a queued deposit of a transfer that does not exist", func(t *testing.T, sc *journalScene) []named {
+			sc.queueDeposit(t, 1_000_000, 5000)
+			return []named{{-1, "the journal's queue holds an entry of transfer 1000000, which the database does not have"}}
 		}},
 		{"a deposit added", func(t *testing.T, sc *journalScene) []named {
 			sc.exec(t, `INSERT INTO transfers (from_account, to_account, amount, kind, created_at) VALUES (1, ?, 5000, 'deposit', ?)`, sc.alice.AccountID, sc.saleAt(sc.now))
