@@ -18,6 +18,7 @@ import (
 // SQLite: every test runs, prints its statistic, p-value and verdict, and the emission passes;
 // its flags may follow the id.
 func TestEmissionRandomness(t *testing.T) {
+	t.Parallel() // a long one: see TestMain
 	db := filepath.Join(sharedDir(t), "shared.db")
 	r := cli("emission", "randomness", "--db", db, "E1")
 	if r.code != 0 {

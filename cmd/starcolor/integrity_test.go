@@ -71,6 +71,7 @@ func get(t *testing.T, url string) (int, string) {
 //   - The server says so: an error in its log, /healthz 503, a metric.
 //   - ledger check reports it and exits 1.
 func TestCorruptUnitOnDisk(t *testing.T) {
+	t.Parallel() // a long one: see TestMain
 	db := filepath.Join(t.TempDir(), "corrupt.db")
 	servableDB(t, db)
 	unit := changeTier(t, db, "S1")

@@ -29,6 +29,7 @@ func TestLedgerCheckMemoryBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fills 100,000 games: about 20 s")
 	}
+	t.Parallel() // a long one: see TestMain
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "filled.db")
 	key, err := journal.OpenKey(journalKeyPath(db), "", true)

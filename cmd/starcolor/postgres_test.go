@@ -126,6 +126,7 @@ func TestServersSellOutTogether(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create two blocks of 1,000,000 units; skipped with -short")
 	}
+	t.Parallel() // a long one: see TestMain
 	db := storetest.PostgresURL(t)
 	def := gamedeftest.Mini(t)
 	store, err := openStore(context.Background(), db)
@@ -363,6 +364,7 @@ func TestServerKilledAmongOthers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create three blocks of 1,000,000 units; skipped with -short")
 	}
+	t.Parallel() // a long one: see TestMain
 	db := storetest.PostgresURL(t)
 	servers := pgServers(t, db, 3)
 	players := joinAll(t, servers, 24, "kill", 10_000_00)
@@ -392,6 +394,7 @@ func TestPostgresRestartedUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create three blocks of 1,000,000 units; skipped with -short")
 	}
+	t.Parallel() // a long one: see TestMain
 	c := storetest.NewCluster(t)
 	servers := pgServers(t, c.URL, 2)
 	players := joinAll(t, servers, 16, "restart", 10_000_00)

@@ -216,6 +216,7 @@ func TestServerKilledUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the server, which creates three blocks of 1,000,000 units; skipped with -short")
 	}
+	t.Parallel() // a long one: see TestMain
 	db := filepath.Join(t.TempDir(), "crash.db")
 	servableDB(t, db)
 	srv := startServer(t, db)

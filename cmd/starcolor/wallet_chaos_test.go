@@ -32,6 +32,7 @@ import (
 const chaosRun = 15 * time.Second
 
 func TestWalletChaosSQLite(t *testing.T) {
+	t.Parallel() // a long one: see TestMain
 	db := filepath.Join(t.TempDir(), "chaos.db")
 	servableDB(t, db)
 	walletChaos(t, db, 1)
@@ -41,6 +42,7 @@ func TestWalletChaosPostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the servers create two blocks of 1,000,000 units; skipped with -short")
 	}
+	t.Parallel() // a long one: see TestMain
 	walletChaos(t, storetest.PostgresURL(t), 3)
 }
 
