@@ -60,6 +60,8 @@ func focused(t *testing.T, ctx context.Context, id string) string {
 // submitLimits types into the limits form and saves it, returning what the screen says then.
 func submitLimits(t *testing.T, ctx context.Context, deposit, stake string) string {
 	t.Helper()
+	// The form is disabled until the screen has read the limits it fills it with.
+	waitFor(t, ctx, `!document.querySelector('#limits-form button[type=submit]').disabled`)
 	step(t, ctx, "set the limits",
 		chromedp.SetValue("#limit-deposit", deposit), chromedp.SetValue("#limit-stake", stake),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('#limits-msg').textContent = ''`),
@@ -132,7 +134,14 @@ func testLimitsScreen(t *testing.T, ctx context.Context) {
 	}
 	shot(t, ctx, "desktop-16-limit-reached")
 
+	// The screen's read of the limits held a second: what the player types meanwhile is not
+	// overwritten when it comes, since the form waits for it.
+	eval[bool](t, ctx, `(() => { const f = window.fetch; window.fetch = (u, o) => {
+		window.fetch = f; return new Promise(r => setTimeout(r, 1000)).then(() => f(u, o)); }; return true; })()`)
 	step(t, ctx, "my limits", chromedp.Click("#limits-open"))
+	if !eval[bool](t, ctx, `document.querySelector('#limit-stake').disabled && document.querySelector('#limits-save').disabled`) {
+		t.Error("the limits' form can be changed before the screen has read them")
+	}
 	waitFor(t, ctx, `document.querySelector('#limits').open && document.querySelector('#lim-deposited').textContent.trim() !== ''`)
 	for sel, want := range map[string]string{"#lim-deposit": "50 €", "#lim-deposited": "30 €", "#lim-deposit-left": "20 €", "#lim-stake": "20 €", "#lim-staked": "0 €", "#lim-stake-left": "20 €"} {
 		if got := text(t, ctx, sel); got != want {

@@ -165,11 +165,16 @@ async function openLimits(why, back) {
   w.textContent = why ? t(why) : '';
   limitsSay('', false);
   openDialog($('#limits'), null, back);
+  // The form waits for the limits read: filled after, it would overwrite what was typed.
+  const fields = ['#limit-deposit', '#limit-stake', '#limit-reality', '#limits-save'].map(sel => $(sel));
+  for (const f of fields) f.disabled = true;
   try {
     await loadLimits();
     fillLimits();
   } catch (e) {
     limitsSay(errText(e), true);
+  } finally {
+    for (const f of fields) f.disabled = false;
   }
   $(why === 'whyStake' ? '#limit-stake' : '#limit-deposit').focus();
   if (why) announce(w.textContent);
