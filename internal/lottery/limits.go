@@ -226,9 +226,25 @@ type StakeAt struct {
 
 // Forward brings the window to now: after(id) gives the player's stakes of the games after id,
 // in the order of their ids, a page at a time (none: no more); the stakes a Week old or more
-// leave the window, up to the first one still in the week.
-func (w *Window) Forward(now time.Time, after func(id int64) ([]StakeAt, error)) error {
+// leave the window, up to the first one still in the week. latest gives the player's latest game
+// (ok false: none).
+//
+// When the latest stake the window counts is a Week old, all of them have left: the player
+// stopped. If the latest game is that old too (no sale came since the window was read), the
+// window is emptied to it without reading the games between. A player who stopped after a
+// heavy week had hundreds of thousands of them, read again at each look at their limits.
+func (w *Window) Forward(now time.Time, after func(id int64) ([]StakeAt, error), latest func() (s StakeAt, ok bool, err error)) error {
 	from := now.Add(-Week)
+	if !w.Current(now) && !w.Last.After(from) {
+		s, ok, err := latest()
+		if err != nil {
+			return err
+		}
+		if ok && !s.At.After(from) && s.GameID >= w.ThroughID {
+			w.Expired, w.ThroughID, w.Next = w.Total, s.GameID, time.Time{}
+			return nil
+		}
+	}
 	for !w.Current(now) {
 		page, err := after(w.ThroughID)
 		if err != nil {

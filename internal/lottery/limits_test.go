@@ -135,10 +135,11 @@ func TestWeekSum(t *testing.T) {
 }
 
 // The window kept as stakes come, brought forward whenever it no longer holds (as a store does,
-// reading the games after its last expired one, in pages), always equals the sum over the week
-// of every stake, at random times over weeks.
+// reading the games after its last expired one, in pages, or only the latest when the player
+// stopped), always equals the sum over the week of every stake, at random times over weeks.
 func TestWindowEqualsWeekSum(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
+	var paged, emptied int
 	for trial := range 300 {
 		var w Window
 		var games []StakeAt
@@ -153,7 +154,16 @@ func TestWindowEqualsWeekSum(t *testing.T) {
 						page = append(page, g)
 					}
 				}
+				paged++
 				return page, nil
+			}, func() (StakeAt, bool, error) {
+				if len(games) == 0 {
+					return StakeAt{}, false, nil
+				}
+				if !games[len(games)-1].At.After(now.Add(-Week)) {
+					emptied++
+				}
+				return games[len(games)-1], true, nil
 			})
 			if err != nil || !w.Current(now) {
 				t.Fatalf("trial %d: the window does not hold after it was brought forward: %v", trial, err)
@@ -173,6 +183,10 @@ func TestWindowEqualsWeekSum(t *testing.T) {
 				w.Add(g.Amount, g.At)
 			}
 		}
+	}
+	// Both ways were taken, many times.
+	if paged < 1000 || emptied < 100 {
+		t.Errorf("the windows were brought forward by pages %d times, emptied to the latest game %d times", paged, emptied)
 	}
 }
 

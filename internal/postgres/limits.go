@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -60,6 +61,12 @@ func forward(ctx context.Context, q querier, playerID int64, w *lottery.Window, 
 			err := r.Scan(&s.GameID, &s.Amount, &s.At)
 			return s, err
 		})
+	}, func() (s lottery.StakeAt, ok bool, err error) {
+		err = q.QueryRow(ctx, sqlstore.LatestGameQuery, playerID).Scan(&s.GameID, &s.Amount, &s.At)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return s, false, nil
+		}
+		return s, err == nil, err
 	})
 }
 

@@ -62,6 +62,12 @@ func forward(q rowsQuerier, playerID int64, w *lottery.Window, now time.Time) er
 			return err
 		}, `SELECT id, stake, created_at FROM games WHERE player_id = ? AND id > ? ORDER BY id LIMIT 256`, playerID, after)
 		return page, err
+	}, func() (s lottery.StakeAt, ok bool, err error) {
+		err = q(func(r *sql.Rows) error {
+			ok = true
+			return r.Scan(&s.GameID, &s.Amount, sqlstore.ScanTime(&s.At))
+		}, sqlstore.LatestGameQuery, playerID)
+		return s, ok, err
 	})
 }
 

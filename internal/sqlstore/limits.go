@@ -90,8 +90,18 @@ func forward(ctx context.Context, q Querier, playerID int64, w *lottery.Window, 
 			return err
 		})
 		return page, err
+	}, func() (st lottery.StakeAt, ok bool, err error) {
+		err = each(q.Query(ctx, LatestGameQuery, playerID))(func(r Rows) error {
+			ok = true
+			return r.Scan(&st.GameID, &st.Amount, ScanTime(&st.At))
+		})
+		return st, ok, err
 	})
 }
+
+// LatestGameQuery reads a player's latest game's stake ($1: the player), through the games'
+// (player_id, id) index: what lottery.Window.Forward asks of a player who may have stopped.
+const LatestGameQuery = `SELECT id, stake, created_at FROM games WHERE player_id = $1 ORDER BY id DESC LIMIT 1`
 
 // Limits reads a player's limits as they hold at now, with the deposits and the stakes of the
 // week up to now.
@@ -194,10 +204,12 @@ func (s *DB) MoveStakeWindows(ctx context.Context, now time.Time, n int) (int, e
 		was, w          lottery.Window
 	}
 	var dues []due
-	err := each(s.read.Query(ctx, `SELECT p.id, a.id, a.staked_expired, a.staked_through_id, a.staked_next FROM players p JOIN accounts a ON a.id = p.account_id
+	// The whole window: Forward empties one whose latest stake left the week to its total.
+	err := each(s.read.Query(ctx, `SELECT p.id, a.id, a.staked_total, a.staked_expired, a.staked_through_id, a.staked_next, a.staked_last
+		FROM players p JOIN accounts a ON a.id = p.account_id
 		WHERE a.staked_next <= $1 ORDER BY a.id LIMIT $2`, s.d.Time(now.Add(-lottery.Week)), n))(func(r Rows) error {
 		var d due
-		err := r.Scan(&d.player, &d.account, &d.was.Expired, &d.was.ThroughID, ScanTime(&d.was.Next))
+		err := r.Scan(&d.player, &d.account, &d.was.Total, &d.was.Expired, &d.was.ThroughID, ScanTime(&d.was.Next), ScanTime(&d.was.Last))
 		dues = append(dues, d)
 		return err
 	})
