@@ -193,6 +193,7 @@ const windowsWrite = 100
 // page that shows their limits (Limits) reads every game that left the week since their last
 // sale, each a lookup among everyone's games: a heavy player's page of a file larger than the
 // memory took 0.45–0.70 s (docs/PERFORMANCE.md). Swept often, it reads a sweep's span of games.
+// (Once all of a window's stakes have left, Forward reads only the latest game.)
 //
 //  1. The windows due are read, and brought forward on a reading connection: the games they
 //     read are not the writer's time.
