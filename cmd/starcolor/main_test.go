@@ -24,7 +24,7 @@ import (
 // is a command of its own, built once for the tests that need it (fakewallettest), and removed
 // after them.
 //
-// The longest tests, 30–70 s each, mostly wait on servers they start, kill or restart: they run
+// The longest tests, 26–70 s each, mostly wait on servers they start, kill or restart: they run
 // two at a time (t.Parallel), after the others. One after the other, the package took 470–560 s
 // of go test's 10 minutes, and a busy machine went past them (CI, 2026-12-06).
 func TestMain(m *testing.M) {
