@@ -195,6 +195,10 @@ const windowsWrite = 100
 // memory took 0.45–0.70 s (docs/PERFORMANCE.md). Swept often, it reads a sweep's span of games.
 // (Once all of a window's stakes have left, Forward reads only the latest game.)
 //
+// The stalest windows go first. In the order of the accounts, more than n windows due at once (a
+// busy hour a week before) would leave the last accounts' windows to grow stale sweep after
+// sweep, behind the first ones, due again every minute while their players' stakes leave.
+//
 //  1. The windows due are read, and brought forward on a reading connection: the games they
 //     read are not the writer's time.
 //  2. One write a windowsWrite of them keeps each, unless a sale moved it meanwhile: the games
@@ -208,7 +212,7 @@ func (s *DB) MoveStakeWindows(ctx context.Context, now time.Time, n int) (int, e
 	// The whole window: Forward empties one whose latest stake left the week to its total.
 	err := each(s.read.Query(ctx, `SELECT p.id, a.id, a.staked_total, a.staked_expired, a.staked_through_id, a.staked_next, a.staked_last
 		FROM players p JOIN accounts a ON a.id = p.account_id
-		WHERE a.staked_next <= $1 ORDER BY a.id LIMIT $2`, s.d.Time(now.Add(-lottery.Week)), n))(func(r Rows) error {
+		WHERE a.staked_next <= $1 ORDER BY a.staked_next, a.id LIMIT $2`, s.d.Time(now.Add(-lottery.Week)), n))(func(r Rows) error {
 		var d due
 		err := r.Scan(&d.player, &d.account, &d.was.Total, &d.was.Expired, &d.was.ThroughID, ScanTime(&d.was.Next), ScanTime(&d.was.Last))
 		dues = append(dues, d)

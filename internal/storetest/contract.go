@@ -132,6 +132,7 @@ func Run(t *testing.T, h Harness) {
 		{"LimitEdgeConcurrent", testLimitEdgeConcurrent},
 		{"RollingSumsEqualLedger", testRollingSumsEqualLedger},
 		{"SweepRacesSales", testSweepRacesSales},
+		{"SweepStalestFirst", testSweepStalestFirst},
 		{"Register", testRegister},
 		{"LookalikesOfExcluded", testLookalikesOfExcluded},
 		{"LookalikesOfListed", testLookalikesOfListed},

@@ -252,6 +252,43 @@ func (f *fixture) transfers(t testing.TB, p lottery.Player) []lottery.Transfer {
 	}
 }
 
+// A sweep that may move fewer windows than are due moves the stalest first, whatever the order
+// of the accounts: the first players' windows, due again and again, do not keep the others'
+// stale. The players' accounts are made in one order, their sales in the reverse.
+func testSweepStalestFirst(t *testing.T, h Harness) {
+	f := newFixture(t, h)
+	players := make([]lottery.Player, 3)
+	for i := range players {
+		players[i] = f.player(t, fmt.Sprint("stale", i), 10_000)
+	}
+	for i := range players {
+		at := f.now.Add(time.Duration(len(players)-i) * time.Hour)
+		if _, err := f.s.Sell(f.ctx, f.sale(players[i], "k"), at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := f.now.Add(lottery.Week + 5*time.Hour) // every sale has left the week
+	expired := func(p lottery.Player) int64 {
+		return f.raw.Int(t, `SELECT a.staked_expired FROM accounts a JOIN players p ON p.account_id = a.id WHERE p.id = $1`, p.ID)
+	}
+	for round := range players {
+		if n, err := f.s.MoveStakeWindows(f.ctx, now, 1); err != nil || n != 1 {
+			t.Fatalf("round %d: moved %d: %v", round, n, err)
+		}
+		for i, p := range players {
+			// Sold in the reverse order: the last player's window is the stalest.
+			want := int64(0)
+			if i >= len(players)-1-round {
+				want = 100
+			}
+			if got := expired(p); got != want {
+				t.Fatalf("round %d: %s's window has %d cents expired, want %d", round, p.Username, got, want)
+			}
+		}
+	}
+	f.limitsAreLedger(t, "after the sweeps", players, now)
+}
+
 // Sweeps of stale windows (MoveStakeWindows) racing the sales of the same players, on two servers
 // where there can be two: a sweep writes a window only as it read it. A sale that moved the window
 // between the sweep's reading and its write, and counted its own stake from then on, keeps what
